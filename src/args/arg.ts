@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { INVALID_PARAMETER, type ParamFailure } from '../http/errors.js';
+import type { DescriptionKey } from '../i18n/en.js';
+
+/** The JSON types WordPress knows for request arguments. */
+export type WpType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object';
+
+/**
+ * What the namespace index shows of an argument, in the order it shows it. A function
+ * `default` is computed per request (the events archive's date window).
+ */
+export interface ArgDoc {
+  default?: unknown;
+  description?: DescriptionKey;
+  type?: WpType;
+  format?: string;
+  items?: { type: WpType };
+}
+
+/** Outcome of a first-pass check: `true` passes, `false` is the generic failure. */
+export type CheckResult = boolean | ParamFailure;
+
+/**
+ * A first-pass check ("validate callback"): a zod schema, or a function when the answer
+ * needs the store or the caller.
+ */
+export type Check<C> = z.ZodType | ((value: unknown, ctx: C) => CheckResult | Promise<CheckResult>);
+
+type TypeOf<D extends ArgDoc> = D['type'] extends 'integer' | 'number'
+  ? number
+  : D['type'] extends 'boolean'
+    ? boolean
+    : D['type'] extends 'string'
+      ? string
+      : unknown;
+
+/** One declared argument: its documentation, its check, and its coercion. */
+export interface Arg<T = unknown, Required extends boolean = boolean, C = unknown> {
+  readonly doc: ArgDoc;
+  readonly required: Required;
+  readonly check?: Check<C>;
+  /** Second pass: `type` coercion, or the argument's own sanitiser. `undefined` = failed. */
+  readonly coerce: (value: unknown) => { value: T } | undefined;
+  /** Whether `coerce` is the argument's own sanitiser (it then reports no type error). */
+  readonly sanitizes: boolean;
+  /** Where `/doc` says the argument goes (`path` for captures; else by operation). */
+  readonly in?: 'path' | 'query';
+  /** Comma-list arguments are documented with `style: form`. */
+  readonly style?: 'form';
+}
+
+/** A record of declared arguments, keyed by name, in declaration order. */
+export type Args<C = unknown> = Record<string, Arg<unknown, boolean, C>>;
+
+/** The values a handler receives for its declared arguments. */
+export type ParamsOf<A> = {
+  [K in keyof A]: A[K] extends Arg<infer T, infer R> ? (R extends true ? T : T | undefined) : never;
+};
+
+const MAX_INT = Number.MAX_SAFE_INTEGER;
+
+/** zod coercions for WordPress' `type` pass (`rest_sanitize_value_from_schema`). */
+export const typeSchemas = {
+  integer: z.union([
+    z.number().refine((n) => Number.isInteger(n) && Math.abs(n) <= MAX_INT),
+    z
+      .string()
+      .regex(/^[+-]?\d{1,16}(?:\.0*)?$/)
+      .transform((s) => Number(s))
+      .refine((n) => Math.abs(n) <= MAX_INT),
+  ]),
+  number: z.union([
+    z.number().refine(Number.isFinite),
+    z
+      .string()
+      .regex(/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/)
+      .transform(Number)
+      .refine(Number.isFinite),
+  ]),
+  boolean: z.union([
+    z.boolean(),
+    z.literal(0).transform(() => false),
+    z.literal(1).transform(() => true),
+    z
+      .string()
+      .toLowerCase()
+      .pipe(z.enum(['true', 'false', '1', '0']))
+      .transform((s) => s === 'true' || s === '1'),
+  ]),
+  string: z.string(),
+} satisfies Partial<Record<WpType, z.ZodType>>;
+
+interface ArgOptions<T, R extends boolean, C> {
+  required?: R;
+  check?: Check<C>;
+  /** The argument's own sanitiser: replaces the type pass (and its errors). */
+  sanitize?: (value: unknown) => T;
+  in?: 'path' | 'query';
+  style?: 'form';
+}
+
+/** Declares an argument: `doc` is what the index shows, `options` how it is checked. */
+export function arg<const D extends ArgDoc, T = TypeOf<D>, R extends boolean = false, C = unknown>(
+  doc: D,
+  options: ArgOptions<T, R, C> = {},
+): Arg<T, R, C> {
+  const schema = doc.type ? (typeSchemas as Record<string, z.ZodType | undefined>)[doc.type] : undefined;
+  const sanitize = options.sanitize;
+  const coerce = sanitize
+    ? (value: unknown) => ({ value: sanitize(value) })
+    : schema
+      ? (value: unknown) => {
+          const r = schema.safeParse(value);
+          return r.success ? { value: r.data as T } : undefined;
+        }
+      : (value: unknown) => ({ value: value as T });
+  return {
+    doc,
+    required: (options.required ?? false) as R,
+    check: options.check,
+    coerce,
+    sanitizes: sanitize !== undefined,
+    in: options.in,
+    style: options.style,
+  };
+}
+
+/** Runs a first-pass check. */
+export async function runCheck<C>(check: Check<C>, value: unknown, ctx: C): Promise<ParamFailure | undefined> {
+  let result: CheckResult;
+  if (typeof check === 'function') result = await check(value, ctx);
+  else result = (await check.safeParseAsync(value)).success;
+  if (result === true) return undefined;
+  if (result === false) return { message: INVALID_PARAMETER };
+  return result;
+}
+
+/** The failure reported by the type pass (`<name> is not of type <type>.`). */
+export function typeFailure(name: string, type: WpType): ParamFailure {
+  const message = `${name} is not of type ${type}.`;
+  return { message, detail: { code: 'rest_invalid_type', message, data: { param: name } } };
+}

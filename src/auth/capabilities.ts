@@ -1,0 +1,94 @@
+/** The five WordPress roles whose default grants the API knows. */
+export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
+
+/** A caller as the host describes it: an id and roles and/or capability names. */
+export interface User {
+  id: number;
+  roles?: readonly string[];
+  capabilities?: readonly string[];
+}
+
+/** The caller as the core uses it: capabilities expanded once per request. */
+export interface Principal {
+  id: number;
+  capabilities: ReadonlySet<string>;
+}
+
+/** The kinds of post the API writes, named as in the capability suffixes. */
+export type PostKind = 'events' | 'venues' | 'organizers';
+
+const ALL = ['read', 'read_private', 'edit', 'edit_others', 'edit_private', 'edit_published', 'delete', 'delete_others', 'delete_private', 'delete_published', 'publish'];
+
+const GRANTS: Record<Role, { post: string[]; core: string[] }> = {
+  administrator: { post: ALL, core: ['read', 'manage_categories', 'upload_files', 'unfiltered_html', 'edit_posts'] },
+  editor: { post: ALL, core: ['read', 'manage_categories', 'upload_files', 'unfiltered_html', 'edit_posts'] },
+  author: { post: ['read', 'edit', 'edit_published', 'delete', 'delete_published', 'publish'], core: ['read', 'upload_files', 'edit_posts'] },
+  contributor: { post: ['read', 'edit', 'delete'], core: ['read', 'edit_posts'] },
+  subscriber: { post: ['read'], core: ['read'] },
+};
+
+function postCapability(grant: string, kind: PostKind): string {
+  if (grant === 'read') return 'read';
+  // `read_private` → `read_private_tribe_events`; `edit` → `edit_tribe_events`.
+  return `${grant}_tribe_${kind}`;
+}
+
+/** The capabilities a role grants by default (auth.md §1). */
+export function roleCapabilities(role: string): string[] {
+  const grant = GRANTS[role as Role];
+  if (!grant) return [];
+  const caps = new Set(grant.core);
+  for (const kind of ['events', 'venues', 'organizers'] as const) {
+    for (const g of grant.post) caps.add(postCapability(g, kind));
+  }
+  return [...caps];
+}
+
+/** Expands a host user into a principal (roles become their capabilities). */
+export function toPrincipal(user: User | null | undefined): Principal | null {
+  if (!user) return null;
+  const caps = new Set<string>(user.capabilities ?? []);
+  for (const role of user.roles ?? []) for (const c of roleCapabilities(role)) caps.add(c);
+  return { id: user.id, capabilities: caps };
+}
+
+/** Whether the principal holds a capability. */
+export function has(p: Principal | null, capability: string): p is Principal {
+  return p !== null && p.capabilities.has(capability);
+}
+
+/** The parts of a stored post that decide who may act on it. */
+export interface OwnedItem {
+  kind: PostKind;
+  authorId: number;
+  status: string;
+  /** For trashed posts, the status they had before. */
+  statusBeforeTrash?: string | null;
+}
+
+/** Actions judged per item, as WordPress' meta capabilities (auth.md §1.1). */
+export type Action = 'read' | 'edit' | 'delete';
+
+const isPublished = (status: string) => status === 'publish' || status === 'future';
+
+/** Whether `p` may read, edit or delete `item`. */
+export function can(p: Principal | null, action: Action, item: OwnedItem): boolean {
+  const suffix = `tribe_${item.kind}`;
+  const own = p !== null && item.authorId !== 0 && p.id === item.authorId;
+  if (action === 'read') {
+    if (item.status === 'publish') return true;
+    if (own) return has(p, 'read');
+    if (item.status === 'private') return has(p, `read_private_${suffix}`);
+    return can(p, 'edit', item);
+  }
+  const verb = action === 'edit' ? 'edit' : 'delete';
+  if (own) {
+    const status = item.status === 'trash' ? (item.statusBeforeTrash ?? 'draft') : item.status;
+    return isPublished(status) ? has(p, `${verb}_published_${suffix}`) : has(p, `${verb}_${suffix}`);
+  }
+  return (
+    has(p, `${verb}_others_${suffix}`) &&
+    (!isPublished(item.status) || has(p, `${verb}_published_${suffix}`)) &&
+    (item.status !== 'private' || has(p, `${verb}_private_${suffix}`))
+  );
+}

@@ -1,0 +1,69 @@
+import { Kysely } from 'kysely';
+import { DEFAULT_PARSE_LIMITS } from './http/params.js';
+import { dispatch, type Core } from './http/pipeline.js';
+import type { Route } from './http/route.js';
+import type { CoreRequest, CoreResponse } from './http/types.js';
+import type { CalendarOptions, ResolvedOptions } from './options.js';
+import { namespaceIndexRoute } from './routes/namespace-index.js';
+import { termRoutes } from './routes/terms.js';
+import { CATEGORIES, TAGS } from './schemas/terms.js';
+import { createServices, type Services } from './services/index.js';
+import { connectDatabase } from './store/connect.js';
+import { Store, migrateStore } from './store/index.js';
+
+/** A calendar: one store, its services, and the request handler every adapter calls. */
+export interface Calendar {
+  /** Answers one request; `null` when its path is outside the calendar's namespace. */
+  handle(request: CoreRequest): Promise<CoreResponse | null>;
+  /** Creates or upgrades the store's tables. Call once at start (it is idempotent). */
+  migrate(): Promise<void>;
+  /** The business rules, for typed callers (the tRPC router, scripts, seeding). */
+  services(): Promise<Services>;
+  /** Closes the database connection if the calendar opened it. */
+  close(): Promise<void>;
+  readonly options: ResolvedOptions;
+}
+
+/** The routes of the API, in upstream registration order (README "Routes"). */
+export const ROUTES: readonly Route[] = [namespaceIndexRoute, ...termRoutes(CATEGORIES), ...termRoutes(TAGS)];
+
+function resolveOptions(o: CalendarOptions): ResolvedOptions {
+  const perPage = o.perPage ?? 10;
+  return {
+    tablePrefix: o.tablePrefix ?? 'tec_',
+    namespace: (o.namespace ?? 'calendar/events/v1').replace(/^\/+|\/+$/g, ''),
+    perPage,
+    maxPerPage: Math.max(o.maxPerPage ?? 50, 1),
+    timezone: o.timezone ?? 'UTC',
+    baseUrl: o.baseUrl,
+    trustProxy: o.trustProxy ?? false,
+    getUser: o.getUser ?? (() => null),
+    userExists: o.userExists ?? ((id) => Number.isInteger(id) && id > 0),
+    dictionaries: o.dictionaries ?? {},
+    limits: { ...DEFAULT_PARSE_LIMITS, ...o.limits },
+    onError: o.onError ?? ((error) => console.error('[calendar] unexpected error:', error)),
+  };
+}
+
+/** Creates a calendar over a database (a Kysely instance, or a connection string). */
+export function createCalendar(options: CalendarOptions): Calendar {
+  const resolved = resolveOptions(options);
+  const ownsDb = typeof options.db === 'string';
+  const raw: Promise<Kysely<unknown>> = typeof options.db === 'string' ? connectDatabase(options.db) : Promise.resolve(options.db as Kysely<unknown>);
+  // Built once, on first use: connecting may be asynchronous (driver import).
+  const core: Promise<Core> = raw.then((db) => ({
+    options: resolved,
+    services: createServices(Store.open(db, resolved.tablePrefix)),
+    routes: ROUTES,
+  }));
+  core.catch(() => undefined);
+  return {
+    options: resolved,
+    handle: async (request) => dispatch(await core, request),
+    migrate: async () => migrateStore(await raw, resolved.tablePrefix),
+    services: async () => (await core).services,
+    close: async () => {
+      if (ownsDb) await (await raw).destroy();
+    },
+  };
+}

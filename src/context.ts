@@ -1,0 +1,24 @@
+import type { Principal } from './auth/capabilities.js';
+import type { Route } from './http/route.js';
+import type { Urls } from './http/urls.js';
+import type { ResolvedOptions } from './options.js';
+import type { Services } from './services/index.js';
+
+/** Everything a request's checks, permissions and handlers may use. */
+export interface RequestContext {
+  options: ResolvedOptions;
+  services: Services;
+  principal: Principal | null;
+  urls: Urls;
+  locale: string;
+  /** The verb after method override (`HEAD` is answered by `GET` handlers as `GET`). */
+  method: string;
+  /** The request's instant, so that one request sees one "now". */
+  now: Date;
+  /** A parameter as sent (first non-null source), declared or not. */
+  input(name: string): unknown;
+  /** Whether a parameter was sent in any source (even as `null`). */
+  sent(name: string): boolean;
+  /** The routes of the calendar, for the namespace index. */
+  routes: readonly Route[];
+}

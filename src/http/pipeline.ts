@@ -1,0 +1,214 @@
+import { runCheck, typeFailure, type Arg, type Args } from '../args/arg.js';
+import { toPrincipal, type Principal } from '../auth/capabilities.js';
+import type { RequestContext } from '../context.js';
+import type { ResolvedOptions } from '../options.js';
+import type { Services } from '../services/index.js';
+import { ApiError, apiError, forbidden, invalidParams, missingParams, noRoute, type ParamFailure } from './errors.js';
+import { callerHeaders, commonHeaders } from './headers.js';
+import { parseBracketString, readBody, type ParamMap } from './params.js';
+import { routeObject } from '../routes/namespace-index.js';
+import type { Endpoint, HandlerContext, Reply, Route } from './route.js';
+import type { CoreRequest, CoreResponse } from './types.js';
+import { urlsFor, type Urls } from './urls.js';
+
+/** What the pipeline needs of a calendar. */
+export interface Core {
+  options: ResolvedOptions;
+  services: Services;
+  routes: readonly Route[];
+}
+
+type Sources = { json: ParamMap; body: ParamMap; query: ParamMap; path: ParamMap; defaults: ParamMap };
+const ORDER = ['json', 'body', 'query', 'path', 'defaults'] as const;
+
+function decodePath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    })
+    .join('/');
+}
+
+/** The part of `path` below the namespace (`""` for the namespace itself), or `null` when outside it. */
+function underNamespace(path: string, namespace: string): string | null {
+  let p = decodePath(path.split('?')[0]);
+  if (!p.startsWith('/')) p = `/${p}`;
+  if (p.length > 1) p = p.replace(/\/+$/, '');
+  const ns = `/${namespace}`;
+  if (p.toLowerCase() === ns.toLowerCase()) return '';
+  if (p.toLowerCase().startsWith(`${ns.toLowerCase()}/`)) return p.slice(ns.length);
+  return null;
+}
+
+function match(routes: readonly Route[], rest: string): { route: Route; captures: ParamMap } | undefined {
+  for (const route of routes) {
+    const m = route.regex.exec(rest);
+    if (m) return { route, captures: { ...(m.groups ?? {}) } };
+  }
+  return undefined;
+}
+
+function overriddenMethod(req: CoreRequest, query: ParamMap): string {
+  const fromQuery = query._method;
+  const header = req.headers['x-http-method-override'];
+  const override = typeof fromQuery === 'string' && fromQuery ? fromQuery : Array.isArray(header) ? header[0] : header;
+  return (override || req.method).toUpperCase();
+}
+
+function bodySize(body: CoreRequest['body']): number {
+  if (typeof body === 'string') return Buffer.byteLength(body);
+  return body instanceof Uint8Array ? body.byteLength : 0;
+}
+
+function respond(status: number, headers: Record<string, string>, body: unknown, head: boolean): CoreResponse {
+  return { status, headers, body: head ? undefined : JSON.stringify(body) };
+}
+
+function errorBody(error: unknown, options: ResolvedOptions): ApiError {
+  if (error instanceof ApiError) return error;
+  options.onError(error);
+  return new ApiError('rest_internal_error', 'The server could not complete the request.', { status: 500 });
+}
+
+/** Runs one request through the pipeline; `null` when the path is outside the namespace. */
+export async function dispatch(core: Core, req: CoreRequest): Promise<CoreResponse | null> {
+  const { options } = core;
+  const rest = underNamespace(req.path, options.namespace);
+  if (rest === null) return null;
+
+  let urls: Urls | undefined;
+  let principal: Principal | null = null;
+  let method = req.method.toUpperCase();
+  let allow: string | undefined;
+  const head = () => method === 'HEAD';
+  try {
+    urls = urlsFor(req, options.namespace, options.baseUrl, options.trustProxy);
+    principal = toPrincipal(req.user !== undefined ? req.user : await options.getUser(req));
+    if (bodySize(req.body) > options.limits.bodyBytes) throw apiError('rest_request_too_large', 'The request body is too large.', 413);
+    const query = parseBracketString(req.query ?? '', options.limits);
+    method = overriddenMethod(req, query);
+    const matched = match(core.routes, rest);
+    if (!matched) throw noRoute();
+
+    if (method === 'OPTIONS') {
+      const ctx = baseContext(core, req, urls, principal, 'GET', {} as Sources);
+      return respond(200, { ...commonHeaders(urls), ...callerHeaders(req.headers, method, principal) }, routeObject(matched.route, ctx), false);
+    }
+    const verb = method === 'HEAD' ? 'GET' : method;
+    const endpoint = matched.route.endpoints.find((e) => (e.methods as readonly string[]).includes(verb));
+    if (!endpoint) throw noRoute();
+
+    const body = await readBody(req, verb, options.limits);
+    const sources: Sources = { json: body.json, body: body.body, query, path: matched.captures, defaults: {} };
+    const ctx = baseContext(core, req, urls, principal, verb, sources);
+    for (const [name, a] of Object.entries(endpoint.args)) {
+      const d = a.doc.default;
+      const value = typeof d === 'function' ? d(ctx) : d;
+      if (value !== undefined && value !== null) sources.defaults[name] = value;
+    }
+
+    let params: Record<string, unknown> = {};
+    let failure: ApiError | undefined = body.jsonError;
+    if (!failure) {
+      const parsed = await parseParams(endpoint, ctx, body.jsonNulls);
+      if (parsed instanceof ApiError) failure = parsed;
+      else params = parsed;
+    }
+    const hctx = { ...ctx, params } as HandlerContext<Args<RequestContext>>;
+    allow = await allowedMethods(matched.route, hctx);
+    if (failure) throw failure;
+    if (endpoint.permission && !(await endpoint.permission(hctx))) throw forbidden(principal !== null);
+    const reply: Reply = await endpoint.handler(hctx);
+    const headers = { ...commonHeaders(urls), ...reply.headers, Allow: allow, ...callerHeaders(req.headers, method, principal) };
+    return respond(reply.status ?? 200, headers, reply.body, head());
+  } catch (error) {
+    const e = errorBody(error, options);
+    const headers: Record<string, string> = { ...commonHeaders(urls) };
+    if (allow !== undefined) headers.Allow = allow;
+    Object.assign(headers, callerHeaders(req.headers, method, principal));
+    return respond(e.status, headers, e.toJSON(), head());
+  }
+}
+
+function baseContext(core: Core, req: CoreRequest, urls: Urls, principal: Principal | null, method: string, sources: Sources): RequestContext {
+  const lookup = (name: string): unknown => {
+    for (const source of ORDER) {
+      const v = sources[source]?.[name];
+      if (v !== undefined && v !== null) return v;
+    }
+    return undefined;
+  };
+  return {
+    options: core.options,
+    services: core.services,
+    principal,
+    urls,
+    locale: req.locale ?? 'en',
+    method,
+    now: new Date(),
+    input: lookup,
+    sent: (name) => ORDER.some((s) => s !== 'defaults' && sources[s] !== undefined && Object.hasOwn(sources[s], name)),
+    routes: core.routes,
+  };
+}
+
+/** Required, validation and type passes, in WordPress' order (README pipeline steps 4–6). */
+async function parseParams(endpoint: Endpoint, ctx: RequestContext, jsonNulls: Set<string>): Promise<Record<string, unknown> | ApiError> {
+  const args = Object.entries(endpoint.args);
+  const missing = args.filter(([name, a]) => a.required && ctx.input(name) === undefined).map(([name]) => name);
+  if (missing.length) return missingParams(missing);
+
+  const failures = new Map<string, ParamFailure>();
+  for (const [name, a] of args) {
+    const value = ctx.input(name);
+    if (value === undefined || !a.check) continue;
+    const f = await runCheck(a.check, value, ctx);
+    if (f) failures.set(name, f);
+  }
+  if (failures.size) return invalidParams(failures);
+
+  const params: Record<string, unknown> = {};
+  for (const [name, a] of args) {
+    const value = ctx.input(name);
+    if (value === undefined) {
+      // A JSON `null` counts as absent, but a typed argument still rejects it.
+      if (jsonNulls.has(name) && a.doc.type && !a.sanitizes) failures.set(name, typeFailure(name, a.doc.type));
+      continue;
+    }
+    const coerced = safeCoerce(a, value);
+    if (coerced) params[name] = coerced.value;
+    else failures.set(name, a.doc.type ? typeFailure(name, a.doc.type) : { message: 'Invalid parameter.' });
+  }
+  if (failures.size) return invalidParams(failures);
+  return params;
+}
+
+function safeCoerce(a: Arg<unknown, boolean, RequestContext>, value: unknown): { value: unknown } | undefined {
+  try {
+    return a.coerce(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The verbs of the matched route whose permission check passes for this caller. */
+async function allowedMethods(route: Route, ctx: HandlerContext<Args<RequestContext>>): Promise<string> {
+  const verbs: string[] = [];
+  for (const e of route.endpoints) {
+    let ok = true;
+    if (e.permission) {
+      try {
+        ok = await e.permission(ctx);
+      } catch {
+        ok = false;
+      }
+    }
+    if (ok) verbs.push(...e.methods);
+  }
+  return verbs.join(', ');
+}

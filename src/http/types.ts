@@ -1,0 +1,36 @@
+import type { User } from '../auth/capabilities.js';
+
+/** Header map as the core sees it: lower-case names. */
+export type Headers = Record<string, string | string[] | undefined>;
+
+/** A framework-free HTTP request, as an adapter hands it to the core. */
+export interface CoreRequest {
+  method: string;
+  /** Path below the mount's root, e.g. `/calendar/events/v1/events/12` (not decoded). */
+  path: string;
+  /** Raw query string without the leading `?`. */
+  query?: string;
+  headers: Headers;
+  /**
+   * The body: raw bytes or text (the core parses it by `Content-Type`), or a value the
+   * host's own body parser already produced.
+   */
+  body?: Uint8Array | string | Record<string, unknown> | unknown[] | null;
+  /** The mount's REST root as seen from outside, e.g. `/wp-json` or `/fr/wp-json`. */
+  root: string;
+  /** The mount's locale (`en`, `fr`, …); selects translated descriptions. */
+  locale?: string;
+  /** The caller, when the adapter already knows it; otherwise the calendar's `getUser` decides. */
+  user?: User | null;
+  /** The scheme the client used, when the adapter knows it (TLS on the socket). */
+  protocol?: 'http' | 'https';
+  /** The framework's own request object, for `getUser`. */
+  raw?: unknown;
+}
+
+/** A framework-free HTTP response. `body` is `undefined` for HEAD. */
+export interface CoreResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | undefined;
+}

@@ -1,0 +1,54 @@
+import type { CoreRequest } from './types.js';
+
+/** The absolute URLs a response is built from (spec naming: `{home}`, `{root}`, `{base}`). */
+export interface Urls {
+  /** Site home, no trailing slash. */
+  home: string;
+  /** REST root of the mount, with a trailing slash. */
+  root: string;
+  /** `{root}{namespace}`, no trailing slash. */
+  base: string;
+  /** `{home}` without scheme and port, for global ids. */
+  globalIdOrigin: string;
+}
+
+const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+function first(v: string | string[] | undefined): string | undefined {
+  const s = Array.isArray(v) ? v[0] : v;
+  return s?.split(',')[0].trim();
+}
+
+/** The home URL: configured, or from the request's (validated) host. */
+function homeFrom(req: CoreRequest, baseUrl: string | undefined, trustProxy: boolean): string {
+  if (baseUrl) return baseUrl.replace(/\/+$/, '');
+  let proto = req.protocol ?? 'http';
+  let host = first(req.headers.host);
+  if (trustProxy) {
+    const fp = first(req.headers['x-forwarded-proto'])?.toLowerCase();
+    if (fp === 'http' || fp === 'https') proto = fp;
+    host = first(req.headers['x-forwarded-host']) ?? host;
+  }
+  // A Host header that is not a host name never reaches a URL.
+  if (!host || !HOST.test(host)) host = 'localhost';
+  return `${proto}://${host.toLowerCase()}`;
+}
+
+/** Normalises a mount root to `/segment/...` without a trailing slash (`""` for the site root). */
+export function normalizeRoot(root: string): string {
+  const trimmed = root.replace(/^\/+|\/+$/g, '');
+  return trimmed ? `/${trimmed}` : '';
+}
+
+/** Builds the URLs of one request. */
+export function urlsFor(req: CoreRequest, namespace: string, baseUrl: string | undefined, trustProxy: boolean): Urls {
+  const home = homeFrom(req, baseUrl, trustProxy);
+  const root = `${home}${normalizeRoot(req.root)}/`;
+  const parsed = new URL(home);
+  return {
+    home,
+    root,
+    base: `${root}${namespace}`,
+    globalIdOrigin: `${parsed.hostname}${parsed.pathname.replace(/\/+$/, '')}`,
+  };
+}

@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import type { User } from './auth/capabilities.js';
+import type { CoreRequest } from './http/types.js';
+import type { ParseLimits } from './http/params.js';
+import type { Dictionary } from './i18n/en.js';
+
+/** How a host configures a calendar. */
+export interface CalendarOptions {
+  /**
+   * The database: a Kysely instance of the host's (any supported dialect), or a
+   * connection string for the built-in helper (`postgres://…`, `mysql://…`, a SQLite file).
+   */
+  db: Kysely<any> | string; // eslint-disable-line @typescript-eslint/no-explicit-any -- any host database type
+  /** Prefix of the store's tables, so they never collide with the host's. Default `tec_`. */
+  tablePrefix?: string;
+  /** The REST namespace. Default `calendar/events/v1`; `tribe/events/v1` for clients of the original. */
+  namespace?: string;
+  /** Default `per_page` of every archive. Default 10. */
+  perPage?: number;
+  /** Largest `per_page` honoured (larger values are clamped). Default 50. */
+  maxPerPage?: number;
+  /** The site time zone (IANA name or `UTC±H`). Default `UTC`. */
+  timezone?: string;
+  /** The site's public home URL (`https://example.org`); absolute URLs are built from it. */
+  baseUrl?: string;
+  /** Without `baseUrl`: honour `X-Forwarded-Proto`/`X-Forwarded-Host` (only behind a trusted proxy). */
+  trustProxy?: boolean;
+  /** Who is calling: `null` for anonymous. Throw an `ApiError` to reject bad credentials. */
+  getUser?: (request: CoreRequest) => User | null | Promise<User | null>;
+  /** Whether a user id exists (for `author` fields). Default: any positive id. */
+  userExists?: (id: number) => boolean | Promise<boolean>;
+  /** Extra or overriding description dictionaries by locale. */
+  dictionaries?: Record<string, Dictionary>;
+  /** Bounds on what request parsing builds. */
+  limits?: Partial<ParseLimits>;
+  /** Called with unexpected errors (answered as a JSON 500 without details). */
+  onError?: (error: unknown) => void;
+}
+
+/** Options with every default applied. */
+export interface ResolvedOptions {
+  tablePrefix: string;
+  namespace: string;
+  perPage: number;
+  maxPerPage: number;
+  timezone: string;
+  baseUrl?: string;
+  trustProxy: boolean;
+  getUser: (request: CoreRequest) => User | null | Promise<User | null>;
+  userExists: (id: number) => boolean | Promise<boolean>;
+  dictionaries: Record<string, Dictionary>;
+  limits: ParseLimits;
+  onError: (error: unknown) => void;
+}

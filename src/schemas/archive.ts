@@ -1,0 +1,16 @@
+import { arg } from '../args/arg.js';
+import { positiveInteger } from '../args/checks.js';
+import type { RequestContext } from '../context.js';
+
+/** `page` of every archive. */
+export const pageArg = arg({ default: 1, description: 'archive.page', type: 'integer' }, { check: positiveInteger });
+
+/**
+ * `per_page` of every archive: its own sanitiser (no type error; clamping to the
+ * mount's maximum happens in the service). The index shows the default as a string,
+ * as upstream does.
+ */
+export const perPageArg = arg(
+  { default: (ctx: RequestContext) => String(ctx.options.perPage), description: 'archive.per_page', type: 'integer' },
+  { check: positiveInteger, sanitize: (v) => Number(v) },
+);

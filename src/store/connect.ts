@@ -1,0 +1,35 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+
+/**
+ * Opens a database from a connection string: `postgres://…`, `mysql://…` (or
+ * `mariadb://…`), `sqlite:<file>`, `:memory:` or a plain file path (SQLite).
+ * The drivers are optional peer dependencies, loaded only when used.
+ */
+export async function connectDatabase(target: string): Promise<Kysely<unknown>> {
+  return new Kysely<unknown>({ dialect: await dialectFor(target) });
+}
+
+async function dialectFor(target: string): Promise<Dialect> {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(target)?.[1]?.toLowerCase();
+  if (scheme === 'postgres' || scheme === 'postgresql') {
+    const pg = await import('pg');
+    const Pool = pg.Pool ?? pg.default.Pool;
+    return new PostgresDialect({ pool: new Pool({ connectionString: target, max: 10 }) });
+  }
+  if (scheme === 'mysql' || scheme === 'mariadb') {
+    const mysql = await import('mysql2');
+    const createPool = mysql.createPool ?? mysql.default.createPool;
+    const url = target.replace(/^mariadb:/i, 'mysql:');
+    return new MysqlDialect({ pool: createPool({ uri: url, connectionLimit: 10, charset: 'utf8mb4', timezone: 'Z' }) });
+  }
+  if (scheme) throw new Error(`Unsupported database URL scheme: ${scheme}`);
+  const file = target.replace(/^sqlite:/i, '');
+  const { default: Database } = await import('better-sqlite3');
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  return new SqliteDialect({ database: sqlite });
+}

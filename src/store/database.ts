@@ -1,0 +1,143 @@
+import type { Generated } from 'kysely';
+
+/** Post types sharing the post id space, as WordPress posts do. */
+export type PostType = 'event' | 'venue' | 'organizer' | 'attachment';
+
+/** Taxonomies of the API's terms. */
+export type Taxonomy = 'tribe_events_cat' | 'post_tag';
+
+/** `YYYY-MM-DD HH:MM:SS`: every stored date is such a string (sorts as it compares). */
+export type DateString = string;
+
+/** Columns every post has: events, venues, organizers and attachments. */
+export interface PostsTable {
+  id: Generated<number>;
+  type: PostType;
+  author: number;
+  status: string;
+  /** The status a trashed post had, for restoring and for permission checks. */
+  status_before_trash: string | null;
+  title: string;
+  content: string;
+  excerpt: string;
+  /** `null` while a draft has no slug; unique per type otherwise. */
+  slug: string | null;
+  password: string | null;
+  date: DateString;
+  date_utc: DateString;
+  modified: DateString;
+  modified_utc: DateString;
+  /** `-1` for sticky events. */
+  menu_order: number;
+  parent: number;
+  image_id: number | null;
+}
+
+/** Event details, one row per event post. */
+export interface EventsTable {
+  post_id: number;
+  start_local: DateString;
+  end_local: DateString;
+  start_utc: DateString;
+  end_utc: DateString;
+  timezone: string;
+  timezone_abbr: string;
+  all_day: number;
+  hidden: number;
+  featured: number;
+  show_map: number;
+  show_map_link: number;
+  /** `null` when no website was ever stored (the response then shows the event URL). */
+  website: string | null;
+  /** JSON array of the raw cost strings; `null` for no cost. */
+  cost: string | null;
+  currency_symbol: string;
+  currency_position: string;
+  currency_code: string;
+  venue_id: number | null;
+}
+
+/** Venue details, one row per venue post. */
+export interface VenuesTable {
+  post_id: number;
+  address: string;
+  city: string;
+  country: string;
+  province: string;
+  state: string;
+  zip: string;
+  phone: string;
+  stateprovince: string;
+  website: string;
+  show_map: number;
+  show_map_link: number;
+  geo_lat: number | null;
+  geo_lng: number | null;
+}
+
+/** Organizer details, one row per organizer post. */
+export interface OrganizersTable {
+  post_id: number;
+  phone: string;
+  website: string;
+  email: string;
+}
+
+/** Event ↔ organizer links, in the order they were given. */
+export interface EventOrganizersTable {
+  event_id: number;
+  organizer_id: number;
+  position: number;
+}
+
+/** Image attachments (featured images). */
+export interface AttachmentsTable {
+  post_id: number;
+  url: string;
+  mime_type: string;
+  width: number | null;
+  height: number | null;
+  filesize: number | null;
+  /** JSON object of named sizes, `{}` when none. */
+  sizes: string;
+}
+
+/** Event categories and tags. */
+export interface TermsTable {
+  id: Generated<number>;
+  taxonomy: Taxonomy;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+}
+
+/** Which post carries which term. */
+export interface TermRelationshipsTable {
+  post_id: number;
+  term_id: number;
+}
+
+/** The store's tables by their logical names (the configured prefix is added on the way out). */
+export interface Database {
+  posts: PostsTable;
+  events: EventsTable;
+  venues: VenuesTable;
+  organizers: OrganizersTable;
+  event_organizers: EventOrganizersTable;
+  attachments: AttachmentsTable;
+  terms: TermsTable;
+  term_relationships: TermRelationshipsTable;
+}
+
+/** The logical table names, for the prefix plugin. */
+export const TABLES: readonly (keyof Database)[] = [
+  'posts',
+  'events',
+  'venues',
+  'organizers',
+  'event_organizers',
+  'attachments',
+  'terms',
+  'term_relationships',
+];

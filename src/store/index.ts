@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import { TABLES, type Database } from './database.js';
+import { dialectOf, type DialectName } from './dialect.js';
+import { migrateToLatest } from './migrate.js';
+import { PostStore } from './posts.js';
+import { TablePrefixPlugin } from './table-prefix.js';
+import { TermStore } from './terms.js';
+
+/**
+ * The calendar's storage: typed Kysely access to its prefixed tables, by resource. A
+ * transaction gets a `Store` of its own, so that every query of a write runs inside it.
+ */
+export class Store {
+  readonly terms: TermStore;
+  readonly posts: PostStore;
+
+  private constructor(
+    readonly db: Kysely<Database>,
+    readonly dialect: DialectName,
+  ) {
+    this.terms = new TermStore(db);
+    this.posts = new PostStore(db);
+  }
+
+  /** A store over a host's (or the helper's) Kysely instance, with its tables prefixed. */
+  static open(raw: Kysely<unknown>, prefix: string): Store {
+    const db = raw.withPlugin(new TablePrefixPlugin(prefix, TABLES)) as unknown as Kysely<Database>;
+    return new Store(db, dialectOf(raw));
+  }
+
+  /** Runs `work` in one transaction, with a store bound to it. */
+  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new Store(trx, this.dialect)));
+  }
+}
+
+/** Creates or upgrades the store's tables (with `prefix`) in a raw Kysely instance. */
+export async function migrateStore(raw: Kysely<unknown>, prefix: string): Promise<void> {
+  await migrateToLatest(raw, prefix);
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { createCalendar, type Calendar, type CalendarOptions, type User } from '../../src/index.js';
+
+/** The databases every store test runs on: SQLite always, the servers when their URL is set. */
+export const DIALECTS: { name: string; url: string }[] = [
+  { name: 'sqlite', url: ':memory:' },
+  ...(process.env.CALENDAR_TEST_POSTGRES_URL ? [{ name: 'postgres', url: process.env.CALENDAR_TEST_POSTGRES_URL }] : []),
+  ...(process.env.CALENDAR_TEST_MYSQL_URL ? [{ name: 'mysql', url: process.env.CALENDAR_TEST_MYSQL_URL }] : []),
+];
+
+/** One user per built-in role, with stable ids. */
+export const USERS = {
+  admin: { id: 1, roles: ['administrator'] },
+  editor: { id: 2, roles: ['editor'] },
+  author: { id: 3, roles: ['author'] },
+  contributor: { id: 4, roles: ['contributor'] },
+  subscriber: { id: 5, roles: ['subscriber'] },
+  author2: { id: 6, roles: ['author'] },
+  contributor2: { id: 7, roles: ['contributor'] },
+} satisfies Record<string, User>;
+
+export type As = keyof typeof USERS | null;
+
+export interface RequestInit {
+  query?: string | Record<string, string | number | boolean>;
+  json?: unknown;
+  /** A form body (`a=1&b[]=2`). */
+  form?: string;
+  /** A raw body with `headers['content-type']`. */
+  body?: string;
+  as?: As;
+  headers?: Record<string, string>;
+  root?: string;
+  locale?: string;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Record<string, string>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions walk arbitrary JSON
+  body: any;
+  text: string | undefined;
+}
+
+export interface TestCalendar {
+  calendar: Calendar;
+  ns: string;
+  base: string;
+  request(method: string, path: string, init?: RequestInit): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+/** A migrated calendar with its own table prefix on `url`, and a request helper for core requests. */
+export async function testCalendar(url: string, options: Partial<CalendarOptions> = {}): Promise<TestCalendar> {
+  const prefix = `t${randomBytes(4).toString('hex')}_`;
+  const calendar = createCalendar({ db: url, tablePrefix: prefix, baseUrl: 'http://example.org', onError: (e) => console.error(e), ...options });
+  await calendar.migrate();
+  const ns = calendar.options.namespace;
+  const request = async (method: string, path: string, init: RequestInit = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { host: 'example.org', ...init.headers };
+    let body: string | undefined;
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      headers['content-type'] ??= 'application/json';
+    } else if (init.form !== undefined) {
+      body = init.form;
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    } else body = init.body;
+    const query =
+      typeof init.query === 'string'
+        ? init.query
+        : new URLSearchParams(Object.entries(init.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
+    const res = await calendar.handle({
+      method,
+      path: path.startsWith('/') && !path.startsWith(`/${ns}`) ? `/${ns}${path}` : path,
+      query,
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+      body: body === undefined ? undefined : Buffer.from(body),
+      root: init.root ?? '/wp-json',
+      locale: init.locale,
+      user: init.as ? USERS[init.as] : null,
+    });
+    if (!res) throw new Error(`not handled: ${method} ${path}`);
+    return { status: res.status, headers: res.headers, text: res.body, body: res.body ? JSON.parse(res.body) : undefined };
+  };
+  return { calendar, ns, base: `http://example.org/wp-json/${ns}`, request, close: () => calendar.close() };
+}
