@@ -7,5 +7,7 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // CI reads the last line of the run: `N passed, N failed[, N skipped]`.
+    reporters: ['default', './test/reporters/summary.ts'],
   },
 });

@@ -5,7 +5,11 @@ import type { Route } from './http/route.js';
 import type { CoreRequest, CoreResponse } from './http/types.js';
 import type { CalendarOptions, ResolvedOptions } from './options.js';
 import { namespaceIndexRoute } from './routes/namespace-index.js';
+import { eventRoutes } from './routes/events.js';
+import { linkedRoutes } from './routes/linked-posts.js';
 import { termRoutes } from './routes/terms.js';
+import { ORGANIZER, VENUE } from './posts/kinds.js';
+import { organizerWriteArgs, venueWriteArgs } from './schemas/linked-posts.js';
 import { CATEGORIES, TAGS } from './schemas/terms.js';
 import { createServices, type Services } from './services/index.js';
 import { connectDatabase } from './store/connect.js';
@@ -25,7 +29,14 @@ export interface Calendar {
 }
 
 /** The routes of the API, in upstream registration order (README "Routes"). */
-export const ROUTES: readonly Route[] = [namespaceIndexRoute, ...termRoutes(CATEGORIES), ...termRoutes(TAGS)];
+export const ROUTES: readonly Route[] = [
+  namespaceIndexRoute,
+  ...eventRoutes(),
+  ...linkedRoutes((ctx) => ctx.services.venues, VENUE, venueWriteArgs),
+  ...linkedRoutes((ctx) => ctx.services.organizers, ORGANIZER, organizerWriteArgs),
+  ...termRoutes(CATEGORIES),
+  ...termRoutes(TAGS),
+];
 
 function resolveOptions(o: CalendarOptions): ResolvedOptions {
   const perPage = o.perPage ?? 10;
@@ -36,6 +47,7 @@ function resolveOptions(o: CalendarOptions): ResolvedOptions {
     maxPerPage: Math.max(o.maxPerPage ?? 50, 1),
     timezone: o.timezone ?? 'UTC',
     baseUrl: o.baseUrl,
+    imageHosts: (o.imageHosts ?? []).map((h) => h.toLowerCase()),
     trustProxy: o.trustProxy ?? false,
     getUser: o.getUser ?? (() => null),
     userExists: o.userExists ?? ((id) => Number.isInteger(id) && id > 0),
@@ -53,7 +65,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
   // Built once, on first use: connecting may be asynchronous (driver import).
   const core: Promise<Core> = raw.then((db) => ({
     options: resolved,
-    services: createServices(Store.open(db, resolved.tablePrefix)),
+    services: createServices(Store.open(db, resolved.tablePrefix), resolved),
     routes: ROUTES,
   }));
   core.catch(() => undefined);

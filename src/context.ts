@@ -17,8 +17,10 @@ export interface RequestContext {
   now: Date;
   /** A parameter as sent (first non-null source), declared or not. */
   input(name: string): unknown;
-  /** Whether a parameter was sent in any source (even as `null`). */
+  /** Whether the client sent a parameter (JSON, form body or query; even as `null`). */
   sent(name: string): boolean;
+  /** A capture of the route's path (`id`, `slug`), as matched. */
+  path(name: string): string | undefined;
   /** The routes of the calendar, for the namespace index. */
   routes: readonly Route[];
 }

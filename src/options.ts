@@ -23,6 +23,11 @@ export interface CalendarOptions {
   timezone?: string;
   /** The site's public home URL (`https://example.org`); absolute URLs are built from it. */
   baseUrl?: string;
+  /**
+   * Hosts images may be side-loaded from even when they resolve to loopback, private or
+   * link-local addresses (by default only public addresses are fetched).
+   */
+  imageHosts?: readonly string[];
   /** Without `baseUrl`: honour `X-Forwarded-Proto`/`X-Forwarded-Host` (only behind a trusted proxy). */
   trustProxy?: boolean;
   /** Who is calling: `null` for anonymous. Throw an `ApiError` to reject bad credentials. */
@@ -45,6 +50,7 @@ export interface ResolvedOptions {
   maxPerPage: number;
   timezone: string;
   baseUrl?: string;
+  imageHosts: readonly string[];
   trustProxy: boolean;
   getUser: (request: CoreRequest) => User | null | Promise<User | null>;
   userExists: (id: number) => boolean | Promise<boolean>;

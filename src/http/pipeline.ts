@@ -152,7 +152,11 @@ function baseContext(core: Core, req: CoreRequest, urls: Urls, principal: Princi
     method,
     now: new Date(),
     input: lookup,
-    sent: (name) => ORDER.some((s) => s !== 'defaults' && sources[s] !== undefined && Object.hasOwn(sources[s], name)),
+    sent: (name) => (['json', 'body', 'query'] as const).some((s) => sources[s] !== undefined && Object.hasOwn(sources[s], name)),
+    path: (name) => {
+      const v = sources.path?.[name];
+      return typeof v === 'string' ? v : undefined;
+    },
     routes: core.routes,
   };
 }

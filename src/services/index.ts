@@ -1,14 +1,46 @@
+import type { PostKindInfo } from '../posts/kinds.js';
 import type { Store } from '../store/index.js';
+import type { LinkedTable } from '../store/linked-posts.js';
 import type { PostStore } from '../store/posts.js';
+import { ImageService } from './images.js';
+import { LinkedPostService } from './linked-posts.js';
+import { organizerKind } from './organizers.js';
 import { TermService } from './terms.js';
+import { EventService } from './events.js';
+import { venueKind } from './venues.js';
 
 /** The business rules of the calendar, by resource. */
 export interface Services {
   terms: TermService;
   posts: PostStore;
+  images: ImageService;
+  venues: LinkedPostService<'venues'>;
+  organizers: LinkedPostService<'organizers'>;
+  events: EventService;
+  /** The service of a linked kind (venue or organizer). */
+  linked(kind: PostKindInfo): LinkedPostService<LinkedTable>;
+}
+
+/** What the services need of the calendar's options. */
+export interface ServiceOptions {
+  timezone: string;
+  imageHosts: readonly string[];
 }
 
 /** Builds the services over a store. */
-export function createServices(store: Store): Services {
-  return { terms: new TermService(store), posts: store.posts };
+export function createServices(store: Store, options: ServiceOptions): Services {
+  const images = new ImageService(store, options);
+  const venues = new LinkedPostService(store, images, venueKind);
+  const organizers = new LinkedPostService(store, images, organizerKind);
+  const terms = new TermService(store);
+  const events = new EventService(store, { images, terms, venues, organizers, timezone: options.timezone });
+  return {
+    terms,
+    events,
+    posts: store.posts,
+    images,
+    venues,
+    organizers,
+    linked: (kind) => (kind.type === 'venue' ? venues : organizers) as unknown as LinkedPostService<LinkedTable>,
+  };
 }

@@ -45,6 +45,17 @@ export class TermService {
     return (await this.store.terms.bySlug(taxonomy, text)) ?? (await this.store.terms.byName(taxonomy, sanitizeTermName(text)))[0];
   }
 
+  /** The given terms and all their descendants (category filters match children too). */
+  async withDescendants(taxonomy: Taxonomy, ids: readonly number[]): Promise<number[]> {
+    const all = new Set(ids);
+    let frontier = [...all];
+    for (let depth = 0; frontier.length && depth < 64; depth++) {
+      frontier = (await this.store.terms.childrenOf(taxonomy, frontier)).filter((id) => !all.has(id));
+      for (const id of frontier) all.add(id);
+    }
+    return [...all];
+  }
+
   /** One archive page, rendered. */
   async list(kind: TermKind, query: Omit<TermListQuery, 'taxonomy'>, urls: Urls): Promise<{ items: Record<string, unknown>[]; total: number }> {
     const { rows, total } = await this.store.terms.list({ ...query, taxonomy: kind.taxonomy });
@@ -92,6 +103,31 @@ export class TermService {
         return id;
       }),
     ).then(async (id) => (await this.store.terms.get(kind.taxonomy, id))!);
+  }
+
+  /**
+   * Term ids for an event write (writes.md §2.10): numeric elements are ids (unknown ones
+   * skipped), others name a term by slug or name and are created when missing.
+   */
+  async idsForEvent(tx: Store, kind: TermKind, elements: readonly (string | number)[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (const element of elements) {
+      const id = toId(element);
+      if (id !== undefined) {
+        if (await tx.terms.get(kind.taxonomy, id)) ids.push(id);
+        continue;
+      }
+      const text = String(element).trim();
+      if (!text) continue;
+      const name = sanitizeTermName(text);
+      const found = (await tx.terms.bySlug(kind.taxonomy, sanitizeTitle(text))) ?? (await tx.terms.byName(kind.taxonomy, name))[0];
+      if (found) ids.push(found.id);
+      else if (name) {
+        const slug = await this.uniqueSlug(tx, kind, sanitizeTitle(name) || 'term', 0);
+        ids.push(await insertReturningId(tx.dialect, tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug, description: '', parent: 0 })));
+      }
+    }
+    return [...new Set(ids)];
   }
 
   /** Updates the fields sent (writes.md §5.3). */

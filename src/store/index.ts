@@ -5,6 +5,13 @@ import { migrateToLatest } from './migrate.js';
 import { PostStore } from './posts.js';
 import { TablePrefixPlugin } from './table-prefix.js';
 import { TermStore } from './terms.js';
+import { AttachmentStore } from './attachments.js';
+import { EventStore } from './events.js';
+import { LinkedPostStore } from './linked-posts.js';
+
+// Fields `search` looks in (lists.md §6).
+const VENUE_SEARCH = ['posts.title', 'posts.content', 'posts.excerpt', 'd.address', 'd.city', 'd.province', 'd.state', 'd.stateprovince', 'd.zip', 'd.phone'];
+const ORGANIZER_SEARCH = ['posts.title', 'posts.content', 'posts.excerpt', 'd.phone', 'd.email', 'd.website'];
 
 /**
  * The calendar's storage: typed Kysely access to its prefixed tables, by resource. A
@@ -13,13 +20,21 @@ import { TermStore } from './terms.js';
 export class Store {
   readonly terms: TermStore;
   readonly posts: PostStore;
+  readonly attachments: AttachmentStore;
+  readonly events: EventStore;
+  readonly venues: LinkedPostStore<'venues'>;
+  readonly organizers: LinkedPostStore<'organizers'>;
 
   private constructor(
     readonly db: Kysely<Database>,
     readonly dialect: DialectName,
   ) {
     this.terms = new TermStore(db);
-    this.posts = new PostStore(db);
+    this.posts = new PostStore(db, dialect);
+    this.attachments = new AttachmentStore(db);
+    this.events = new EventStore(db);
+    this.venues = new LinkedPostStore(db, 'venues', 'venue', VENUE_SEARCH);
+    this.organizers = new LinkedPostStore(db, 'organizers', 'organizer', ORGANIZER_SEARCH);
   }
 
   /** A store over a host's (or the helper's) Kysely instance, with its tables prefixed. */

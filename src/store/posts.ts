@@ -1,15 +1,40 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { MAX_ID } from '../args/checks.js';
-import type { Database, PostType } from './database.js';
+import type { Database, PostType, PostsTable } from './database.js';
+import type { DialectName } from './dialect.js';
+import { insertReturningId } from './insert.js';
 
-/** Look-ups shared by every post type. */
+/** A stored post row. */
+export type PostRow = Selectable<PostsTable>;
+
+/** Writes and look-ups shared by every post type. */
 export class PostStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+  ) {}
 
   /** The type of the post with this id, if there is one. */
   async typeOf(id: number): Promise<PostType | undefined> {
     if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) return undefined;
     const row = await this.db.selectFrom('posts').select('type').where('id', '=', id).executeTakeFirst();
     return row?.type;
+  }
+
+  /** Inserts a post and returns its id. */
+  insert(values: Insertable<PostsTable>): Promise<number> {
+    return insertReturningId(this.dialect, this.db.insertInto('posts').values(values));
+  }
+
+  /** Changes columns of a post. */
+  async update(id: number, changes: Updateable<PostsTable>): Promise<void> {
+    if (Object.keys(changes).length) await this.db.updateTable('posts').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Whether a slug is used by another post of the type. */
+  async slugTaken(type: PostType, slug: string, exceptId?: number): Promise<boolean> {
+    let q = this.db.selectFrom('posts').select('id').where('type', '=', type).where('slug', '=', slug);
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return (await q.executeTakeFirst()) !== undefined;
   }
 }

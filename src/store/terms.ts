@@ -166,6 +166,13 @@ export class TermStore {
     return (await q.executeTakeFirst()) !== undefined;
   }
 
+  /** Ids of the direct children of the given terms. */
+  async childrenOf(taxonomy: Taxonomy, parents: readonly number[]): Promise<number[]> {
+    if (!parents.length) return [];
+    const rows = await this.db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('parent', 'in', [...parents]).execute();
+    return rows.map((r) => r.id);
+  }
+
   /** Slug and parent of a term. */
   async slugAndParent(id: number): Promise<{ slug: string; parent: number } | undefined> {
     return this.db.selectFrom('terms').select(['slug', 'parent']).where('id', '=', id).executeTakeFirst();

@@ -1,9 +1,43 @@
+/** Removes `<script>`/`<style>` elements with their content, in one pass (no backtracking blow-up). */
+function dropScriptAndStyle(text: string): string {
+  const lower = text.toLowerCase();
+  const noCloser = new Set<string>();
+  let out = '';
+  let from = 0;
+  const opener = /<(script|style)\b[^>]*>/gi;
+  for (let m = opener.exec(text); m; m = opener.exec(text)) {
+    const name = m[1].toLowerCase();
+    if (noCloser.has(name)) continue;
+    const close = lower.indexOf(`</${name}`, opener.lastIndex);
+    if (close < 0) {
+      // Without a closing tag the element stays; strip_tags removes the bare tag later.
+      noCloser.add(name);
+      continue;
+    }
+    const end = lower.indexOf('>', close);
+    out += text.slice(from, m.index);
+    from = end < 0 ? text.length : end + 1;
+    opener.lastIndex = from;
+  }
+  return out + text.slice(from);
+}
+
+/** Removes `<!-- … -->` comments; an unclosed one runs to the end, as in PHP's `strip_tags`. */
+function dropComments(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let open = text.indexOf('<!--'); open >= 0; open = text.indexOf('<!--', from)) {
+    out += text.slice(from, open);
+    const close = text.indexOf('-->', open + 4);
+    if (close < 0) return out;
+    from = close + 3;
+  }
+  return out + text.slice(from);
+}
+
 /** Removes HTML tags (and the content of `script`/`style` elements), as PHP's `wp_strip_all_tags`. */
 export function stripTags(text: string): string {
-  return text
-    .replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '')
-    .replace(/<\/?[a-z!?][^>]*>?/gi, '')
-    .replace(/<!--[\s\S]*?-->/g, '');
+  return dropComments(dropScriptAndStyle(text)).replace(/<\/?[a-z!?][^<>]*>?/gi, '');
 }
 
 /** Escapes `&`, `<`, `>` without double-encoding entities (WordPress' `_wp_specialchars`). */

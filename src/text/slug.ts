@@ -7,7 +7,9 @@ import { stripTags } from './sanitize.js';
  * non-ASCII letters percent-encoded (`Été à Zürich` → `ete-a-zurich`).
  */
 export function sanitizeTitle(title: string): string {
-  let s = stripTags(title).replace(/&[^\s;]+;/g, '').replace(/&/g, '');
+  // Lone surrogates would make `encodeURIComponent` throw; entity names are short (bounded
+  // repetition keeps the scan linear on hostile input).
+  let s = stripTags(title.toWellFormed()).replace(/&[^\s;&]{1,32};/g, '').replace(/&/g, '');
   // Symbols go before transliteration: slugify would spell `$` as "dollar"; WordPress drops it.
   s = s.replace(/[^\p{L}\p{M}\p{N}\s_.%-]/gu, '').replace(/%(?![0-9a-f]{2})/gi, '');
   s = slugify(s, { replacement: ' ', lower: true, trim: true, remove: /[^\p{L}\p{M}\p{N}\s_.%-]/gu });

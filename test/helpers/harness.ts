@@ -69,7 +69,7 @@ export async function testCalendar(url: string, options: Partial<CalendarOptions
     const query =
       typeof init.query === 'string'
         ? init.query
-        : new URLSearchParams(Object.entries(init.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
+        : new URLSearchParams(Object.entries(init.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
     const res = await calendar.handle({
       method,
       path: path.startsWith('/') && !path.startsWith(`/${ns}`) ? `/${ns}${path}` : path,

@@ -1,0 +1,29 @@
+import { formatWallClock, localToUtc, parseTime, utcToLocal } from '../dates/index.js';
+import { ZERO_DATE } from './status.js';
+
+/** The current instant as a site-local and a UTC wall clock. */
+export function nowDates(siteZone: string, now: Date): { local: string; utc: string } {
+  return { local: formatWallClock(now, siteZone) ?? formatWallClock(now, 'UTC')!, utc: formatWallClock(now, 'UTC')! };
+}
+
+/**
+ * The publication dates of a write (writes.md §2.2): `date` is read in `zone` (the event's
+ * zone, else the site's) and its wall clock kept as the site-local date; `date_utc` is
+ * read as UTC; one derives the other through the site zone. Without either: now, or for
+ * a draft no UTC date at all.
+ */
+export function publicationDates(
+  input: { date?: unknown; date_utc?: unknown },
+  siteZone: string,
+  now: Date,
+  floating: boolean,
+  zone: string = siteZone,
+): { date: string; date_utc: string } {
+  const local = input.date !== undefined ? parseTime(input.date, zone, now)?.wallClock : undefined;
+  const utc = input.date_utc !== undefined ? parseTime(input.date_utc, 'UTC', now)?.wallClock : undefined;
+  if (local && utc) return { date: local, date_utc: utc };
+  if (local) return { date: local, date_utc: localToUtc(local, siteZone) ?? local };
+  if (utc) return { date: utcToLocal(utc, siteZone) ?? utc, date_utc: utc };
+  const stamp = nowDates(siteZone, now);
+  return { date: stamp.local, date_utc: floating ? ZERO_DATE : stamp.utc };
+}

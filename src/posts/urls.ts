@@ -1,0 +1,17 @@
+import type { Urls } from '../http/urls.js';
+import type { PostKindInfo } from './kinds.js';
+
+/**
+ * The public page of a post (responses.md §1.4): the pretty permalink when the post is
+ * published (or private and readable by the caller), else WordPress' plain link.
+ */
+export function permalink(kind: PostKindInfo, post: { id: number; slug: string | null; status: string }, urls: Urls, callerCanRead: boolean): string {
+  const pretty = post.slug && (post.status === 'publish' || (post.status === 'private' && callerCanRead));
+  return pretty ? `${urls.home}/${kind.permalinkBase}/${post.slug}/` : `${urls.home}/?post_type=${kind.postType}&p=${post.id}`;
+}
+
+/** `global_id` and `global_id_lineage` (responses.md §1.9). */
+export function globalIds(id: number, urls: Urls): { global_id: string; global_id_lineage: string[] } {
+  const globalId = `${urls.globalIdOrigin}?id=${id}`;
+  return { global_id: globalId, global_id_lineage: [globalId] };
+}

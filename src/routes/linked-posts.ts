@@ -1,0 +1,142 @@
+import { has } from '../auth/capabilities.js';
+import type { RequestContext } from '../context.js';
+import { apiError } from '../http/errors.js';
+import { pagingUrls } from '../http/archive-urls.js';
+import { asQueryValue } from '../http/query-string.js';
+import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../http/route.js';
+import { formatWallClock } from '../dates/index.js';
+import { isTruthy } from '../represent/empty-filter.js';
+import { linkedArchiveArgs, linkedIdArg, linkedSlugArg, type LinkedWriteArgs } from '../schemas/linked-posts.js';
+import { archiveStatuses } from '../schemas/post-args.js';
+import type { LinkedPostService } from '../services/linked-posts.js';
+import type { LinkedRow, LinkedTable } from '../store/linked-posts.js';
+import { toId } from '../args/checks.js';
+
+/** Cuts a search into the fragments every field must contain (lists.md §6). */
+function searchFragments(search: string): string[] {
+  return search.split(/[^\p{L}\p{N}-]+/u).filter(Boolean);
+}
+
+/**
+ * The archive, single and by-slug routes of a linked kind (venues, organizers): one
+ * mechanism, configured by the kind's service and write arguments.
+ */
+export function linkedRoutes<T extends LinkedTable>(
+  service: (ctx: RequestContext) => LinkedPostService<T>,
+  kindInfo: LinkedPostService<T>['kind']['info'],
+  writeArgs: <R extends boolean>(required: R) => LinkedWriteArgs,
+): Route[] {
+  const noun = kindInfo.noun;
+  const collection = kindInfo.collection;
+  const idArg = linkedIdArg(kindInfo);
+  const slugArg = linkedSlugArg(kindInfo);
+  const notAccessible = () => apiError(`${noun}-not-accessible`, `The requested ${noun} is not accessible`, 403);
+
+  /** The item a single route addresses (by `id` or `slug`), once validation has passed. */
+  async function target(ctx: RequestContext): Promise<LinkedRow<T> | undefined> {
+    const s = service(ctx);
+    const id = toId(ctx.path('id'));
+    if (id !== undefined) return s.get(id);
+    const slug = ctx.path('slug');
+    return slug !== undefined ? s.bySlug(slug) : undefined;
+  }
+
+  /** Per-item permission once the item is known; the generic capability otherwise. */
+  const allowed = (action: 'edit' | 'delete') => async (ctx: RequestContext) => {
+    const row = await target(ctx);
+    return row ? service(ctx).can(ctx.principal, action, row) : has(ctx.principal, `${action}_tribe_${kindInfo.kind}`);
+  };
+
+  async function single(ctx: RequestContext, row: LinkedRow<T>, jsonLd: boolean) {
+    const [json] = await service(ctx).render([row], { urls: ctx.urls, principal: ctx.principal, jsonLd });
+    return json;
+  }
+
+  const read = async (ctx: RequestContext) => {
+    const row = await target(ctx);
+    if (!row || (row.status !== 'publish' && !service(ctx).can(ctx.principal, 'read', row))) throw notAccessible();
+    return { body: await single(ctx, row, true) };
+  };
+
+  const update = async (ctx: RequestContext & { params: Record<string, unknown> }) => {
+    const row = await target(ctx);
+    if (!row) throw apiError(`could-not-update-${noun}`, `The ${noun} could not be updated`, 400);
+    const { id: _id, slug: _slug, ...input } = ctx.params;
+    const updated = await service(ctx).update(row, input, ctx.principal, ctx.options.timezone, ctx.now);
+    return { body: await single(ctx, updated, false) };
+  };
+
+  const remove = async (ctx: RequestContext) => {
+    const row = await target(ctx);
+    if (!row) throw apiError(`could-not-delete-${noun}`, `The ${noun} could not be deleted`, 500);
+    const s = service(ctx);
+    if (isTruthy(ctx.input('force'))) {
+      const previous = await single(ctx, row, false);
+      await s.deletePermanently(row);
+      return { body: { deleted: true, previous } };
+    }
+    const trashed = await s.trash(row, ctx.options.timezone, ctx.now);
+    return { body: await single(ctx, trashed, false) };
+  };
+
+  const archive = endpoint({
+    methods: READABLE,
+    args: linkedArchiveArgs(kindInfo),
+    handler: async (ctx) => {
+      const p = ctx.params;
+      const perPage = Math.min(p.per_page ?? ctx.options.perPage, ctx.options.maxPerPage);
+      const page = p.page ?? 1;
+      const { statuses, shown } = archiveStatuses(kindInfo, p.status, ctx);
+      const hasEvents = p.has_events === undefined ? undefined : isTruthy(p.has_events);
+      const upcoming = isTruthy(p.only_with_upcoming);
+      const { rows, total } = await service(ctx).list({
+        statuses,
+        offset: (page - 1) * perPage,
+        limit: perPage,
+        searchFragments: p.search !== undefined ? searchFragments(p.search) : undefined,
+        eventId: p.event,
+        hasEvents,
+        upcomingAfterUtc: upcoming ? formatWallClock(ctx.now, 'UTC') : undefined,
+      });
+      if (page > 1 && rows.length === 0) {
+        throw apiError(`${noun}-archive-page-not-found`, `The requested ${noun} archive page does not exist`, 404);
+      }
+      const totalPages = Math.ceil(total / perPage);
+      const items = await service(ctx).render(rows, { urls: ctx.urls, principal: ctx.principal, jsonLd: false });
+      const urls = pagingUrls(`${ctx.urls.base}/${collection}/`, page, totalPages, [
+        ['per_page', perPage],
+        ['event', p.event],
+        ['has_events', asQueryValue(ctx.input('has_events'))],
+        ['status', shown],
+        ['search', p.search],
+        ['only_with_upcoming', upcoming ? asQueryValue(ctx.input('only_with_upcoming')) : undefined],
+      ]);
+      return {
+        body: { [collection]: items, ...urls, total, total_pages: totalPages },
+        headers: { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages) },
+      };
+    },
+  });
+
+  const create = endpoint({
+    methods: CREATABLE,
+    args: writeArgs(true),
+    permission: (ctx) => has(ctx.principal, `edit_tribe_${kindInfo.kind}`),
+    handler: async (ctx) => {
+      const row = await service(ctx).create(ctx.params, ctx.principal, ctx.options.timezone, ctx.now);
+      return { status: 201, body: await single(ctx, row, false) };
+    },
+  });
+
+  const singleEndpoints = (key: Record<string, typeof idArg>) => [
+    endpoint({ methods: READABLE, args: { ...key }, handler: read }),
+    endpoint({ methods: DELETABLE, args: { ...key }, permission: allowed('delete'), handler: remove }),
+    endpoint({ methods: EDITABLE, args: { ...key, ...writeArgs(false) }, permission: allowed('edit'), handler: update }),
+  ];
+
+  return [
+    route(`/${collection}`, [archive, create]),
+    route(`/${collection}/(?P<id>\\d+)`, singleEndpoints({ id: idArg })),
+    route(`/${collection}/by-slug/(?P<slug>[^/]+)`, singleEndpoints({ slug: slugArg as unknown as typeof idArg })),
+  ];
+}

@@ -1,0 +1,340 @@
+import { can, has, type Principal } from '../auth/capabilities.js';
+import { localToUtc, parseTime, resolveZone, snapToDayEnd, snapToDayStart, timezoneAbbr, wallClockToInstant } from '../dates/index.js';
+import { costFromInput } from '../events/cost.js';
+import { ApiError, apiError, invalidParam } from '../http/errors.js';
+import { parseList } from '../args/checks.js';
+import { nowDates, publicationDates } from '../posts/dates.js';
+import { trashedSlug, uniquePostSlug } from '../posts/slug.js';
+import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from '../posts/status.js';
+import { filterContent, filterExcerpt, filterTitle } from '../posts/text.js';
+import { phpEmpty } from '../schemas/post-args.js';
+import { parseLinkedEntries, type LinkedEntry } from '../schemas/linked-entries.js';
+import { CATEGORIES, TAGS } from '../schemas/terms.js';
+import type { EventDetails, EventListQuery, EventRow } from '../store/events.js';
+import type { Store } from '../store/index.js';
+import { withRetry } from '../store/retry.js';
+import { sanitizeUrl } from '../text/url.js';
+import type { ImageService } from './images.js';
+import type { LinkedPostService } from './linked-posts.js';
+import type { TermService } from './terms.js';
+import type { Urls } from '../http/urls.js';
+import { eventJson } from '../represent/event.js';
+import { embeddedTermJson } from '../represent/term.js';
+
+/** An event write's parameters, after validation. */
+export type EventInput = Record<string, unknown>;
+
+/** Public statuses: the ones that get a slug derived from the title. */
+const SLUGGED = new Set(['publish', 'future', 'private']);
+
+const flag = (v: unknown) => (v ? 1 : 0);
+
+/** Start/end of an event as stored (writes.md §2.4). */
+interface EventTimes {
+  start_local: string;
+  end_local: string;
+  start_utc: string;
+  end_utc: string;
+  timezone: string;
+  timezone_abbr: string;
+  all_day: number;
+}
+
+/** The rules of events: dates and zones, linked items, terms, status, slugs and trash. */
+export class EventService {
+  constructor(
+    private readonly store: Store,
+    private readonly deps: {
+      images: ImageService;
+      terms: TermService;
+      venues: LinkedPostService<'venues'>;
+      organizers: LinkedPostService<'organizers'>;
+      timezone: string;
+    },
+  ) {}
+
+  /** The event with this id. */
+  get(id: number): Promise<EventRow | undefined> {
+    return this.store.events.get(id);
+  }
+
+  /** The event with this slug. */
+  bySlug(slug: string): Promise<EventRow | undefined> {
+    return this.store.events.bySlug(slug);
+  }
+
+  /** Whether `p` may read, edit or delete the event (auth.md §1.1). */
+  can(p: Principal | null, action: 'read' | 'edit' | 'delete', row: EventRow): boolean {
+    return can(p, action, { kind: 'events', authorId: row.author, status: row.status, statusBeforeTrash: row.status_before_trash });
+  }
+
+  /** One archive page. */
+  list(query: EventListQuery): Promise<{ rows: EventRow[]; total: number }> {
+    return this.store.events.list(query);
+  }
+
+  /** Reads one date parameter in `zone` (writes.md §2.4); impossible dates are a 400. */
+  private wallClock(name: string, value: unknown, zone: string, now: Date): string {
+    const parsed = parseTime(value, zone, now, { strictCalendar: true });
+    if (!parsed) throw invalidParam(name);
+    // A string with its own offset keeps its digits (verified upstream); timestamps are converted.
+    return parsed.zoneSource === 'string' ? parsed.ownWallClock : parsed.wallClock;
+  }
+
+  /** Computes the stored times from wall clocks, zone and all-day flag. */
+  private times(start: string, end: string, zone: string, allDay: boolean): EventTimes {
+    let s = start;
+    let e = end;
+    if (allDay) {
+      s = snapToDayStart(s) ?? s;
+      e = snapToDayEnd(e) ?? e;
+    }
+    if (e < s) e = s;
+    const resolved = resolveZone(zone) ? zone : this.deps.timezone;
+    const startUtc = localToUtc(s, resolved) ?? s;
+    const instant = wallClockToInstant(s, resolved) ?? new Date(`${startUtc.replace(' ', 'T')}Z`);
+    return {
+      start_local: s,
+      end_local: e,
+      start_utc: startUtc,
+      end_utc: localToUtc(e, resolved) ?? e,
+      timezone: zone,
+      timezone_abbr: timezoneAbbr(resolved, instant) ?? timezoneAbbr(this.deps.timezone, instant) ?? '',
+      all_day: flag(allDay),
+    };
+  }
+
+  /** Venue and organizer ids for the write, creating the items given as data. */
+  private async linked(tx: Store, input: EventInput, p: Principal | null, now: Date) {
+    const create = async (service: LinkedPostService<'venues'> | LinkedPostService<'organizers'>, entry: LinkedEntry) =>
+      'id' in entry ? entry.id : service.insertIn(tx, entry.data, p, this.deps.timezone, now);
+    let venue: number | null | undefined;
+    if (input.venue !== undefined) {
+      const entries = parseLinkedEntries('venue', input.venue);
+      // One venue per event: a list or comma string of several cannot be stored (upstream 400).
+      if (!entries || entries.length > 1) throw apiError('could-not-create-venue', 'The venue could not be created from the provided data', 400);
+      venue = entries.length ? await create(this.deps.venues, entries[0]) : null;
+    }
+    let organizers: number[] | undefined;
+    if (input.organizer !== undefined) {
+      const entries = parseLinkedEntries('organizer', input.organizer);
+      if (!entries) throw apiError('could-not-create-organizer', 'The organizer could not be created from the provided data', 400);
+      organizers = [];
+      for (const entry of entries) organizers.push(await create(this.deps.organizers, entry));
+      organizers = [...new Set(organizers)];
+    }
+    return { venue, organizers };
+  }
+
+  /** Assigns the terms sent, when the caller may assign them (else silently not, as upstream). */
+  private async assignTerms(tx: Store, eventId: number, input: EventInput, p: Principal | null): Promise<void> {
+    for (const [kind, key, cap] of [
+      [CATEGORIES, 'categories', 'edit_tribe_events'],
+      [TAGS, 'tags', 'edit_posts'],
+    ] as const) {
+      const value = input[key];
+      if (value === undefined || !has(p, cap)) continue;
+      const elements = phpEmpty(value) ? [] : ((parseList(value) ?? []).filter((e) => typeof e === 'string' || typeof e === 'number') as (string | number)[]);
+      await tx.events.setTerms(eventId, kind.taxonomy, await this.deps.terms.idsForEvent(tx, kind, elements));
+    }
+  }
+
+  /**
+   * Events as the API shows them. Linked venues, organizers, terms and images are read in
+   * one batch per kind for the whole page, never per event.
+   */
+  async render(rows: readonly EventRow[], view: { urls: Urls; principal: Principal | null; single: boolean }): Promise<Record<string, unknown>[]> {
+    if (!rows.length) return [];
+    const ids = rows.map((r) => r.id);
+    const [images, organizerIds, termIds] = await Promise.all([
+      this.deps.images.byIds(rows.map((r) => r.image_id)),
+      this.store.events.organizerIds(ids),
+      this.store.events.termIds(ids),
+    ]);
+    const linkedView = { urls: view.urls, principal: view.principal, jsonLd: view.single };
+    const venueRows = await this.deps.venues.getMany(rows.map((r) => r.venue_id).filter((v): v is number => v !== null));
+    const venues = new Map((await this.deps.venues.render(venueRows, linkedView)).map((v) => [v.id as number, v]));
+    const organizerRows = await this.deps.organizers.getMany([...new Set([...organizerIds.values()].flat())]);
+    const organizers = new Map((await this.deps.organizers.render(organizerRows, linkedView)).map((o) => [o.id as number, o]));
+    const allTerms = [...termIds.values()].flat();
+    const terms = new Map<number, Record<string, unknown>>();
+    for (const kind of [CATEGORIES, TAGS]) {
+      const wanted = allTerms.filter((t) => t.taxonomy === kind.taxonomy).map((t) => t.id);
+      for (const row of await this.store.terms.getMany(kind.taxonomy, wanted)) terms.set(row.id, embeddedTermJson(kind, row, view.urls));
+    }
+    const termsOf = (eventId: number, taxonomy: string) =>
+      (termIds.get(eventId) ?? [])
+        .filter((t) => t.taxonomy === taxonomy)
+        .map((t) => terms.get(t.id))
+        .filter((t): t is Record<string, unknown> => t !== undefined)
+        .sort((a, b) => String(a.name).localeCompare(String(b.name), 'en', { sensitivity: 'base' }) || (a.id as number) - (b.id as number));
+    return rows.map((row) => {
+      const venue = row.venue_id !== null ? venues.get(row.venue_id) : undefined;
+      const eventOrganizers = (organizerIds.get(row.id) ?? []).map((id) => organizers.get(id)).filter((o): o is Record<string, unknown> => o !== undefined);
+      const canRead = this.can(view.principal, 'read', row);
+      return eventJson(row, {
+        urls: view.urls,
+        siteZone: this.deps.timezone,
+        canRead,
+        image: images(row.image_id),
+        categories: termsOf(row.id, CATEGORIES.taxonomy),
+        tags: termsOf(row.id, TAGS.taxonomy),
+        venue,
+        organizers: eventOrganizers,
+        jsonLd:
+          view.single && canRead && !row.password
+            ? {
+                location: venue ? ((venue.json_ld as Record<string, unknown> | undefined) ?? false) : undefined,
+                organizer: eventOrganizers.length ? ((eventOrganizers[0].json_ld as Record<string, unknown> | undefined) ?? false) : undefined,
+              }
+            : undefined,
+      });
+    });
+  }
+
+  /** Creates an event and everything it links, in one transaction (writes.md §2). */
+  async create(input: EventInput, p: Principal | null, now: Date): Promise<EventRow> {
+    const site = this.deps.timezone;
+    const zone = typeof input.timezone === 'string' && input.timezone !== '' ? input.timezone : site;
+    const allDay = input.all_day === true;
+    const times = this.times(this.wallClock('start_date', input.start_date, zone, now), this.wallClock('end_date', input.end_date, zone, now), zone, allDay);
+    const imageId = await this.deps.images.resolve(input.image, p);
+    const cost = input.cost !== undefined ? costFromInput(input.cost) : null;
+    const id = await withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const { venue, organizers } = await this.linked(tx, input, p, now);
+        let status = scaleBackStatus(p, input.status as string | undefined);
+        const floating = FLOATING_STATUSES.has(status);
+        const dates = publicationDates(input, site, now, floating, zone);
+        if (!floating) status = scheduleStatus(status, dates.date_utc, now);
+        const stamp = nowDates(site, now);
+        const title = filterTitle(String(input.title), p);
+        const slugSource = typeof input.slug === 'string' ? input.slug : SLUGGED.has(status) ? title : '';
+        const slug = slugSource ? await uniquePostSlug(tx, 'event', slugSource) : '';
+        const id = await tx.posts.insert({
+          type: 'event',
+          author: typeof input.author === 'number' ? input.author : (p?.id ?? 0),
+          status,
+          status_before_trash: null,
+          title,
+          content: typeof input.description === 'string' ? filterContent(input.description, p) : '',
+          excerpt: typeof input.excerpt === 'string' ? filterExcerpt(input.excerpt, p) : '',
+          slug: slug || null,
+          password: null,
+          date: dates.date,
+          date_utc: dates.date_utc,
+          modified: stamp.local,
+          modified_utc: stamp.utc,
+          menu_order: input.sticky === true ? -1 : 0,
+          parent: 0,
+          image_id: imageId ?? null,
+        });
+        if (!slug && slugSource) await tx.posts.update(id, { slug: String(id) });
+        const details: EventDetails = {
+          ...times,
+          hidden: flag(input.hide_from_listings === true),
+          featured: flag(input.featured === true),
+          show_map: flag(input.show_map === true),
+          show_map_link: flag(input.show_map_link === true),
+          // Nothing stored when no website is given: the response then shows the event URL.
+          website: phpEmpty(input.website) ? null : sanitizeUrl(String(input.website)),
+          cost: cost ? JSON.stringify(cost.values) : null,
+          currency_symbol: cost?.currencySymbol ?? '',
+          currency_position: cost?.currencyPosition ?? '',
+          currency_code: '',
+          venue_id: venue ?? null,
+        };
+        await tx.events.insertDetails(id, details);
+        if (organizers?.length) await tx.events.setOrganizers(id, organizers);
+        await this.assignTerms(tx, id, input, p);
+        return id;
+      }),
+    );
+    return (await this.get(id))!;
+  }
+
+  /** Updates the fields sent; every other field keeps its value (writes.md §2.11, recommendations). */
+  async update(row: EventRow, input: EventInput, sent: (name: string) => boolean, p: Principal | null, now: Date): Promise<EventRow> {
+    const site = this.deps.timezone;
+    const zone = sent('timezone') && typeof input.timezone === 'string' ? input.timezone || site : row.timezone || site;
+    let times: EventTimes | undefined;
+    if (sent('start_date') || sent('end_date') || sent('all_day') || sent('timezone')) {
+      const start = input.start_date !== undefined ? this.wallClock('start_date', input.start_date, zone, now) : row.start_local;
+      const end = input.end_date !== undefined ? this.wallClock('end_date', input.end_date, zone, now) : row.end_local;
+      const allDay = sent('all_day') ? input.all_day === true : row.all_day === 1;
+      times = this.times(start, end, zone, allDay);
+    }
+    const imageId = input.image !== undefined ? await this.deps.images.resolve(input.image, p) : undefined;
+    await withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const { venue, organizers } = await this.linked(tx, input, p, now);
+        const post: Parameters<Store['posts']['update']>[1] = {};
+        if (input.title !== undefined) post.title = filterTitle(String(input.title), p);
+        if (input.description !== undefined) post.content = filterContent(String(input.description), p);
+        if (input.excerpt !== undefined) post.excerpt = filterExcerpt(String(input.excerpt), p);
+        if (input.author !== undefined) post.author = input.author as number;
+        if (imageId !== undefined) post.image_id = imageId;
+        if (input.sticky !== undefined) post.menu_order = input.sticky === true ? -1 : 0;
+        let status = input.status !== undefined ? scaleBackStatus(p, input.status as string) : row.status;
+        let dateUtc = row.date_utc;
+        if (input.date !== undefined || input.date_utc !== undefined || (dateUtc.startsWith('0000') && !FLOATING_STATUSES.has(status))) {
+          const dates = publicationDates(input, site, now, false, zone);
+          post.date = dates.date;
+          post.date_utc = dateUtc = dates.date_utc;
+        }
+        if (!FLOATING_STATUSES.has(status) && status !== 'trash') status = scheduleStatus(status, dateUtc, now);
+        if (status !== row.status) post.status = status;
+        if (typeof input.slug === 'string') post.slug = (await uniquePostSlug(tx, 'event', input.slug, row.id)) || String(row.id);
+        else if (!row.slug && SLUGGED.has(status)) {
+          post.slug = (await uniquePostSlug(tx, 'event', post.title ?? row.title, row.id)) || String(row.id);
+        }
+        const stamp = nowDates(site, now);
+        post.modified = stamp.local;
+        post.modified_utc = stamp.utc;
+        await tx.posts.update(row.id, post);
+
+        const details: Parameters<Store['events']['updateDetails']>[1] = { ...times };
+        if (input.hide_from_listings !== undefined) details.hidden = flag(input.hide_from_listings === true);
+        if (input.featured !== undefined) details.featured = flag(input.featured === true);
+        if (input.show_map !== undefined) details.show_map = flag(input.show_map === true);
+        if (input.show_map_link !== undefined) details.show_map_link = flag(input.show_map_link === true);
+        if (sent('website')) details.website = phpEmpty(input.website) ? '' : sanitizeUrl(String(input.website));
+        if (sent('cost')) {
+          const cost = costFromInput(input.cost);
+          details.cost = cost ? JSON.stringify(cost.values) : null;
+          details.currency_symbol = cost?.currencySymbol ?? '';
+          details.currency_position = cost?.currencyPosition ?? '';
+        }
+        if (venue !== undefined) details.venue_id = venue;
+        await tx.events.updateDetails(row.id, details);
+        if (organizers !== undefined) await tx.events.setOrganizers(row.id, organizers);
+        await this.assignTerms(tx, row.id, input, p);
+      }),
+    );
+    return (await this.get(row.id))!;
+  }
+
+  /** Moves the event to the trash (writes.md §2.12); a second time is 410. */
+  async trash(row: EventRow, now: Date): Promise<EventRow> {
+    if (row.status === 'trash') throw new ApiError('event-is-in-trash', 'The event is already trashed', { status: 410 });
+    const stamp = nowDates(this.deps.timezone, now);
+    await withRetry(() =>
+      this.store.transaction(async (tx) => {
+        await tx.posts.update(row.id, {
+          status: 'trash',
+          status_before_trash: row.status,
+          slug: await trashedSlug(tx, 'event', row.slug, row.id),
+          modified: stamp.local,
+          modified_utc: stamp.utc,
+        });
+      }),
+    );
+    return (await this.get(row.id))!;
+  }
+
+  /** Removes the event for good (`force=true`), with its links; venues and organizers stay. */
+  async deletePermanently(row: EventRow): Promise<void> {
+    await withRetry(() => this.store.transaction((tx) => tx.events.deletePermanently(row.id)));
+  }
+}
+

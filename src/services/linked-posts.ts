@@ -1,0 +1,201 @@
+import { can, type Principal } from '../auth/capabilities.js';
+import type { Urls } from '../http/urls.js';
+import { ApiError, apiError } from '../http/errors.js';
+import type { PostKindInfo } from '../posts/kinds.js';
+import { nowDates, publicationDates } from '../posts/dates.js';
+import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from '../posts/status.js';
+import { filterContent, filterTitle } from '../posts/text.js';
+import { trashedSlug, uniquePostSlug } from '../posts/slug.js';
+import type { Store } from '../store/index.js';
+import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTable } from '../store/linked-posts.js';
+import { withRetry } from '../store/retry.js';
+import type { ImageService } from './images.js';
+
+/** What a venue or organizer write carries, after validation. */
+export type LinkedInput = Record<string, unknown>;
+
+/** How one linked kind maps parameters to columns and rows to JSON. */
+export interface LinkedKind<T extends LinkedTable> {
+  info: PostKindInfo;
+  table: T;
+  /** The name parameter and response key (`venue`, `organizer`). */
+  titleKey: 'venue' | 'organizer';
+  /** Details of a new item before the sent fields apply. */
+  blank(): DetailsOf<T>;
+  /** Detail columns a write sets from the parameters sent (merged with `current` on update). */
+  details(input: LinkedInput, current: DetailsOf<T> | undefined): Partial<DetailsOf<T>>;
+  /** The item as the API shows it. */
+  represent(row: LinkedRow<T>, view: LinkedView): Record<string, unknown>;
+}
+
+/** What a representation needs beyond the row. */
+export interface LinkedView {
+  urls: Urls;
+  principal: Principal | null;
+  image: false | Record<string, unknown>;
+  /** Whether the caller may read the item (pretty permalink of private items, `json_ld`). */
+  canRead: boolean;
+  /** Single reads (and items embedded in a single event) carry `json_ld` when readable. */
+  jsonLd: boolean;
+}
+
+function owned(kind: PostKindInfo, row: LinkedRow<LinkedTable>) {
+  return { kind: kind.kind, authorId: row.author, status: row.status, statusBeforeTrash: row.status_before_trash };
+}
+
+/** The rules venues and organizers share: visibility, writes, trash and permanent deletion. */
+export class LinkedPostService<T extends LinkedTable> {
+  constructor(
+    private readonly store: Store,
+    private readonly images: ImageService,
+    readonly kind: LinkedKind<T>,
+  ) {}
+
+  private rows(s: Store = this.store): LinkedPostStore<T> {
+    return s[this.kind.table] as unknown as LinkedPostStore<T>;
+  }
+
+  /** The item with this id. */
+  get(id: number): Promise<LinkedRow<T> | undefined> {
+    return this.rows().get(id);
+  }
+
+  /** The item with this slug. */
+  bySlug(slug: string): Promise<LinkedRow<T> | undefined> {
+    return this.rows().bySlug(slug);
+  }
+
+  /** Items by id, any order. */
+  getMany(ids: readonly number[]): Promise<LinkedRow<T>[]> {
+    return this.rows().getMany(ids);
+  }
+
+  /** Whether `p` may read, edit or delete the item (auth.md §1.1). */
+  can(p: Principal | null, action: 'read' | 'edit' | 'delete', row: LinkedRow<T>): boolean {
+    return can(p, action, owned(this.kind.info, row as LinkedRow<LinkedTable>));
+  }
+
+  /** One archive page. */
+  list(query: LinkedListQuery): Promise<{ rows: LinkedRow<T>[]; total: number }> {
+    return this.rows().list(query);
+  }
+
+  /** Items as the API shows them, images looked up in one batch. */
+  async render(rows: readonly LinkedRow<T>[], view: Omit<LinkedView, 'image' | 'canRead'>): Promise<Record<string, unknown>[]> {
+    const images = await this.images.byIds(rows.map((r) => r.image_id));
+    return rows.map((row) => {
+      const canRead = this.can(view.principal, 'read', row);
+      return this.kind.represent(row, { ...view, image: images(row.image_id), canRead, jsonLd: view.jsonLd && canRead });
+    });
+  }
+
+  /**
+   * Creates an item (writes.md §3.2, §4.2), or returns the existing one with the same
+   * title (and description, when sent) after applying the sent fields to it.
+   */
+  async create(input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
+    const imageId = await this.images.resolve(input.image, p);
+    const id = await withRetry(() => this.store.transaction((tx) => this.insertIn(tx, input, p, siteZone, now, imageId)));
+    const row = await this.get(id);
+    if (!row) throw apiError(`could-not-create-${this.kind.info.noun}`, `The ${this.kind.info.noun} could not be created from the provided data`, 400);
+    return row;
+  }
+
+  /** The creation step of {@link create}, inside a caller's transaction (event writes create linked items). */
+  async insertIn(tx: Store, input: LinkedInput, p: Principal | null, siteZone: string, now: Date, imageId?: number | null): Promise<number> {
+    const title = filterTitle(String(input[this.kind.titleKey]), p);
+    const content = input.description !== undefined ? filterContent(String(input.description ?? ''), p) : undefined;
+    const table = this.rows(tx);
+    const duplicate = await table.findDuplicate(title, content === '' ? undefined : content);
+    if (duplicate) {
+      await table.updateDetails(duplicate.id, this.kind.details(input, duplicate));
+      if (imageId !== undefined) await tx.posts.update(duplicate.id, { image_id: imageId });
+      return duplicate.id;
+    }
+    let status = scaleBackStatus(p, typeof input.status === 'string' ? input.status : undefined);
+    const dates = publicationDates(input, siteZone, now, FLOATING_STATUSES.has(status));
+    if (!FLOATING_STATUSES.has(status)) status = scheduleStatus(status, dates.date_utc, now);
+    const stamp = nowDates(siteZone, now);
+    const slug = await uniquePostSlug(tx, this.kind.info.type, title);
+    const id = await tx.posts.insert({
+      type: this.kind.info.type,
+      author: typeof input.author === 'number' ? input.author : (p?.id ?? 0),
+      status,
+      status_before_trash: null,
+      title,
+      content: content ?? '',
+      excerpt: '',
+      slug: slug || null,
+      password: null,
+      date: dates.date,
+      date_utc: dates.date_utc,
+      modified: stamp.local,
+      modified_utc: stamp.utc,
+      menu_order: 0,
+      parent: 0,
+      image_id: imageId ?? null,
+    });
+    if (!slug) await tx.posts.update(id, { slug: String(id) });
+    await table.insertDetails(id, { ...this.kind.blank(), ...this.kind.details(input, undefined) });
+    return id;
+  }
+
+  /** Updates the fields sent; every other field keeps its value (writes.md §3.3, §4.3). */
+  async update(row: LinkedRow<T>, input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
+    const imageId = input.image !== undefined ? await this.images.resolve(input.image, p) : undefined;
+    await withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const changes: Parameters<Store['posts']['update']>[1] = {};
+        const title = input[this.kind.titleKey];
+        if (title !== undefined) changes.title = filterTitle(String(title), p);
+        if (input.description !== undefined) changes.content = filterContent(String(input.description ?? ''), p);
+        if (input.author !== undefined) changes.author = input.author as number;
+        if (input.image !== undefined) changes.image_id = imageId ?? null;
+        let status = row.status;
+        if (input.status !== undefined) status = scaleBackStatus(p, input.status as string);
+        if (input.date !== undefined || input.date_utc !== undefined) {
+          const dates = publicationDates(input, siteZone, now, false);
+          changes.date = dates.date;
+          changes.date_utc = dates.date_utc;
+        } else if (row.date_utc.startsWith('0000') && !FLOATING_STATUSES.has(status)) {
+          // A draft gets its publication date when it is published.
+          Object.assign(changes, publicationDates({}, siteZone, now, false));
+        }
+        if (!FLOATING_STATUSES.has(status) && status !== 'trash') status = scheduleStatus(status, changes.date_utc ?? row.date_utc, now);
+        if (status !== row.status) changes.status = status;
+        const stamp = nowDates(siteZone, now);
+        changes.modified = stamp.local;
+        changes.modified_utc = stamp.utc;
+        await tx.posts.update(row.id, changes);
+        await this.rows(tx).updateDetails(row.id, this.kind.details(input, row));
+      }),
+    );
+    return (await this.get(row.id))!;
+  }
+
+  /** Moves the item to the trash and unlinks it from events (writes.md §3.4, §4.4). */
+  async trash(row: LinkedRow<T>, siteZone: string, now: Date): Promise<LinkedRow<T>> {
+    if (row.status === 'trash') {
+      throw new ApiError(`${this.kind.info.noun}-is-in-trash`, `The ${this.kind.info.noun} is already trashed`, { status: 410 });
+    }
+    const stamp = nowDates(siteZone, now);
+    await withRetry(() =>
+      this.store.transaction(async (tx) => {
+        await tx.posts.update(row.id, {
+          status: 'trash',
+          status_before_trash: row.status,
+          slug: await trashedSlug(tx, this.kind.info.type, row.slug, row.id),
+          modified: stamp.local,
+          modified_utc: stamp.utc,
+        });
+        await this.rows(tx).unlinkFromEvents(row.id);
+      }),
+    );
+    return (await this.get(row.id))!;
+  }
+
+  /** Removes the item for good (`force=true`), unlinking it from events. */
+  async deletePermanently(row: LinkedRow<T>): Promise<void> {
+    await withRetry(() => this.store.transaction((tx) => this.rows(tx).deletePermanently(row.id)));
+  }
+}

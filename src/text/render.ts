@@ -1,0 +1,61 @@
+/**
+ * The text of posts as the API shows and stores it: WordPress' display filter chains
+ * (`the_title`, `the_content`, `the_excerpt`) and its save-time filtering of title,
+ * content and excerpt.
+ *
+ * Of the display chains, these are left out: blocks, shortcodes, smilies
+ * (`convert_smilies`), `prepend_attachment` and `wp_filter_content_tags` (image
+ * `loading`/`srcset` attributes) — none applies to the plain text and simple HTML this
+ * API stores.
+ */
+import { wpautop } from './autop.js';
+import { convertInvalidEntities } from './entities.js';
+import { ksesPost, ksesTitle } from './kses.js';
+import { phpTrim } from './php-string.js';
+import { convertChars, wptexturize } from './texturize.js';
+
+/** A post title as the API returns it (`the_title`: texturize, `convert_chars`, trim). */
+export function renderTitle(raw: string): string {
+  return phpTrim(capitalPDangitInTitle(phpTrim(convertChars(wptexturize(raw)))));
+}
+
+/** Post content as the API returns it (`the_content`: texturize, paragraphs, trimmed; `""` stays `""`). */
+export function renderContent(raw: string): string {
+  return phpTrim(capitalPDangit(wpautop(wptexturize(raw))));
+}
+
+/** A stored excerpt as the API returns it (`the_excerpt`: texturize, `convert_chars`, paragraphs, trimmed). */
+export function renderExcerpt(raw: string): string {
+  return phpTrim(wpautop(convertChars(wptexturize(raw))));
+}
+
+/** The post fields whose HTML is filtered when saved. */
+export type FilteredField = 'title' | 'content' | 'excerpt';
+
+/**
+ * A title, content or excerpt as WordPress stores it from this caller: titles are
+ * trimmed; for callers without `unfiltered_html`, titles go through the title KSES
+ * (`x <script>x</script><b>b</b>` → `x x<b>b</b>`) and content/excerpts through the post
+ * KSES (`<script>alert(1)</script><p>ok</p>` → `alert(1)<p>ok</p>`); content/excerpts
+ * also get `convert_invalid_entities`.
+ */
+export function filterForCaller(raw: string, unfilteredHtml: boolean, field: FilteredField): string {
+  if (field === 'title') {
+    // title_save_pre runs `trim` before the KSES filter.
+    const trimmed = phpTrim(raw);
+    return unfilteredHtml ? trimmed : ksesTitle(trimmed);
+  }
+  const converted = convertInvalidEntities(raw);
+  return unfilteredHtml ? converted : ksesPost(converted);
+}
+
+/** `capital_P_dangit` in `the_title`: every "Wordpress" becomes "WordPress". */
+function capitalPDangitInTitle(text: string): string {
+  return text.includes('Wordpress') ? text.split('Wordpress').join('WordPress') : text;
+}
+
+/** `capital_P_dangit` in content: only after a space, an opening quote, `>` or `(`. */
+function capitalPDangit(text: string): string {
+  if (!text.includes('Wordpress')) return text;
+  return text.replace(/( |&#8216;|&#8220;|>|\()Wordpress/g, '$1WordPress');
+}

@@ -1,0 +1,73 @@
+import type { Kysely } from 'kysely';
+import type { CalendarOptions } from '../../src/index.js';
+import { connectDatabase } from '../../src/store/connect.js';
+import { TABLES, type Database } from '../../src/store/database.js';
+import { dialectOf } from '../../src/store/dialect.js';
+import { insertReturningId } from '../../src/store/insert.js';
+import { TablePrefixPlugin } from '../../src/store/table-prefix.js';
+import { testCalendar, type TestCalendar } from './harness.js';
+
+/** A test calendar whose tables the test can also read and write directly. */
+export interface StoreCalendar extends TestCalendar {
+  /** The calendar's own tables, by logical name (the prefix is added). */
+  db: Kysely<Database>;
+  /** Inserts an event post (no event details: enough for term counts and `post`/`event` filters). */
+  addEvent(init?: { status?: string; terms?: number[]; type?: 'event' | 'venue' | 'organizer' }): Promise<number>;
+  /** Number of rows in one of the calendar's tables. */
+  rows(table: keyof Database): Promise<number>;
+}
+
+const NOW = '2026-01-01 10:00:00';
+
+/**
+ * A migrated calendar on `url` opened over a Kysely instance the test holds too, so that it
+ * can seed rows the API cannot create yet (events) and check that nothing was written.
+ */
+export async function storeCalendar(url: string, options: Partial<CalendarOptions> = {}): Promise<StoreCalendar> {
+  const raw = await connectDatabase(url);
+  const t = await testCalendar(url, { ...options, db: raw });
+  const db = raw.withPlugin(new TablePrefixPlugin(t.calendar.options.tablePrefix, TABLES)) as unknown as Kysely<Database>;
+  const dialect = dialectOf(raw);
+  let n = 0;
+  return {
+    ...t,
+    db,
+    async addEvent({ status = 'publish', terms = [], type = 'event' } = {}) {
+      n++;
+      const id = await insertReturningId(
+        dialect,
+        db.insertInto('posts').values({
+          type,
+          author: 1,
+          status,
+          status_before_trash: null,
+          title: `Seeded ${type} ${n}`,
+          content: '',
+          excerpt: '',
+          slug: `seeded-${type}-${n}-${Math.random().toString(36).slice(2, 8)}`,
+          password: null,
+          date: NOW,
+          date_utc: NOW,
+          modified: NOW,
+          modified_utc: NOW,
+          menu_order: 0,
+          parent: 0,
+          image_id: null,
+        }),
+      );
+      for (const term of terms) await db.insertInto('term_relationships').values({ post_id: id, term_id: term }).execute();
+      return id;
+    },
+    async rows(table) {
+      const r = await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    async close() {
+      await t.close();
+      await raw.destroy();
+    },
+  };
+}
