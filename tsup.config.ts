@@ -4,11 +4,14 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     'adapters/express': 'adapters/express.ts',
+    'adapters/fastify': 'adapters/fastify.ts',
+    'adapters/next': 'adapters/next.ts',
+    trpc: 'src/trpc/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
   sourcemap: true,
   target: 'node20',
-  external: ['better-sqlite3', 'pg', 'mysql2', 'express'],
+  external: ['better-sqlite3', 'pg', 'mysql2', 'express', 'fastify', 'next'],
 });

@@ -4,7 +4,9 @@ import { dispatch, type Core } from './http/pipeline.js';
 import type { Route } from './http/route.js';
 import type { CoreRequest, CoreResponse } from './http/types.js';
 import type { CalendarOptions, ResolvedOptions } from './options.js';
+import type { User } from './auth/capabilities.js';
 import { namespaceIndexRoute } from './routes/namespace-index.js';
+import { docRoute } from './routes/doc.js';
 import { eventRoutes } from './routes/events.js';
 import { linkedRoutes } from './routes/linked-posts.js';
 import { termRoutes } from './routes/terms.js';
@@ -19,6 +21,11 @@ import { Store, migrateStore } from './store/index.js';
 export interface Calendar {
   /** Answers one request; `null` when its path is outside the calendar's namespace. */
   handle(request: CoreRequest): Promise<CoreResponse | null>;
+  /**
+   * Runs one operation without HTTP (for typed callers such as the tRPC router): the same
+   * routes, validation, permissions and errors, with parameters given as JSON values.
+   */
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
   /** Creates or upgrades the store's tables. Call once at start (it is idempotent). */
   migrate(): Promise<void>;
   /** The business rules, for typed callers (the tRPC router, scripts, seeding). */
@@ -28,9 +35,26 @@ export interface Calendar {
   readonly options: ResolvedOptions;
 }
 
+/** Parameters and caller of a {@link Calendar.call}. */
+export interface CallOptions {
+  params?: Record<string, unknown>;
+  user?: User | null;
+  locale?: string;
+  /** The REST root URLs in responses are built with (default `/wp-json`). */
+  root?: string;
+}
+
+/** The outcome of a {@link Calendar.call}: the status and JSON body an HTTP client would get. */
+export interface CallResult {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
 /** The routes of the API, in upstream registration order (README "Routes"). */
 export const ROUTES: readonly Route[] = [
   namespaceIndexRoute,
+  docRoute,
   ...eventRoutes(),
   ...linkedRoutes((ctx) => ctx.services.venues, VENUE, venueWriteArgs),
   ...linkedRoutes((ctx) => ctx.services.organizers, ORGANIZER, organizerWriteArgs),
@@ -72,6 +96,20 @@ export function createCalendar(options: CalendarOptions): Calendar {
   return {
     options: resolved,
     handle: async (request) => dispatch(await core, request),
+    call: async (method, path, { params = {}, user = null, locale, root = '/wp-json' } = {}) => {
+      // Parameters travel as a pre-parsed JSON body, the highest-precedence source for every verb.
+      const response = await dispatch(await core, {
+        method,
+        path: `/${resolved.namespace}${path.startsWith('/') ? path : `/${path}`}`,
+        headers: { 'content-type': 'application/json' },
+        body: params,
+        root,
+        locale,
+        user,
+      });
+      if (!response) throw new Error(`No route for ${path}`);
+      return { status: response.status, headers: response.headers, body: response.body === undefined ? undefined : JSON.parse(response.body) };
+    },
     migrate: async () => migrateStore(await raw, resolved.tablePrefix),
     services: async () => (await core).services,
     close: async () => {

@@ -1,4 +1,4 @@
-export { createCalendar, ROUTES, type Calendar } from './calendar.js';
+export { createCalendar, ROUTES, type Calendar, type CallOptions, type CallResult } from './calendar.js';
 export type { CalendarOptions, ResolvedOptions } from './options.js';
 export type { CoreRequest, CoreResponse, Headers } from './http/types.js';
 export { ApiError } from './http/errors.js';

@@ -1,18 +1,9 @@
 import express from 'express';
 import { calendarRouter } from '../../adapters/express.js';
-import { createCalendar } from '../../src/index.js';
-import { bearerAuth, tokensFromEnv } from './auth.js';
+import { announce, calendarFromEnv, closeOnSignal } from '../shared/env.js';
 
-const port = Number(process.env.PORT ?? 8080);
-const { users, generated } = tokensFromEnv(process.env.CALENDAR_TOKENS);
-
-const calendar = createCalendar({
-  db: process.env.CALENDAR_DB_URL || process.env.CALENDAR_DB || 'data/calendar.sqlite',
-  namespace: process.env.CALENDAR_NAMESPACE || undefined,
-  baseUrl: process.env.CALENDAR_BASE_URL || undefined,
-  getUser: bearerAuth(users),
-  userExists: (id) => [...users.values()].some((u) => u.id === id),
-});
+const setup = calendarFromEnv();
+const { calendar, port } = setup;
 await calendar.migrate();
 
 const app = express();
@@ -20,14 +11,8 @@ const app = express();
 app.use('/wp-json', calendarRouter(calendar));
 app.use('/fr/wp-json', calendarRouter(calendar, { locale: 'fr' }));
 
-const server = app.listen(port, '127.0.0.1', () => {
-  console.log(`Calendar API listening on http://127.0.0.1:${port}/wp-json/${calendar.options.namespace}`);
-  if (generated) console.log(`Administrator token (set CALENDAR_TOKENS to choose your own): ${generated}`);
+const server = app.listen(port, '127.0.0.1', () => announce(setup));
+closeOnSignal(async () => {
+  server.close();
+  await calendar.close();
 });
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    server.close();
-    void calendar.close().then(() => process.exit(0));
-  });
-}

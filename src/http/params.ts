@@ -18,10 +18,63 @@ export interface ParseLimits {
   arrayIndex: number;
   /** Largest request body accepted, in bytes (larger → 413). */
   bodyBytes: number;
+  /** Longest string parameter (characters). */
+  stringLength: number;
+  /** Most elements in one list parameter (ids in a filter, organizers of an event…). */
+  listItems: number;
 }
 
 /** The limits used when a calendar does not set its own. */
-export const DEFAULT_PARSE_LIMITS: ParseLimits = { depth: 5, parameters: 1000, arrayIndex: 100, bodyBytes: 1024 * 1024 };
+export const DEFAULT_PARSE_LIMITS: ParseLimits = {
+  depth: 5,
+  parameters: 1000,
+  arrayIndex: 100,
+  bodyBytes: 1024 * 1024,
+  stringLength: 100_000,
+  listItems: 200,
+};
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text as every store can hold it: NUL characters removed (PostgreSQL rejects them in text)
+ * and lone surrogates replaced by U+FFFD (what UTF-8 drivers would store anyway).
+ */
+export function cleanText(text: string): string {
+  return text.replace(/\u0000/g, '').replace(LONE_SURROGATE, '\uFFFD');
+}
+
+function setOwn(target: Record<string, unknown> | unknown[], key: string, value: unknown): void {
+  // A plain assignment to `__proto__` would change the prototype instead of adding a key.
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * A copy of a parsed value with `cleanText` applied to every string. Iterative, because a
+ * client chooses how deep its JSON nests (JSON.parse copes with depths that recursion does not).
+ */
+export function cleanStrings(value: unknown): unknown {
+  if (typeof value === 'string') return cleanText(value);
+  if (typeof value !== 'object' || value === null) return value;
+  const copy = (v: object) => (Array.isArray(v) ? [...v] : { ...v }) as Record<string, unknown>;
+  const root = copy(value);
+  const stack = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    for (const key of Object.keys(node)) {
+      const v = node[key];
+      if (typeof v === 'string') {
+        const cleaned = cleanText(v);
+        if (cleaned !== v) setOwn(node, key, cleaned);
+      } else if (typeof v === 'object' && v !== null) {
+        const child = copy(v);
+        setOwn(node, key, child);
+        stack.push(child);
+      }
+    }
+  }
+  return root;
+}
 
 function qsOptions(limits: ParseLimits): qs.IParseOptions {
   // PHP keeps the last of repeated plain keys (`a=1&a=2` → `2`); brackets build arrays.
@@ -33,6 +86,7 @@ function qsOptions(limits: ParseLimits): qs.IParseOptions {
     allowPrototypes: false,
     allowDots: false,
     charset: 'utf-8',
+    decoder: (text, decode, charset) => cleanText(decode(text, decode, charset) as string),
   };
 }
 
@@ -63,8 +117,6 @@ export interface BodyParams {
   json: ParamMap;
   body: ParamMap;
   jsonError?: ApiError;
-  /** Keys whose JSON value was an explicit `null`. */
-  jsonNulls: Set<string>;
 }
 
 function toText(body: Uint8Array | string): string {
@@ -89,9 +141,20 @@ async function parseMultipart(req: CoreRequest, body: Uint8Array | string, limit
   return parseBracketString(pairs.toString(), limits);
 }
 
+/**
+ * A form a host body parser already read. With `extended: false` bracket names are still
+ * unparsed (`{"tags[]": ["a", "b"]}`), and are parsed here as in a raw body; nested values
+ * (`extended: true`) keep their shape. Repeated plain keys stay a list here (`a=1&a=2`),
+ * where a raw body keeps the last one: the parser left no way to tell them from `a[]=`.
+ */
+function parsePreParsedForm(raw: unknown, limits: ParseLimits): ParamMap {
+  if (!isRecord(raw)) return {};
+  return cleanStrings(qs.parse(raw as Record<string, string>, qsOptions(limits))) as ParamMap;
+}
+
 /** Reads JSON and form parameters from the body according to its `Content-Type`. */
 export async function readBody(req: CoreRequest, method: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): Promise<BodyParams> {
-  const result: BodyParams = { json: {}, body: {}, jsonNulls: new Set() };
+  const result: BodyParams = { json: {}, body: {} };
   const type = mediaType(req);
   const raw = req.body;
   if (raw === undefined || raw === null) return result;
@@ -101,32 +164,26 @@ export async function readBody(req: CoreRequest, method: string, limits: ParseLi
     let value: unknown = raw;
     if (!preParsed) {
       const text = toText(raw as Uint8Array | string);
-      if (text.trim() === '') return result;
+      // PHP's `empty()`: no body at all (white space alone is a syntax error there too).
+      if (text === '') return result;
       try {
         value = JSON.parse(text);
-      } catch (e) {
+      } catch {
         result.jsonError = invalidJson('Syntax error');
         return result;
       }
     }
-    if (isRecord(value)) {
-      for (const [k, v] of Object.entries(value)) if (v === null) result.jsonNulls.add(k);
-      result.json = value;
-    }
+    if (isRecord(value)) result.json = cleanStrings(value) as ParamMap;
     return result;
   }
 
   if (!BODY_METHODS.has(method)) return result;
   if (type === 'application/x-www-form-urlencoded') {
-    if (preParsed) {
-      // A host body parser may have left bracket names unparsed (`extended: false`).
-      result.body = isRecord(raw) ? (qs.parse(raw as Record<string, string>, qsOptions(limits)) as ParamMap) : {};
-    } else {
-      result.body = parseBracketString(toText(raw as Uint8Array | string), limits);
-    }
+    if (preParsed) result.body = parsePreParsedForm(raw, limits);
+    else result.body = parseBracketString(toText(raw as Uint8Array | string), limits);
   } else if (type === 'multipart/form-data') {
     if (preParsed) {
-      result.body = isRecord(raw) ? (qs.parse(raw as Record<string, string>, qsOptions(limits)) as ParamMap) : {};
+      result.body = parsePreParsedForm(raw, limits);
     } else {
       try {
         result.body = await parseMultipart(req, raw as Uint8Array | string, limits);

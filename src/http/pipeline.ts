@@ -3,9 +3,11 @@ import { toPrincipal, type Principal } from '../auth/capabilities.js';
 import type { RequestContext } from '../context.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Services } from '../services/index.js';
-import { ApiError, apiError, forbidden, invalidParams, missingParams, noRoute, type ParamFailure } from './errors.js';
+import { ApiError, INVALID_PARAMETER, apiError, forbidden, invalidParams, missingParams, noRoute, type ParamFailure } from './errors.js';
 import { callerHeaders, commonHeaders } from './headers.js';
-import { parseBracketString, readBody, type ParamMap } from './params.js';
+import { limitFailure } from './limits.js';
+import { isDatabaseUnavailable } from '../store/unavailable.js';
+import { cleanStrings, parseBracketString, readBody, type ParamMap } from './params.js';
 import { routeObject } from '../routes/namespace-index.js';
 import type { Endpoint, HandlerContext, Reply, Route } from './route.js';
 import type { CoreRequest, CoreResponse } from './types.js';
@@ -48,7 +50,7 @@ function underNamespace(path: string, namespace: string): string | null {
 function match(routes: readonly Route[], rest: string): { route: Route; captures: ParamMap } | undefined {
   for (const route of routes) {
     const m = route.regex.exec(rest);
-    if (m) return { route, captures: { ...(m.groups ?? {}) } };
+    if (m) return { route, captures: cleanStrings({ ...(m.groups ?? {}) }) as ParamMap };
   }
   return undefined;
 }
@@ -71,6 +73,9 @@ function respond(status: number, headers: Record<string, string>, body: unknown,
 
 function errorBody(error: unknown, options: ResolvedOptions): ApiError {
   if (error instanceof ApiError) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError('rest_service_unavailable', 'The calendar store is unavailable; try again shortly.', { status: 503 });
+  }
   options.onError(error);
   return new ApiError('rest_internal_error', 'The server could not complete the request.', { status: 500 });
 }
@@ -86,6 +91,9 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
   let method = req.method.toUpperCase();
   let allow: string | undefined;
   const head = () => method === 'HEAD';
+  // CORS and caching headers follow the verb of the request line, not an override
+  // (WordPress reads `$_SERVER['REQUEST_METHOD']`): caches see that verb.
+  const caller = () => callerHeaders(req.headers, req.method.toUpperCase(), principal);
   try {
     urls = urlsFor(req, options.namespace, options.baseUrl, options.trustProxy);
     principal = toPrincipal(req.user !== undefined ? req.user : await options.getUser(req));
@@ -96,8 +104,9 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     if (!matched) throw noRoute();
 
     if (method === 'OPTIONS') {
-      const ctx = baseContext(core, req, urls, principal, 'GET', {} as Sources);
-      return respond(200, { ...commonHeaders(urls), ...callerHeaders(req.headers, method, principal) }, routeObject(matched.route, ctx), false);
+      const ctx = baseContext(core, req, urls, principal, 'GET', { json: {}, body: {}, query, path: matched.captures, defaults: {} });
+      allow = await allowedMethods(matched.route, { ...ctx, params: {} } as HandlerContext<Args<RequestContext>>);
+      return respond(200, { ...commonHeaders(urls), Allow: allow, ...caller() }, routeObject(matched.route, ctx), false);
     }
     const verb = method === 'HEAD' ? 'GET' : method;
     const endpoint = matched.route.endpoints.find((e) => (e.methods as readonly string[]).includes(verb));
@@ -115,7 +124,7 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     let params: Record<string, unknown> = {};
     let failure: ApiError | undefined = body.jsonError;
     if (!failure) {
-      const parsed = await parseParams(endpoint, ctx, body.jsonNulls);
+      const parsed = await parseParams(endpoint, ctx, sources);
       if (parsed instanceof ApiError) failure = parsed;
       else params = parsed;
     }
@@ -124,13 +133,13 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     if (failure) throw failure;
     if (endpoint.permission && !(await endpoint.permission(hctx))) throw forbidden(principal !== null);
     const reply: Reply = await endpoint.handler(hctx);
-    const headers = { ...commonHeaders(urls), ...reply.headers, Allow: allow, ...callerHeaders(req.headers, method, principal) };
+    const headers = { ...commonHeaders(urls), ...reply.headers, Allow: allow, ...caller() };
     return respond(reply.status ?? 200, headers, reply.body, head());
   } catch (error) {
     const e = errorBody(error, options);
     const headers: Record<string, string> = { ...commonHeaders(urls) };
     if (allow !== undefined) headers.Allow = allow;
-    Object.assign(headers, callerHeaders(req.headers, method, principal));
+    Object.assign(headers, caller());
     return respond(e.status, headers, e.toJSON(), head());
   }
 }
@@ -162,7 +171,7 @@ function baseContext(core: Core, req: CoreRequest, urls: Urls, principal: Princi
 }
 
 /** Required, validation and type passes, in WordPress' order (README pipeline steps 4–6). */
-async function parseParams(endpoint: Endpoint, ctx: RequestContext, jsonNulls: Set<string>): Promise<Record<string, unknown> | ApiError> {
+async function parseParams(endpoint: Endpoint, ctx: RequestContext, sources: Sources): Promise<Record<string, unknown> | ApiError> {
   const args = Object.entries(endpoint.args);
   const missing = args.filter(([name, a]) => a.required && ctx.input(name) === undefined).map(([name]) => name);
   if (missing.length) return missingParams(missing);
@@ -170,7 +179,14 @@ async function parseParams(endpoint: Endpoint, ctx: RequestContext, jsonNulls: S
   const failures = new Map<string, ParamFailure>();
   for (const [name, a] of args) {
     const value = ctx.input(name);
-    if (value === undefined || !a.check) continue;
+    if (value === undefined) continue;
+    // Oversized values are refused before any check looks at them (or the store does).
+    const tooLarge = limitFailure(name, value, ctx.options.limits, a.doc.items !== undefined);
+    if (tooLarge) {
+      failures.set(name, tooLarge);
+      continue;
+    }
+    if (!a.check) continue;
     const f = await runCheck(a.check, value, ctx);
     if (f) failures.set(name, f);
   }
@@ -178,15 +194,18 @@ async function parseParams(endpoint: Endpoint, ctx: RequestContext, jsonNulls: S
 
   const params: Record<string, unknown> = {};
   for (const [name, a] of args) {
-    const value = ctx.input(name);
-    if (value === undefined) {
-      // A JSON `null` counts as absent, but a typed argument still rejects it.
-      if (jsonNulls.has(name) && a.doc.type && !a.sanitizes) failures.set(name, typeFailure(name, a.doc.type));
+    // WordPress type-checks the value of every source, not only the one looked up: a JSON
+    // `null` (absent for lookup) still fails a typed argument, even when a lower source has a value.
+    const type = a.sanitizes ? undefined : a.doc.type;
+    if (type && ORDER.some((s) => Object.hasOwn(sources[s], name) && sources[s][name] !== undefined && !safeCoerce(a, sources[s][name]))) {
+      failures.set(name, typeFailure(name, type));
       continue;
     }
+    const value = ctx.input(name);
+    if (value === undefined) continue;
     const coerced = safeCoerce(a, value);
     if (coerced) params[name] = coerced.value;
-    else failures.set(name, a.doc.type ? typeFailure(name, a.doc.type) : { message: 'Invalid parameter.' });
+    else failures.set(name, { message: INVALID_PARAMETER });
   }
   if (failures.size) return invalidParams(failures);
   return params;

@@ -29,9 +29,19 @@ function homeFrom(req: CoreRequest, baseUrl: string | undefined, trustProxy: boo
     if (fp === 'http' || fp === 'https') proto = fp;
     host = first(req.headers['x-forwarded-host']) ?? host;
   }
-  // A Host header that is not a host name never reaches a URL.
-  if (!host || !HOST.test(host)) host = 'localhost';
-  return `${proto}://${host.toLowerCase()}`;
+  // A Host header that is not a host name (or names a port or address no URL can hold,
+  // such as `:99999` or `[:::::]`) never reaches a URL.
+  return `${proto}://${usableHost(host, proto) ?? 'localhost'}`;
+}
+
+function usableHost(host: string | undefined, proto: string): string | undefined {
+  if (!host || !HOST.test(host)) return undefined;
+  try {
+    new URL(`${proto}://${host}`);
+    return host.toLowerCase();
+  } catch {
+    return undefined;
+  }
 }
 
 /** Normalises a mount root to `/segment/...` without a trailing slash (`""` for the site root). */

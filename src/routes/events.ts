@@ -11,7 +11,7 @@ import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route }
 import { EVENT } from '../posts/kinds.js';
 import { isTruthy } from '../represent/empty-filter.js';
 import { redact } from '../represent/redact.js';
-import { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs } from '../schemas/events.js';
+import { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs, termList } from '../schemas/events.js';
 import { archiveStatuses, passwordArg } from '../schemas/post-args.js';
 import { CATEGORIES, TAGS, type TermKind } from '../schemas/terms.js';
 import type { EventListQuery, EventRow, SearchWords } from '../store/events.js';
@@ -32,7 +32,7 @@ export function searchWords(search: string): SearchWords {
 /** Term ids named by a filter (id, slug or name), with the descendants of categories. */
 async function termFilter(ctx: RequestContext, kind: TermKind, value: unknown): Promise<number[]> {
   const ids: number[] = [];
-  for (const item of parseList(value) ?? []) {
+  for (const item of termList(value) ?? []) {
     if (typeof item !== 'string' && typeof item !== 'number') continue;
     const row = await ctx.services.terms.resolve(kind.taxonomy, item);
     if (row) ids.push(row.id);
@@ -149,9 +149,17 @@ async function target(ctx: RequestContext, bySlug: boolean): Promise<EventRow> {
   const row = await ctx.services.events.get(id);
   if (!row) {
     if ((await ctx.services.posts.typeOf(id)) !== undefined) throw apiError('rest-invalid-event-id', 'The specified ID is not a valid event.', 400);
-    throw apiError('rest-event-not-found', `Event with ID ${Number.isSafeInteger(id) ? id : 0} does not exist.`, 404);
+    throw apiError('rest-event-not-found', `Event with ID ${phpInt(ctx.path('id') ?? '0')} does not exist.`, 404);
   }
   return row;
+}
+
+const PHP_INT_MAX = 9223372036854775807n;
+
+/** A digit string as PHP's `(int)` reads it: saturated at `PHP_INT_MAX`. */
+function phpInt(digits: string): string {
+  const n = /^\d+$/.test(digits) ? BigInt(digits) : 0n;
+  return String(n > PHP_INT_MAX ? PHP_INT_MAX : n);
 }
 
 /** Per-event permission once the event is known; the generic capability otherwise (auth.md §2). */

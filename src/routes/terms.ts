@@ -5,6 +5,7 @@ import { termArchiveArgs, termIdArg, termWriteArgs, type TermKind } from '../sch
 import { parseList, toId } from '../args/checks.js';
 import type { TermListQuery } from '../store/terms.js';
 import type { RequestContext } from '../context.js';
+import { sanitizeTitle } from '../text/slug.js';
 
 const ORDERBY: Record<string, TermListQuery['orderby']> = {
   id: 'id',
@@ -61,7 +62,8 @@ export function termRoutes(kind: TermKind): Route[] {
           exclude: p.exclude !== undefined ? ids(p.exclude) : undefined,
           parent: p.parent,
           postId: p.event ?? p.post,
-          slug: p.slug,
+          // WordPress' term query sanitises the slug it is given (`slug=Foo Bar` finds `foo-bar`).
+          slug: p.slug !== undefined ? sanitizeTitle(p.slug) : undefined,
           hideEmpty: p.hide_empty ?? true,
           orderby: ORDERBY[p.orderby?.toLowerCase() ?? 'name'] ?? 'name',
           order: p.order === undefined || p.order.toLowerCase() === 'asc' ? 'asc' : 'desc',
@@ -69,7 +71,8 @@ export function termRoutes(kind: TermKind): Route[] {
         ctx.urls,
       );
       const totalPages = Math.ceil(total / perPage);
-      const carried = CARRIED.filter((k) => ctx.sent(k)).map((k) => [k, asQueryValue(ctx.input(k))] as const);
+      // `per_page` is carried as clamped, so that every page of the followed URLs is the same.
+      const carried = CARRIED.filter((k) => ctx.sent(k)).map((k) => [k, k === 'per_page' ? perPage : asQueryValue(ctx.input(k))] as const);
       const restUrl = withQuery(`${ctx.urls.base}/${kind.collection}/`, buildQuery(carried));
       const body: Record<string, unknown> = { rest_url: restUrl, total, total_pages: totalPages, [kind.collection]: items };
       if (page < totalPages) body.next_rest_url = withQuery(restUrl, `page=${page + 1}`);

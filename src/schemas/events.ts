@@ -10,6 +10,7 @@ import { imageCheck } from './image.js';
 import { pageArg, perPageArg } from './archive.js';
 import { linkedEntryCheck } from './linked-entries.js';
 import { archiveStatusCheck, existingEvent, existingUser, phpEmpty, registeredStatus, urlOrEmpty } from './post-args.js';
+import { sanitizeTermName } from '../text/sanitize.js';
 import { CATEGORIES, TAGS, type TermKind } from './terms.js';
 
 type Ctx = RequestContext;
@@ -17,10 +18,28 @@ type Ctx = RequestContext;
 /** A date the events API accepts: a number, or a string `strtotime` reads (not the epoch). */
 const time = (value: unknown, ctx: Ctx) => isTime(value, ctx.now);
 
+/** A date an event write accepts: as {@link time}, but a date that does not exist (`2026-02-30`) fails. */
+const writeTime = (value: unknown, ctx: Ctx) => isTime(value, ctx.now, { strictCalendar: true });
+
+/** Width of the `timezone` column. */
+const TIMEZONE_COLUMN = 64;
+
+/** Width of a term name (WordPress' and the store's `name` column). */
+const TERM_NAME_MAX = 200;
+
+/**
+ * The elements of a `categories`/`tags` value (`Tribe__Utils__Array::list_to_array`): a
+ * list as is, a string split at commas only, so that a name may contain spaces.
+ */
+export function termList(value: unknown): unknown[] | undefined {
+  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return parseList(value);
+}
+
 /** A non-empty list whose every element names an existing term (id, slug or name). */
 function existingTermList(kind: TermKind) {
   return async (value: unknown, ctx: Ctx) => {
-    const list = parseList(value);
+    const list = termList(value);
     if (!list?.length || !list.every(isScalar)) return false;
     for (const item of list) if (!(await ctx.services.terms.resolve(kind.taxonomy, item))) return false;
     return true;
@@ -86,17 +105,20 @@ export const eventArchiveArgs = {
 export function eventWriteArgs<R extends boolean>(required: R) {
   return {
     author: arg({ type: 'integer', description: 'event.author' }, { check: existingUser }),
-    date: arg({ type: 'string', description: 'event.date' }, { check: time }),
-    date_utc: arg({ type: 'string', description: 'event.date_utc' }, { check: time }),
+    date: arg({ type: 'string', description: 'event.date' }, { check: writeTime }),
+    date_utc: arg({ type: 'string', description: 'event.date_utc' }, { check: writeTime }),
     title: arg({ type: 'string', description: 'event.title' }, { required, check: nonEmptyString }),
     description: arg({ type: 'string', description: 'event.description' }, { check: nonEmptyString }),
     slug: arg({ type: 'string', description: 'event.slug' }, { check: nonEmptyString }),
     excerpt: arg({ type: 'string', description: 'event.excerpt' }, { check: nonEmptyString }),
     status: arg({ type: 'string', description: 'event.status' }, { check: registeredStatus }),
-    timezone: arg({ type: 'string', description: 'event.timezone' }, { check: (v: unknown) => v === '' || isValidTimezone(v) }),
+    timezone: arg(
+      { type: 'string', description: 'event.timezone' },
+      { check: (v: unknown) => v === '' || (typeof v === 'string' && v.length <= TIMEZONE_COLUMN && isValidTimezone(v)) },
+    ),
     all_day: arg({ default: false, type: 'boolean', description: 'event.all_day' }),
-    start_date: arg({ type: 'string', description: 'event.start_date' }, { required, check: time }),
-    end_date: arg({ type: 'string', description: 'event.end_date' }, { required, check: time }),
+    start_date: arg({ type: 'string', description: 'event.start_date' }, { required, check: writeTime }),
+    end_date: arg({ type: 'string', description: 'event.end_date' }, { required, check: writeTime }),
     image: arg({ type: 'string', description: 'event.image' }, { check: imageCheck({ allowEmpty: false }) }),
     cost: arg({ description: 'event.cost' }),
     website: arg({ default: null, description: 'event.website' }, { check: urlOrEmpty }),
@@ -112,15 +134,21 @@ export function eventWriteArgs<R extends boolean>(required: R) {
   };
 }
 
-/** `categories`/`tags` of a write: a CSV string or a list of ids and names (no nesting). */
+/**
+ * `categories`/`tags` of a write: a CSV string or a list of ids and names (no nesting), each
+ * name short enough to be a term name once sanitised.
+ */
 function termInput(value: unknown): boolean {
   if (phpEmpty(value)) return true;
-  const list = parseList(value);
-  return !!list && list.every(isScalar);
+  const list = termList(value);
+  return !!list && list.every((e) => isScalar(e) && sanitizeTermName(String(e)).length <= TERM_NAME_MAX);
 }
 
-/** The `id` of `/events/{id}`: digits by route; existence is the handler's (404/400). */
-export const eventIdArg = arg({ type: 'integer', description: 'event.id' }, { required: true, in: 'path' });
+/**
+ * The `id` of `/events/{id}`: digits by route; existence is the handler's (404/400). Its own
+ * sanitiser, so that ids too long for a number are "not found" rather than a type error.
+ */
+export const eventIdArg = arg({ type: 'integer', description: 'event.id' }, { required: true, in: 'path', sanitize: (v) => Number(v) });
 
 /** The `slug` of `/events/by-slug/{slug}` reads: an existing event slug (else 400). */
 export const eventSlugArg = arg(

@@ -19,12 +19,12 @@ export const TAGS: TermKind = { taxonomy: 'post_tag', collection: 'tags', key: '
 
 type Ctx = RequestContext;
 
-/** Every element names an existing term of the taxonomy (by id, slug or name). */
+/** A non-empty list (CSV or array) whose every element names an existing term of the taxonomy (by id, slug or name). */
 function existingTerms(kind: TermKind) {
   return async (value: unknown, ctx: Ctx) => {
     const list = parseList(value);
-    if (!list || !list.every(isScalar)) return false;
-    for (const item of list) if (!(await ctx.services.terms.resolve(kind.taxonomy, item))) return false;
+    if (!list?.length || !list.every(isScalar)) return false;
+    for (const item of new Set(list)) if (!(await ctx.services.terms.resolve(kind.taxonomy, item))) return false;
     return true;
   };
 }

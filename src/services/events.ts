@@ -1,14 +1,14 @@
 import { can, has, type Principal } from '../auth/capabilities.js';
 import { localToUtc, parseTime, resolveZone, snapToDayEnd, snapToDayStart, timezoneAbbr, wallClockToInstant } from '../dates/index.js';
-import { costFromInput } from '../events/cost.js';
+import { costFromInput, type StoredCost } from '../events/cost.js';
 import { ApiError, apiError, invalidParam } from '../http/errors.js';
-import { parseList } from '../args/checks.js';
 import { nowDates, publicationDates } from '../posts/dates.js';
-import { trashedSlug, uniquePostSlug } from '../posts/slug.js';
+import { storedSlugForm, trashedSlug, uniquePostSlug } from '../posts/slug.js';
 import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from '../posts/status.js';
 import { filterContent, filterExcerpt, filterTitle } from '../posts/text.js';
 import { phpEmpty } from '../schemas/post-args.js';
 import { parseLinkedEntries, type LinkedEntry } from '../schemas/linked-entries.js';
+import { termList } from '../schemas/events.js';
 import { CATEGORIES, TAGS } from '../schemas/terms.js';
 import type { EventDetails, EventListQuery, EventRow } from '../store/events.js';
 import type { Store } from '../store/index.js';
@@ -19,6 +19,7 @@ import type { LinkedPostService } from './linked-posts.js';
 import type { TermService } from './terms.js';
 import type { Urls } from '../http/urls.js';
 import { eventJson } from '../represent/event.js';
+import { redact } from '../represent/redact.js';
 import { embeddedTermJson } from '../represent/term.js';
 
 /** An event write's parameters, after validation. */
@@ -29,6 +30,29 @@ const SLUGGED = new Set(['publish', 'future', 'private']);
 
 const flag = (v: unknown) => (v ? 1 : 0);
 
+/** Width of the `currency_symbol` column. */
+const SYMBOL_COLUMN = 32;
+
+/**
+ * The cost of a write as stored. A "symbol" longer than any currency sign (inferred from
+ * text such as `Entry for the whole family 5`) is dropped, as when no symbol can be inferred:
+ * the display then uses the site's default.
+ */
+function storableCost(input: unknown): StoredCost | null {
+  const cost = costFromInput(input);
+  if (cost && cost.currencySymbol.length > SYMBOL_COLUMN) return { ...cost, currencySymbol: '', currencyPosition: '' };
+  return cost;
+}
+
+/** A linked entry ready to store: data entries carry their side-loaded image. */
+type ResolvedEntry = LinkedEntry & { imageId?: number | null };
+
+/** The venue (`null`: none) and organizers a write sends; absent keys were not sent. */
+interface LinkedEntries {
+  venue?: ResolvedEntry | null;
+  organizers?: ResolvedEntry[];
+}
+
 /** Start/end of an event as stored (writes.md §2.4). */
 interface EventTimes {
   start_local: string;
@@ -38,6 +62,20 @@ interface EventTimes {
   timezone: string;
   timezone_abbr: string;
   all_day: number;
+}
+
+/**
+ * Rendered linked items by id. Password-protected ones are redacted and lose their
+ * `json_ld`: an event request never unlocks what it embeds (responses.md §7).
+ */
+function byId(rows: readonly { id: number; password: string | null }[], rendered: Record<string, unknown>[]): Map<number, Record<string, unknown>> {
+  return new Map(
+    rows.map((row, i) => {
+      if (!row.password) return [row.id, rendered[i]];
+      const { json_ld: _hidden, ...rest } = rendered[i];
+      return [row.id, redact(rest)];
+    }),
+  );
 }
 
 /** The rules of events: dates and zones, linked items, terms, status, slugs and trash. */
@@ -58,9 +96,11 @@ export class EventService {
     return this.store.events.get(id);
   }
 
-  /** The event with this slug. */
-  bySlug(slug: string): Promise<EventRow | undefined> {
-    return this.store.events.bySlug(slug);
+  /** The event with this slug, given as stored or with its non-ASCII characters decoded. */
+  async bySlug(slug: string): Promise<EventRow | undefined> {
+    const found = await this.store.events.bySlug(slug);
+    const stored = storedSlugForm(slug);
+    return found ?? (stored !== slug ? this.store.events.bySlug(stored) : undefined);
   }
 
   /** Whether `p` may read, edit or delete the event (auth.md §1.1). */
@@ -73,9 +113,12 @@ export class EventService {
     return this.store.events.list(query);
   }
 
-  /** Reads one date parameter in `zone` (writes.md §2.4); impossible dates are a 400. */
+  /**
+   * Reads one date parameter in `zone` (writes.md §2.4); impossible dates are a 400. A zone
+   * that is stored but names no real zone (`UTCfoo` passes validation) reads as the site's.
+   */
   private wallClock(name: string, value: unknown, zone: string, now: Date): string {
-    const parsed = parseTime(value, zone, now, { strictCalendar: true });
+    const parsed = parseTime(value, resolveZone(zone) ? zone : this.deps.timezone, now, { strictCalendar: true });
     if (!parsed) throw invalidParam(name);
     // A string with its own offset keeps its digits (verified upstream); timestamps are converted.
     return parsed.zoneSource === 'string' ? parsed.ownWallClock : parsed.wallClock;
@@ -104,23 +147,48 @@ export class EventService {
     };
   }
 
-  /** Venue and organizer ids for the write, creating the items given as data. */
-  private async linked(tx: Store, input: EventInput, p: Principal | null, now: Date) {
-    const create = async (service: LinkedPostService<'venues'> | LinkedPostService<'organizers'>, entry: LinkedEntry) =>
-      'id' in entry ? entry.id : service.insertIn(tx, entry.data, p, this.deps.timezone, now);
-    let venue: number | null | undefined;
+  /**
+   * The linked entries of a write, checked before anything is fetched or stored: one venue
+   * at most (upstream 400 `could-not-create-venue`), organizers as a list. Images of
+   * entries given as data are side-loaded here too, so that a bad one stops the write early.
+   */
+  private async linkedEntries(input: EventInput, p: Principal | null): Promise<LinkedEntries> {
+    const out: LinkedEntries = {};
     if (input.venue !== undefined) {
       const entries = parseLinkedEntries('venue', input.venue);
-      // One venue per event: a list or comma string of several cannot be stored (upstream 400).
       if (!entries || entries.length > 1) throw apiError('could-not-create-venue', 'The venue could not be created from the provided data', 400);
-      venue = entries.length ? await create(this.deps.venues, entries[0]) : null;
+      out.venue = entries.length ? await this.withImage('venue', entries[0], p) : null;
     }
-    let organizers: number[] | undefined;
     if (input.organizer !== undefined) {
       const entries = parseLinkedEntries('organizer', input.organizer);
       if (!entries) throw apiError('could-not-create-organizer', 'The organizer could not be created from the provided data', 400);
+      out.organizers = [];
+      for (const entry of entries) out.organizers.push(await this.withImage('organizer', entry, p));
+    }
+    return out;
+  }
+
+  /** A linked entry with the attachment id of its `image`, if it is data with one. */
+  private async withImage(type: 'venue' | 'organizer', entry: LinkedEntry, p: Principal | null): Promise<ResolvedEntry> {
+    if ('id' in entry || entry.data.image === undefined) return entry;
+    try {
+      return { ...entry, imageId: await this.deps.images.resolve(entry.data.image, p) };
+    } catch (e) {
+      // The image is part of the venue (organizer) value: report that parameter.
+      if (e instanceof ApiError && e.code === 'rest_invalid_param') throw invalidParam(type);
+      throw e;
+    }
+  }
+
+  /** Venue and organizer ids for the write, creating the items given as data (inside `tx`). */
+  private async link(tx: Store, entries: LinkedEntries, p: Principal | null, now: Date) {
+    const create = async (service: LinkedPostService<'venues'> | LinkedPostService<'organizers'>, entry: ResolvedEntry) =>
+      'id' in entry ? entry.id : service.insertIn(tx, entry.data, p, this.deps.timezone, now, entry.imageId);
+    const venue = entries.venue === undefined ? undefined : entries.venue && (await create(this.deps.venues, entries.venue));
+    let organizers: number[] | undefined;
+    if (entries.organizers) {
       organizers = [];
-      for (const entry of entries) organizers.push(await create(this.deps.organizers, entry));
+      for (const entry of entries.organizers) organizers.push(await create(this.deps.organizers, entry));
       organizers = [...new Set(organizers)];
     }
     return { venue, organizers };
@@ -134,7 +202,7 @@ export class EventService {
     ] as const) {
       const value = input[key];
       if (value === undefined || !has(p, cap)) continue;
-      const elements = phpEmpty(value) ? [] : ((parseList(value) ?? []).filter((e) => typeof e === 'string' || typeof e === 'number') as (string | number)[]);
+      const elements = phpEmpty(value) ? [] : ((termList(value) ?? []).filter((e) => typeof e === 'string' || typeof e === 'number') as (string | number)[]);
       await tx.events.setTerms(eventId, kind.taxonomy, await this.deps.terms.idsForEvent(tx, kind, elements));
     }
   }
@@ -153,9 +221,9 @@ export class EventService {
     ]);
     const linkedView = { urls: view.urls, principal: view.principal, jsonLd: view.single };
     const venueRows = await this.deps.venues.getMany(rows.map((r) => r.venue_id).filter((v): v is number => v !== null));
-    const venues = new Map((await this.deps.venues.render(venueRows, linkedView)).map((v) => [v.id as number, v]));
+    const venues = byId(venueRows, await this.deps.venues.render(venueRows, linkedView));
     const organizerRows = await this.deps.organizers.getMany([...new Set([...organizerIds.values()].flat())]);
-    const organizers = new Map((await this.deps.organizers.render(organizerRows, linkedView)).map((o) => [o.id as number, o]));
+    const organizers = byId(organizerRows, await this.deps.organizers.render(organizerRows, linkedView));
     const allTerms = [...termIds.values()].flat();
     const terms = new Map<number, Record<string, unknown>>();
     for (const kind of [CATEGORIES, TAGS]) {
@@ -198,11 +266,12 @@ export class EventService {
     const zone = typeof input.timezone === 'string' && input.timezone !== '' ? input.timezone : site;
     const allDay = input.all_day === true;
     const times = this.times(this.wallClock('start_date', input.start_date, zone, now), this.wallClock('end_date', input.end_date, zone, now), zone, allDay);
+    const entries = await this.linkedEntries(input, p);
     const imageId = await this.deps.images.resolve(input.image, p);
-    const cost = input.cost !== undefined ? costFromInput(input.cost) : null;
+    const cost = input.cost !== undefined ? storableCost(input.cost) : null;
     const id = await withRetry(() =>
       this.store.transaction(async (tx) => {
-        const { venue, organizers } = await this.linked(tx, input, p, now);
+        const { venue, organizers } = await this.link(tx, entries, p, now);
         let status = scaleBackStatus(p, input.status as string | undefined);
         const floating = FLOATING_STATUSES.has(status);
         const dates = publicationDates(input, site, now, floating, zone);
@@ -264,10 +333,11 @@ export class EventService {
       const allDay = sent('all_day') ? input.all_day === true : row.all_day === 1;
       times = this.times(start, end, zone, allDay);
     }
+    const entries = await this.linkedEntries(input, p);
     const imageId = input.image !== undefined ? await this.deps.images.resolve(input.image, p) : undefined;
     await withRetry(() =>
       this.store.transaction(async (tx) => {
-        const { venue, organizers } = await this.linked(tx, input, p, now);
+        const { venue, organizers } = await this.link(tx, entries, p, now);
         const post: Parameters<Store['posts']['update']>[1] = {};
         if (input.title !== undefined) post.title = filterTitle(String(input.title), p);
         if (input.description !== undefined) post.content = filterContent(String(input.description), p);
@@ -300,7 +370,7 @@ export class EventService {
         if (input.show_map_link !== undefined) details.show_map_link = flag(input.show_map_link === true);
         if (sent('website')) details.website = phpEmpty(input.website) ? '' : sanitizeUrl(String(input.website));
         if (sent('cost')) {
-          const cost = costFromInput(input.cost);
+          const cost = storableCost(input.cost);
           details.cost = cost ? JSON.stringify(cost.values) : null;
           details.currency_symbol = cost?.currencySymbol ?? '';
           details.currency_position = cost?.currencyPosition ?? '';

@@ -1,11 +1,11 @@
 import { can, type Principal } from '../auth/capabilities.js';
 import type { Urls } from '../http/urls.js';
-import { ApiError, apiError } from '../http/errors.js';
+import { ApiError, apiError, invalidParams, type ParamFailure } from '../http/errors.js';
 import type { PostKindInfo } from '../posts/kinds.js';
 import { nowDates, publicationDates } from '../posts/dates.js';
 import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from '../posts/status.js';
 import { filterContent, filterTitle } from '../posts/text.js';
-import { trashedSlug, uniquePostSlug } from '../posts/slug.js';
+import { storedSlugForm, trashedSlug, uniquePostSlug } from '../posts/slug.js';
 import type { Store } from '../store/index.js';
 import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTable } from '../store/linked-posts.js';
 import { withRetry } from '../store/retry.js';
@@ -39,6 +39,24 @@ export interface LinkedView {
   jsonLd: boolean;
 }
 
+/** Bytes the smallest text column of every store holds (MySQL/MariaDB `text`). */
+const MAX_STORED_BYTES = 65_535;
+
+/**
+ * Refuses stored values a store could not hold (400, the parameter named as the request
+ * limits name it), so that every dialect behaves alike and none answers 500. Values are
+ * measured as stored: the HTML filter may lengthen them.
+ */
+function assertStorable(values: Record<string, unknown>): void {
+  const failures = new Map<string, ParamFailure>();
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value !== 'string' || Buffer.byteLength(value) <= MAX_STORED_BYTES) continue;
+    const message = `${name} is too large.`;
+    failures.set(name, { message, detail: { code: 'rest_param_too_large', message, data: { param: name } } });
+  }
+  if (failures.size) throw invalidParams(failures);
+}
+
 function owned(kind: PostKindInfo, row: LinkedRow<LinkedTable>) {
   return { kind: kind.kind, authorId: row.author, status: row.status, statusBeforeTrash: row.status_before_trash };
 }
@@ -60,9 +78,11 @@ export class LinkedPostService<T extends LinkedTable> {
     return this.rows().get(id);
   }
 
-  /** The item with this slug. */
-  bySlug(slug: string): Promise<LinkedRow<T> | undefined> {
-    return this.rows().bySlug(slug);
+  /** The item with this slug, given as stored or with its non-ASCII characters decoded. */
+  async bySlug(slug: string): Promise<LinkedRow<T> | undefined> {
+    const found = await this.rows().bySlug(slug);
+    const stored = storedSlugForm(slug);
+    return found ?? (stored !== slug ? this.rows().bySlug(stored) : undefined);
   }
 
   /** Items by id, any order. */
@@ -94,17 +114,33 @@ export class LinkedPostService<T extends LinkedTable> {
    * title (and description, when sent) after applying the sent fields to it.
    */
   async create(input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
+    // Refused before an image URL is fetched and recorded, so that a refusal writes nothing.
+    this.assertCreatable(input, p);
     const imageId = await this.images.resolve(input.image, p);
     const id = await withRetry(() => this.store.transaction((tx) => this.insertIn(tx, input, p, siteZone, now, imageId)));
     const row = await this.get(id);
-    if (!row) throw apiError(`could-not-create-${this.kind.info.noun}`, `The ${this.kind.info.noun} could not be created from the provided data`, 400);
+    if (!row) throw this.notCreated();
     return row;
+  }
+
+  /** The stored name and description of a new item, once sure the store can hold them. */
+  private assertCreatable(input: LinkedInput, p: Principal | null): { title: string; content: string | undefined } {
+    const title = filterTitle(String(input[this.kind.titleKey]), p);
+    const content = input.description !== undefined ? filterContent(String(input.description ?? ''), p) : undefined;
+    assertStorable({ [this.kind.titleKey]: title, description: content, ...this.kind.details(input, undefined) });
+    // WordPress refuses a post with neither title nor content (a name of blanks, or only tags).
+    if (!title.trim() && !content?.trim()) throw this.notCreated();
+    return { title, content };
+  }
+
+  private notCreated(): ApiError {
+    const noun = this.kind.info.noun;
+    return apiError(`could-not-create-${noun}`, `The ${noun} could not be created from the provided data`, 400);
   }
 
   /** The creation step of {@link create}, inside a caller's transaction (event writes create linked items). */
   async insertIn(tx: Store, input: LinkedInput, p: Principal | null, siteZone: string, now: Date, imageId?: number | null): Promise<number> {
-    const title = filterTitle(String(input[this.kind.titleKey]), p);
-    const content = input.description !== undefined ? filterContent(String(input.description ?? ''), p) : undefined;
+    const { title, content } = this.assertCreatable(input, p);
     const table = this.rows(tx);
     const duplicate = await table.findDuplicate(title, content === '' ? undefined : content);
     if (duplicate) {
@@ -142,13 +178,18 @@ export class LinkedPostService<T extends LinkedTable> {
 
   /** Updates the fields sent; every other field keeps its value (writes.md §3.3, §4.3). */
   async update(row: LinkedRow<T>, input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
+    const text: { title?: string; content?: string } = {};
+    const title = input[this.kind.titleKey];
+    if (title !== undefined) text.title = filterTitle(String(title), p);
+    if (input.description !== undefined) text.content = filterContent(String(input.description ?? ''), p);
+    assertStorable({ [this.kind.titleKey]: text.title, description: text.content, ...this.kind.details(input, row) });
+    if (!(text.title ?? row.title).trim() && !(text.content ?? row.content).trim()) {
+      throw apiError(`could-not-update-${this.kind.info.noun}`, `The ${this.kind.info.noun} could not be updated`, 400);
+    }
     const imageId = input.image !== undefined ? await this.images.resolve(input.image, p) : undefined;
     await withRetry(() =>
       this.store.transaction(async (tx) => {
-        const changes: Parameters<Store['posts']['update']>[1] = {};
-        const title = input[this.kind.titleKey];
-        if (title !== undefined) changes.title = filterTitle(String(title), p);
-        if (input.description !== undefined) changes.content = filterContent(String(input.description ?? ''), p);
+        const changes: Parameters<Store['posts']['update']>[1] = { ...text };
         if (input.author !== undefined) changes.author = input.author as number;
         if (input.image !== undefined) changes.image_id = imageId ?? null;
         let status = row.status;

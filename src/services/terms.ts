@@ -8,9 +8,9 @@ import type { Taxonomy } from '../store/database.js';
 import type { Store } from '../store/index.js';
 import { insertReturningId } from '../store/insert.js';
 import { withRetry } from '../store/retry.js';
-import type { TermListQuery, TermRow } from '../store/terms.js';
+import { TERM_COLUMN_LIMITS, type TermListQuery, type TermRow } from '../store/terms.js';
 import { sanitizeTermName } from '../text/sanitize.js';
-import { sanitizeTitle } from '../text/slug.js';
+import { fitSlug, sanitizeTitle } from '../text/slug.js';
 
 /** Fields of a term write, as validated by the route. */
 export interface TermInput {
@@ -77,6 +77,8 @@ export class TermService {
   /** Creates a term (writes.md §5.2). */
   async create(kind: TermKind, input: TermInput & { name: string }): Promise<TermRow> {
     const name = this.cleanName(input.name);
+    // WordPress' database layer refuses values wider than the column (a 500 there, 400 here).
+    if (!fitsColumns(name, input.description)) throw apiError('db_insert_error', 'Could not insert term into the database.', 400);
     const parent = kind.hierarchical ? (input.parent ?? 0) : 0;
     const givenSlug = input.slug !== undefined ? sanitizeTitle(input.slug) : '';
     return withRetry(() =>
@@ -135,12 +137,12 @@ export class TermService {
     const changes: Partial<{ name: string; slug: string; description: string; parent: number }> = {};
     if (input.name !== undefined) changes.name = this.cleanName(input.name);
     if (input.description !== undefined) changes.description = input.description;
-    if (input.parent !== undefined && kind.hierarchical) {
-      if (await this.store.terms.isSelfOrAncestor(kind.taxonomy, input.parent, id)) throw invalidParam('parent');
-      changes.parent = input.parent;
-    }
+    if (!fitsColumns(changes.name, changes.description)) throw apiError('db_update_error', 'Could not update term in the database.', 400);
+    if (input.parent !== undefined && kind.hierarchical) changes.parent = input.parent;
     await withRetry(() =>
       this.store.transaction(async (tx) => {
+        // A parent below the term itself would make a cycle.
+        if (changes.parent !== undefined && (await tx.terms.isSelfOrDescendant(kind.taxonomy, id, changes.parent))) throw invalidParam('parent');
         if (input.slug !== undefined) {
           const slug = sanitizeTitle(input.slug) || sanitizeTitle(changes.name ?? '') || String(id);
           if (await tx.terms.slugTaken(kind.taxonomy, slug, id)) {
@@ -171,7 +173,10 @@ export class TermService {
     return name;
   }
 
-  /** A slug free in the taxonomy: `slug`, then `slug-parentslug…` for children, then `-2`, `-3`… */
+  /**
+   * A slug free in the taxonomy: `slug`, then `slug-parentslug…` for children, then `-2`,
+   * `-3`… (shortened where a suffix would outgrow the column).
+   */
   private async uniqueSlug(tx: Store, kind: TermKind, base: string, parent: number): Promise<string> {
     const taken = (s: string) => tx.terms.slugTaken(kind.taxonomy, s);
     let slug = base;
@@ -181,14 +186,20 @@ export class TermService {
       for (let depth = 0; ancestor && depth < 64; depth++) {
         const p = await tx.terms.slugAndParent(ancestor);
         if (!p) break;
-        slug = `${slug}-${p.slug}`;
+        slug = fitSlug(slug, `-${p.slug}`);
         if (!(await taken(slug))) return slug;
         ancestor = p.parent;
       }
     }
     for (let n = 2; ; n++) {
-      const candidate = `${slug}-${n}`;
+      const candidate = fitSlug(slug, `-${n}`);
       if (!(await taken(candidate))) return candidate;
     }
   }
+}
+
+/** Whether a name and a description fit the terms table (`undefined` = not written). */
+function fitsColumns(name: string | undefined, description: string | undefined): boolean {
+  const { nameCharacters, descriptionBytes } = TERM_COLUMN_LIMITS;
+  return (name === undefined || [...name].length <= nameCharacters) && (description === undefined || Buffer.byteLength(description) <= descriptionBytes);
 }

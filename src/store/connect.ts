@@ -16,13 +16,22 @@ async function dialectFor(target: string): Promise<Dialect> {
   if (scheme === 'postgres' || scheme === 'postgresql') {
     const pg = await import('pg');
     const Pool = pg.Pool ?? pg.default.Pool;
-    return new PostgresDialect({ pool: new Pool({ connectionString: target, max: 10 }) });
+    const pool = new Pool({ connectionString: target, max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
+    // An idle client losing its server must not crash the process: the pool replaces it.
+    pool.on('error', () => undefined);
+    // Nor may a checked-out one: pg-pool listens only while a client is idle, and an `error`
+    // event nobody listens to kills the process. Its queries still fail (the request gets a
+    // 503), and the pool drops the broken client when it is released.
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    return new PostgresDialect({ pool });
   }
   if (scheme === 'mysql' || scheme === 'mariadb') {
     const mysql = await import('mysql2');
     const createPool = mysql.createPool ?? mysql.default.createPool;
     const url = target.replace(/^mariadb:/i, 'mysql:');
-    return new MysqlDialect({ pool: createPool({ uri: url, connectionLimit: 10, charset: 'utf8mb4', timezone: 'Z' }) });
+    const pool = createPool({ uri: url, connectionLimit: 10, charset: 'utf8mb4', timezone: 'Z', connectTimeout: 5000, enableKeepAlive: true });
+    pool.on('connection', (connection) => connection.on('error', () => undefined));
+    return new MysqlDialect({ pool });
   }
   if (scheme) throw new Error(`Unsupported database URL scheme: ${scheme}`);
   const file = target.replace(/^sqlite:/i, '');

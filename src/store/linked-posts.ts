@@ -28,6 +28,25 @@ export interface LinkedListQuery {
 
 type Eb = ExpressionBuilder<Database, 'posts'>;
 
+/** Most distinct non-ASCII letters {@link foldCase} folds (each one nests a `replace()`). */
+const MAX_FOLDED_LETTERS = 32;
+
+/**
+ * `column` with the upper-case forms of the non-ASCII letters of `text` replaced by their
+ * lower-case forms. `lower()` folds only ASCII on SQLite (and on PostgreSQL under the C
+ * collation): without this, `ÜNÏQUE` would not find `Ünïque`, nor `ünïque` either.
+ */
+function foldCase(column: Expression<unknown>, text: string): Expression<unknown> {
+  const letters = new Set([...text.toLowerCase()].filter((ch) => ch > '\x7f'));
+  if (letters.size > MAX_FOLDED_LETTERS) return column;
+  let folded = column;
+  for (const lower of letters) {
+    const upper = lower.toUpperCase();
+    if (upper !== lower && [...upper].length === 1 && upper.toLowerCase() === lower) folded = sql`replace(${folded}, ${upper}, ${lower})`;
+  }
+  return folded;
+}
+
 /** Queries over venues or organizers: the post row plus its detail row. */
 export class LinkedPostStore<T extends LinkedTable> {
   constructor(
@@ -70,9 +89,10 @@ export class LinkedPostStore<T extends LinkedTable> {
 
   /** A non-trashed item with this title (any case) and, when given, this content. */
   async findDuplicate(title: string, content?: string): Promise<LinkedRow<T> | undefined> {
+    const wanted = title.toLowerCase();
     let q = this.rows()
       .where('posts.status', 'not in', ['trash', 'auto-draft'])
-      .where((eb) => eb(eb.fn('lower', ['posts.title']), '=', title.toLowerCase()));
+      .where(sql<SqlBool>`lower(${foldCase(sql.ref('posts.title'), wanted)}) = ${wanted}`);
     if (content !== undefined) q = q.where('posts.content', '=', content);
     return (await q.orderBy('posts.id').executeTakeFirst()) as LinkedRow<T> | undefined;
   }
@@ -107,7 +127,7 @@ export class LinkedPostStore<T extends LinkedTable> {
       q = q
         .where('posts.status', 'not in', ['trash', 'auto-draft'])
         .where((eb) =>
-          eb.or(this.searchColumns.map((col) => eb.and(fragments.map((f) => containsIgnoringCase(sql.ref(col) as Expression<unknown>, f))))),
+          eb.or(this.searchColumns.map((col) => eb.and(fragments.map((f) => containsIgnoringCase(foldCase(sql.ref(col), f), f))))),
         );
     }
     if (query.eventId !== undefined) {

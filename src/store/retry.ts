@@ -11,6 +11,15 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/**
+ * SQLite's "busy" family. `SQLITE_BUSY_SNAPSHOT` comes at once, whatever the busy timeout,
+ * when a transaction that has read tries to write after another process committed (WAL):
+ * only running the whole transaction again helps.
+ */
+export function isSqliteBusy(code: unknown): boolean {
+  return typeof code === 'string' && (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_LOCKED_'));
+}
+
 /** Whether a driver error says the transaction lost a race and may simply be run again. */
 export function isRetryable(error: unknown): boolean {
   const e = error as { code?: unknown; errno?: unknown } | null;
@@ -21,18 +30,28 @@ export function isRetryable(error: unknown): boolean {
     e.code === '40P01' || // deadlock_detected
     e.errno === 1213 || // ER_LOCK_DEADLOCK
     e.errno === 1205 || // ER_LOCK_WAIT_TIMEOUT
-    e.code === 'SQLITE_BUSY'
+    isSqliteBusy(e.code)
   );
 }
 
-/** Runs `work` again (a few times) when it fails with a retryable conflict. */
-export async function withRetry<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+/** Pauses between attempts: up to 5 ms · 2^attempt, never above 400 ms. */
+const BASE_PAUSE_MS = 5;
+const MAX_PAUSE_MS = 400;
+
+/**
+ * Runs `work` again when it fails with a retryable conflict, after a random pause that grows
+ * with each attempt ("full jitter": writers that lost the same race spread out instead of
+ * racing again in step). Many instances creating items with one slug at once can make a
+ * writer lose several times in a row, hence the generous number of attempts.
+ */
+export async function withRetry<T>(work: () => Promise<T>, attempts = 12): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
     } catch (error) {
       if (attempt >= attempts || !isRetryable(error)) throw error;
-      await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+      const ceiling = Math.min(MAX_PAUSE_MS, BASE_PAUSE_MS * 2 ** attempt);
+      await new Promise((r) => setTimeout(r, Math.random() * ceiling));
     }
   }
 }

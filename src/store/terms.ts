@@ -3,6 +3,12 @@ import { MAX_ID } from '../args/checks.js';
 import type { Database, Taxonomy, TermsTable } from './database.js';
 import { containsIgnoringCase } from './like.js';
 
+/**
+ * The longest values the terms table holds on every dialect: `name` is `varchar(200)` and
+ * `description` is `text`, which MySQL caps at 65,535 bytes.
+ */
+export const TERM_COLUMN_LIMITS = { nameCharacters: 200, descriptionBytes: 65_535 } as const;
+
 /** A stored term with its published-event count. */
 export type TermRow = Selectable<TermsTable> & { count: number };
 
@@ -190,11 +196,13 @@ export class TermStore {
     return known;
   }
 
-  /** Whether `ancestor` is `id` itself or one of its ancestors. */
-  async isSelfOrAncestor(taxonomy: Taxonomy, id: number, ancestor: number): Promise<boolean> {
-    let current = ancestor;
-    for (let depth = 0; current && depth < 64; depth++) {
+  /** Whether `candidate` is the term `id` itself or one of its descendants (found walking up from `candidate`). */
+  async isSelfOrDescendant(taxonomy: Taxonomy, id: number, candidate: number): Promise<boolean> {
+    // No depth bound (a deeper chain would let a cycle through); `seen` stops at any old cycle.
+    const seen = new Set<number>();
+    for (let current = candidate; current && !seen.has(current); ) {
       if (current === id) return true;
+      seen.add(current);
       const row = await this.db.selectFrom('terms').select('parent').where('taxonomy', '=', taxonomy).where('id', '=', current).executeTakeFirst();
       current = row?.parent ?? 0;
     }

@@ -46,18 +46,22 @@ function isValidCodePoint(cp: number): boolean {
  */
 export function normalizeEntities(text: string): string {
   if (!text.includes('&')) return text;
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/&amp;([A-Za-z]{2,8}[0-9]{0,2});/g, (_m, name: string) =>
-      ALLOWED_ENTITY_NAMES.has(name) ? `&${name};` : `&amp;${name};`,
-    )
-    .replace(/&amp;#(0*[0-9]{1,7});/g, (_m, digits: string) => {
-      if (!isValidCodePoint(Number(digits))) return `&amp;#${digits};`;
-      return `&#${digits.replace(/^0+/, '').padStart(3, '0')};`;
-    })
-    .replace(/&amp;#[Xx](0*[0-9A-Fa-f]{1,6});/g, (_m, hex: string) =>
-      isValidCodePoint(parseInt(hex, 16)) ? `&#x${hex.replace(/^0+/, '')};` : `&amp;#x${hex};`,
-    );
+  // One pass deciding at each `&`; the same result as upstream's "disarm every `&`, then
+  // re-arm the valid references" passes.
+  return text.replace(
+    /&(?:([A-Za-z]{2,8}[0-9]{0,2});|#(0*[0-9]{1,7});|#[Xx](0*[0-9A-Fa-f]{1,6});)?/g,
+    (match, name?: string, digits?: string, hex?: string) => {
+      if (name !== undefined) return ALLOWED_ENTITY_NAMES.has(name) ? match : `&amp;${name};`;
+      if (digits !== undefined) {
+        if (!isValidCodePoint(Number(digits))) return `&amp;#${digits};`;
+        return `&#${digits.replace(/^0+/, '').padStart(3, '0')};`;
+      }
+      if (hex !== undefined) {
+        return isValidCodePoint(parseInt(hex, 16)) ? `&#x${hex.replace(/^0+/, '')};` : `&amp;#x${hex};`;
+      }
+      return '&amp;';
+    },
+  );
 }
 
 /** Which quotes `escapeHtml` turns into references, as PHP's `ENT_NOQUOTES`/`ENT_COMPAT`/`ENT_QUOTES`. */

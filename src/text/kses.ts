@@ -12,7 +12,7 @@
  *  4. every remaining `<…>` is rebuilt from its parsed name and attributes, or dropped;
  *     a lone `>` becomes `&gt;`.
  * So the output has no raw `<` outside rebuilt allowed tags, and attribute values are
- * always double-quoted with `"`, `<`, `>` neutralised.
+ * always double-quoted, with `"` escaped and `<`, `>` removed.
  *
  * Deliberately stricter than upstream: HTML comments and bogus comments (`<!…>`,
  * `</1…>`) are removed instead of kept, attribute values are always re-quoted with `"`,
@@ -44,7 +44,10 @@ export function kses(html: string, allowed: AllowedHtml): string {
 /** `wp_pre_kses_less_than`: a `<` that does not start a `<…>` span is text, so it is escaped. */
 function escapeUnclosedLessThan(text: string): string {
   if (!text.includes('<')) return text;
-  return text.replace(/<[^>]*?(?:(?=<)|>|$)/g, (span) => (span.includes('>') ? span : escapeHtml(span, 'both')));
+  return text.replace(/<[^>]*?(?:(?=<)|>|$)/g, (span) => {
+    if (span === '<') return '&lt;';
+    return span.includes('>') ? span : escapeHtml(span, 'both');
+  });
 }
 
 /** PCRE's `\s` (ASCII only: NBSP and other Unicode spaces are not white space to upstream). */

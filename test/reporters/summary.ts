@@ -1,4 +1,4 @@
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestModule } from 'vitest/node';
 
 /** Counts of one run, by outcome. */
 export interface RunCounts {
@@ -33,17 +33,18 @@ export function summaryLine(c: RunCounts): string {
   return `${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`;
 }
 
+/** Resolves once everything written to `stream` so far has been handed to the OS. */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
 /** Prints `summaryLine` as the very last line of a run (registered after the default reporter). */
 export default class SummaryReporter implements Reporter {
-  private vitest: Vitest | undefined;
-
-  onInit(vitest: Vitest): void {
-    this.vitest = vitest;
-  }
-
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+  async onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): Promise<void> {
     const line = summaryLine(countRun(modules, unhandledErrors.length));
-    if (this.vitest) this.vitest.logger.log(line);
-    else console.log(line);
+    // On a full pipe Node queues writes: the default reporter's error report (stderr) could
+    // otherwise reach a merged log after this line.
+    await Promise.all([flushed(process.stderr), flushed(process.stdout)]);
+    process.stdout.write(`${line}\n`);
   }
 }

@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { Calendar } from '../src/index.js';
+import { readNodeBody, readStream } from './node-body.js';
+
+/** Options of one registration of {@link calendarPlugin}. */
+export interface FastifyCalendarOptions {
+  calendar: Calendar;
+  /** The REST root as seen from outside; default: the prefix the plugin is registered under. */
+  root?: string;
+  /** Locale of this mount (`fr` for `/fr/wp-json`); selects translated descriptions. */
+  locale?: string;
+}
+
+/**
+ * A Fastify plugin serving the calendar's namespace under its prefix:
+ * `app.register(calendarPlugin, { calendar, prefix: '/wp-json' })`, once per language root.
+ * It stays encapsulated (its body parsing applies to its own routes only).
+ */
+export async function calendarPlugin(app: FastifyInstance, options: FastifyCalendarOptions): Promise<void> {
+  const { calendar, locale } = options;
+  const prefix = app.prefix;
+  const root = options.root ?? prefix;
+  const limit = calendar.options.limits.bodyBytes + 1;
+
+  // The core parses every media type itself (and answers 413 and rest_invalid_json).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request: FastifyRequest, payload: Readable) => readStream(payload, limit));
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const raw = request.raw;
+    // Fastify skips parsing for GET and HEAD; a body sent with them still reaches the core.
+    const body = request.body !== undefined ? (request.body as Uint8Array) : await readNodeBody(raw, limit);
+    const q = request.url.indexOf('?');
+    const pathname = q >= 0 ? request.url.slice(0, q) : request.url;
+    const response = await calendar.handle({
+      method: request.method,
+      path: pathname.startsWith(prefix) ? pathname.slice(prefix.length) : `/${(request.params as { '*'?: string })['*'] ?? ''}`,
+      query: q >= 0 ? request.url.slice(q + 1) : '',
+      headers: request.headers,
+      body,
+      root,
+      locale,
+      protocol: 'encrypted' in raw.socket && raw.socket.encrypted ? 'https' : 'http',
+      raw: request,
+    });
+    if (!response) return reply.callNotFound();
+    return reply.code(response.status).headers(response.headers).send(response.body);
+  };
+  // `all` includes HEAD and OPTIONS, so Fastify adds no HEAD route of its own.
+  app.all('/', handler);
+  app.all('/*', handler);
+}

@@ -1,0 +1,98 @@
+/** Drives a server with autocannon for a bounded time and measures what the issue asks for. */
+import autocannon from 'autocannon';
+import type { BenchCase, BenchRequest } from './cases.js';
+import { watchRss } from './server.js';
+
+/** What one timed run measured. */
+export interface LoadResult {
+  requestsPerSecond: number;
+  /** Latency percentiles in milliseconds (from every response, not autocannon's integer histogram). */
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  /** Responses with another status than the case expects, and connection errors/timeouts. */
+  wrongStatus: number;
+  statusCounts: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  /** Server RSS in MB: peak during the run and at its end. */
+  rssPeakMb?: number;
+  rssEndMb?: number;
+}
+
+/** Options of {@link drive}. */
+export interface DriveOptions {
+  url: string;
+  connections: number;
+  seconds: number;
+  /** The request of the `n`-th call (ids, slugs and titles rotate). */
+  request: (n: number) => BenchRequest;
+  expectStatus: number;
+  /** Server pid, for RSS sampling. */
+  pid?: number;
+}
+
+const percentile = (sorted: Float64Array, p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+
+/** Runs autocannon with `connections` connections for `seconds` seconds. */
+export async function drive(options: DriveOptions): Promise<LoadResult> {
+  let n = 0;
+  const first = options.request(0);
+  const instance = autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.seconds,
+    timeout: 10,
+    requests: [
+      {
+        method: first.method,
+        setupRequest: (request) => {
+          const next = options.request(n++);
+          return { ...request, method: next.method, path: next.path, headers: { ...request.headers, ...next.headers }, body: next.body };
+        },
+      },
+    ],
+  });
+  const latencies: number[] = [];
+  const statusCounts: Record<string, number> = {};
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    latencies.push(ms);
+    statusCounts[status] = (statusCounts[status] ?? 0) + 1;
+  });
+  const stopRss = options.pid !== undefined ? watchRss(options.pid) : undefined;
+  const result = await instance;
+  const rss = stopRss?.();
+  const sorted = Float64Array.from(latencies).sort();
+  const wrong = Object.entries(statusCounts).reduce((sum, [status, count]) => sum + (Number(status) === options.expectStatus ? 0 : count), 0);
+  return {
+    requestsPerSecond: latencies.length / result.duration,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    requests: latencies.length,
+    wrongStatus: wrong,
+    statusCounts,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    rssPeakMb: rss?.peakMb,
+    rssEndMb: rss?.lastMb,
+  };
+}
+
+/** Sends one request of a case and returns its status and body (to check it and size the ceiling). */
+export async function probe(base: string, request: BenchRequest): Promise<{ status: number; body: string }> {
+  const response = await fetch(base + request.path, { method: request.method, headers: request.headers, body: request.body });
+  return { status: response.status, body: await response.text() };
+}
+
+/** The mean response size of a case over its first `count` requests (rotating cases vary). */
+export async function meanBodyBytes(base: string, c: BenchCase, count: number, offset = 0): Promise<{ bytes: number; failures: string[] }> {
+  let total = 0;
+  const failures: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const request = c.request(offset + i);
+    const { status, body } = await probe(base, request);
+    if (status !== c.status) failures.push(`${request.method} ${request.path} → ${status} ${body.slice(0, 300)}`);
+    total += Buffer.byteLength(body);
+  }
+  return { bytes: Math.round(total / count), failures };
+}

@@ -1,0 +1,65 @@
+/** The benchmark's tables: plain text for the terminal, Markdown for bench/results.md and the README. */
+import type { TargetResult } from './targets.js';
+
+/** One row of the table. */
+export interface Row {
+  size: number;
+  server: string;
+  case: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  bad: number;
+  rss?: number;
+  bytes: number;
+  ceiling?: number;
+  fraction?: number;
+}
+
+const HEAD = ['events', 'server', 'case', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/err', 'RSS MB', 'body B', 'ceiling req/s', '% of ceiling'];
+
+function cells(r: Row): string[] {
+  return [
+    r.size.toLocaleString('en-US'),
+    r.server,
+    r.case,
+    r.rps.toFixed(0),
+    r.p50.toFixed(1),
+    r.p99.toFixed(1),
+    String(r.bad),
+    r.rss === undefined ? '' : r.rss.toFixed(0),
+    String(r.bytes),
+    r.ceiling === undefined ? '' : r.ceiling.toFixed(0),
+    r.fraction === undefined ? '' : `${(100 * r.fraction).toFixed(0)} %`,
+  ];
+}
+
+/** An aligned plain-text table. */
+export function formatTable(rows: readonly Row[]): string {
+  const all = [HEAD, ...rows.map(cells)];
+  const widths = HEAD.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  const numeric = new Set([0, 3, 4, 5, 6, 7, 8, 9, 10]);
+  return all.map((r) => r.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ')).join('\n');
+}
+
+/** The Markdown report: conditions, table, seeding times and target verdicts. */
+export function markdownTable(
+  rows: readonly Row[],
+  seeding: readonly { size: number; db: string; seconds: number; reused?: boolean }[],
+  targets: readonly TargetResult[],
+  meta: { date: string; cores: number; cpu?: string; node: string; loadAverageAtEnd: number[]; seconds: number; connections: number },
+): string {
+  const lines = [
+    `Measured ${meta.date.slice(0, 16).replace('T', ' ')} UTC on ${meta.cores} cores (${meta.cpu ?? 'unknown CPU'}), Node ${meta.node}; ` +
+      `${meta.connections} connections, ${meta.seconds} s per case; load average at the end ${meta.loadAverageAtEnd.map((l) => l.toFixed(1)).join(' / ')}.`,
+    '',
+    `| ${HEAD.join(' | ')} |`,
+    `|${HEAD.map((_, i) => ([0, 3, 4, 5, 6, 7, 8, 9, 10].includes(i) ? '---:' : '---')).join('|')}|`,
+    ...rows.map((r) => `| ${cells(r).join(' | ')} |`),
+    '',
+    `Seeding: ${seeding.map((s) => `${s.size.toLocaleString('en-US')} events (${s.db}) ${s.seconds.toFixed(1)} s${s.reused ? ' (reused)' : ''}`).join(' · ')}.`,
+    '',
+    ...targets.map((t) => `- ${t.ok ? '✅' : '❌'} ${t.name}: ${t.measured}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}

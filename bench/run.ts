@@ -1,0 +1,217 @@
+/**
+ * `npm run bench`: seeds calendars of 1,000 / 10,000 / 100,000 events, starts the example
+ * servers (Express and Fastify on SQLite; Fastify on PostgreSQL too when
+ * `CALENDAR_BENCH_POSTGRES_URL` is set) as processes of their own, drives each case with
+ * autocannon from this process over 127.0.0.1, measures the same framework's static-JSON
+ * ceiling for every response size, checks the issue's targets, and writes
+ * bench/results.json and bench/results.md (and README's table with `--readme`).
+ *
+ * Environment (all optional): BENCH_SIZES=1000,10000,100000 · BENCH_FRAMEWORKS=express,fastify ·
+ * BENCH_SECONDS=5 (per case) · BENCH_WARMUP=1 · BENCH_CEILING_SECONDS=3 · BENCH_CASES=<substring,…> ·
+ * BENCH_REUSE=1 (reuse today's seeded files) · CALENDAR_BENCH_POSTGRES_URL=postgres://….
+ */
+import { cpus, loadavg } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ADMIN_TOKEN, benchCases, type BenchCase, type BenchRequest } from './cases.js';
+import { sqliteDataset, workingCopy } from './dataset.js';
+import { drive, meanBodyBytes, type LoadResult } from './load.js';
+import { formatTable, markdownTable, type Row } from './report.js';
+import { seedCalendar, type SeedFixtures } from './seed.js';
+import { startServer, stopServer, type ServerProcess } from './server.js';
+import { evaluateTargets } from './targets.js';
+
+type Framework = 'express' | 'fastify';
+
+const env = process.env;
+const list = (v: string | undefined, fallback: string) => (v ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
+const config = {
+  sizes: list(env.BENCH_SIZES, '1000,10000,100000').map(Number),
+  frameworks: list(env.BENCH_FRAMEWORKS, 'express,fastify') as Framework[],
+  seconds: Number(env.BENCH_SECONDS ?? 5),
+  warmupSeconds: Number(env.BENCH_WARMUP ?? 1),
+  ceilingSeconds: Number(env.BENCH_CEILING_SECONDS ?? 3),
+  connections: 8,
+  cases: env.BENCH_CASES ? list(env.BENCH_CASES, '') : undefined,
+  reuse: env.BENCH_REUSE === '1',
+  postgres: env.CALENDAR_BENCH_POSTGRES_URL || undefined,
+  readme: process.argv.includes('--readme'),
+};
+
+const SERVER_SCRIPT: Record<Framework, string> = { express: 'examples/express/server.ts', fastify: 'examples/fastify/server.ts' };
+const CEILING_SCRIPT: Record<Framework, string> = { express: 'bench/ceiling-express.ts', fastify: 'bench/ceiling-fastify.ts' };
+const PORT = Number(env.BENCH_PORT ?? 18_480);
+const started = Date.now();
+const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+
+interface CaseResult extends LoadResult {
+  size: number;
+  framework: Framework;
+  db: 'sqlite' | 'postgres';
+  case: string;
+  list: boolean;
+  bytes: number;
+  loadBefore: number;
+  ceilingRps?: number;
+  fractionOfCeiling?: number;
+}
+
+/** Runs every case against one server: probe (status and size), warm-up, timed run. */
+async function runCases(server: ServerProcess, cases: BenchCase[], meta: Pick<CaseResult, 'size' | 'framework' | 'db'>): Promise<CaseResult[]> {
+  const base = `http://127.0.0.1:${server.port}`;
+  const out: CaseResult[] = [];
+  for (const c of cases) {
+    const { bytes, failures } = await meanBodyBytes(base, c, c.rotates ? 5 : 1, 1_000_000);
+    if (failures.length) log(`  ! ${c.name}: unexpected answers while probing:\n    ${failures.slice(0, 3).join('\n    ')}`);
+    if (config.warmupSeconds > 0) {
+      await drive({ url: base, connections: config.connections, seconds: config.warmupSeconds, request: (n) => c.request(2_000_000 + n), expectStatus: c.status });
+    }
+    const loadBefore = loadavg()[0];
+    const r = await drive({ url: base, connections: config.connections, seconds: config.seconds, request: c.request, expectStatus: c.status, pid: server.pid });
+    out.push({ ...meta, case: c.name, list: c.list, bytes, loadBefore, ...r });
+    // Requests still queued when the run stopped would slow the next case down.
+    await drain(base);
+    log(
+      `  ${c.name.padEnd(42)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms.toFixed(1)} ms  p99 ${r.p99Ms.toFixed(1)} ms  ` +
+        `bad ${r.wrongStatus + r.errors}  RSS ${r.rssPeakMb?.toFixed(0)} MB  ${bytes} B`,
+    );
+  }
+  return out;
+}
+
+/** Waits until the server answers a cheap request again (at most two minutes). */
+async function drain(base: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const t0 = Date.now();
+    const ok = await fetch(`${base}/wp-json/`, { signal: AbortSignal.timeout(120_000) }).then(
+      (r) => r.arrayBuffer().then(() => true),
+      () => false,
+    );
+    if (ok && Date.now() - t0 < 200) return;
+  }
+}
+
+/** Starts one example server over a database and runs the cases. */
+async function benchServer(framework: Framework, db: CaseResult['db'], target: string, cases: BenchCase[], size: number): Promise<CaseResult[]> {
+  const server = await startServer({
+    script: SERVER_SCRIPT[framework],
+    port: PORT,
+    env: { ...(db === 'sqlite' ? { CALENDAR_DB: target, CALENDAR_DB_URL: '' } : { CALENDAR_DB_URL: target }), CALENDAR_TOKENS: `administrator:${ADMIN_TOKEN}` },
+  });
+  log(` ${framework} on ${db}, ${size} events (pid ${server.pid})`);
+  try {
+    return await runCases(server, cases, { size, framework, db });
+  } finally {
+    await stopServer(server);
+  }
+}
+
+/** Response sizes are bucketed to 3 significant digits, so one ceiling run serves similar sizes. */
+const bucket = (bytes: number) => {
+  const scale = 10 ** Math.max(0, Math.floor(Math.log10(Math.max(bytes, 1))) - 2);
+  return Math.round(bytes / scale) * scale;
+};
+
+/** Measures each framework's static-JSON ceiling for every (method, size) the cases answered. */
+async function ceilings(results: CaseResult[], requests: Map<string, BenchRequest>): Promise<void> {
+  for (const framework of config.frameworks) {
+    const wanted = results.filter((r) => r.framework === framework);
+    if (!wanted.length) continue;
+    const server = await startServer({ script: CEILING_SCRIPT[framework], port: PORT + 1 });
+    log(` ${framework} static-JSON ceiling (pid ${server.pid})`);
+    const cache = new Map<string, number>();
+    try {
+      for (const r of wanted) {
+        const sample = requests.get(r.case)!;
+        const key = `${sample.method} ${bucket(r.bytes)}`;
+        if (!cache.has(key)) {
+          const path = `/wp-json/static/${bucket(r.bytes)}`;
+          const request = (): BenchRequest => ({ ...sample, path });
+          if (config.warmupSeconds > 0) await drive({ url: `http://127.0.0.1:${server.port}`, connections: config.connections, seconds: config.warmupSeconds, request, expectStatus: 0 });
+          const c = await drive({ url: `http://127.0.0.1:${server.port}`, connections: config.connections, seconds: config.ceilingSeconds, request, expectStatus: sample.method === 'POST' ? 201 : 200 });
+          cache.set(key, c.requestsPerSecond);
+          log(`  ${key.padEnd(14)} ${c.requestsPerSecond.toFixed(0).padStart(6)} req/s`);
+        }
+        r.ceilingRps = cache.get(key);
+        r.fractionOfCeiling = r.requestsPerSecond / r.ceilingRps!;
+      }
+    } finally {
+      await stopServer(server);
+    }
+  }
+}
+
+const selected = (cases: BenchCase[]) => (config.cases ? cases.filter((c) => config.cases!.some((s) => c.name.includes(s))) : cases);
+
+async function main(): Promise<void> {
+  log(`bench: sizes ${config.sizes.join(', ')} · ${config.frameworks.join(', ')}${config.postgres ? ' (+ fastify on postgres)' : ''} · ${config.seconds} s per case, ${config.connections} connections`);
+  log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}${loadavg()[0] > 1.5 ? ' — loaded: figures are pessimistic' : ''}`);
+  const results: CaseResult[] = [];
+  const seeding: { size: number; db: string; seconds: number; reused?: boolean }[] = [];
+  const requests = new Map<string, BenchRequest>();
+  for (const size of config.sizes) {
+    const fixtures = await sqliteDataset(size, config.reuse);
+    seeding.push({ size, db: 'sqlite', seconds: fixtures.seconds, reused: fixtures.reused });
+    log(`seeded ${size} events on SQLite in ${fixtures.seconds.toFixed(1)} s${fixtures.reused ? ' (reused)' : ''}`);
+    const cases = selected(benchCases(fixtures));
+    for (const c of cases) requests.set(c.name, c.request(0));
+    for (const framework of config.frameworks) {
+      const copy = workingCopy(size, framework);
+      try {
+        results.push(...(await benchServer(framework, 'sqlite', copy.file, cases, size)));
+      } finally {
+        copy.remove();
+      }
+    }
+    if (config.postgres && config.frameworks.includes('fastify')) {
+      const pg: SeedFixtures = await seedCalendar({ target: config.postgres, events: size });
+      seeding.push({ size, db: 'postgres', seconds: pg.seconds });
+      log(`seeded ${size} events on PostgreSQL in ${pg.seconds.toFixed(1)} s`);
+      results.push(...(await benchServer('fastify', 'postgres', config.postgres, selected(benchCases(pg)), size)));
+    }
+  }
+  await ceilings(results, requests);
+
+  const rows: Row[] = results.map((r) => ({
+    size: r.size,
+    server: `${r.framework}/${r.db}`,
+    case: r.case,
+    rps: r.requestsPerSecond,
+    p50: r.p50Ms,
+    p99: r.p99Ms,
+    bad: r.wrongStatus + r.errors,
+    rss: r.rssPeakMb,
+    bytes: r.bytes,
+    ceiling: r.ceilingRps,
+    fraction: r.fractionOfCeiling,
+  }));
+  const targets = evaluateTargets(results, seeding);
+  const machine = { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageAtEnd: loadavg() };
+  const report = { date: new Date().toISOString(), machine, config: { ...config, postgres: Boolean(config.postgres) }, seeding, results, targets };
+  writeFileSync('bench/results.json', `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\n${formatTable(rows)}\n`);
+  for (const s of seeding) console.log(`seeding ${s.size} events (${s.db}): ${s.seconds.toFixed(1)} s${s.reused ? ' (reused)' : ''}`);
+  console.log('');
+  for (const t of targets) console.log(`${t.ok ? 'PASS' : 'MISS'}  ${t.name}: ${t.measured}`);
+  const md = markdownTable(rows, seeding, targets, { ...machine, date: report.date, seconds: config.seconds, connections: config.connections });
+  writeFileSync('bench/results.md', md);
+  if (config.readme) updateReadme(md);
+  log('done: bench/results.json, bench/results.md');
+}
+
+/** Replaces the README's generated table (between the bench markers) with the latest one. */
+function updateReadme(md: string): void {
+  const readme = readFileSync('README.md', 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  const a = readme.indexOf(start);
+  const b = readme.indexOf(end);
+  if (a < 0 || b < a) {
+    log('README.md has no bench markers: table not updated');
+    return;
+  }
+  writeFileSync('README.md', `${readme.slice(0, a + start.length)}\n${md}\n${readme.slice(b)}`);
+  log('README.md table updated');
+}
+
+await main();

@@ -1,0 +1,67 @@
+/** The speed targets of issue 6, checked against measured results. */
+
+/** The fields of a case result the targets read. */
+export interface MeasuredCase {
+  size: number;
+  framework: string;
+  db: string;
+  case: string;
+  list: boolean;
+  requestsPerSecond: number;
+  p99Ms: number;
+  rssPeakMb?: number;
+  ceilingRps?: number;
+}
+
+/** One target's verdict. */
+export interface TargetResult {
+  name: string;
+  ok: boolean;
+  measured: string;
+}
+
+const LARGEST = 100_000;
+const SMALLEST = 1_000;
+
+/** Checks every target whose measurements are present. */
+export function evaluateTargets(results: readonly MeasuredCase[], seeding: readonly { size: number; db: string; seconds: number; reused?: boolean }[]): TargetResult[] {
+  const out: TargetResult[] = [];
+  const find = (size: number, framework: string, db: string, name: string) =>
+    results.find((r) => r.size === size && r.framework === framework && r.db === db && r.case === name);
+
+  const list = find(LARGEST, 'fastify', 'sqlite', 'GET /events');
+  if (list) {
+    out.push({
+      name: 'GET /events at 100k, Fastify/SQLite: ≥ 2,000 req/s and p99 < 20 ms',
+      ok: list.requestsPerSecond >= 2000 && list.p99Ms < 20,
+      measured: `${list.requestsPerSecond.toFixed(0)} req/s, p99 ${list.p99Ms.toFixed(1)} ms`,
+    });
+  }
+  for (const r of results.filter((x) => x.case === 'GET /events/<id>' && x.ceilingRps)) {
+    const fraction = r.requestsPerSecond / r.ceilingRps!;
+    out.push({
+      name: `GET /events/<id> ≥ ½ static-JSON ceiling (${r.framework}/${r.db}, ${r.size})`,
+      ok: fraction >= 0.5,
+      measured: `${r.requestsPerSecond.toFixed(0)} of ${r.ceilingRps!.toFixed(0)} req/s = ${(100 * fraction).toFixed(0)} %`,
+    });
+  }
+  for (const big of results.filter((r) => r.list && r.size === LARGEST)) {
+    const small = find(SMALLEST, big.framework, big.db, big.case);
+    if (!small) continue;
+    const slowdown = small.requestsPerSecond / big.requestsPerSecond;
+    out.push({
+      name: `growth ≤ 1.3× from 1k to 100k: ${big.case} (${big.framework}/${big.db})`,
+      ok: slowdown <= 1.3,
+      measured: `${small.requestsPerSecond.toFixed(0)} → ${big.requestsPerSecond.toFixed(0)} req/s = ${slowdown.toFixed(2)}× slower`,
+    });
+  }
+  const rss = results.filter((r) => r.size === LARGEST && r.rssPeakMb !== undefined);
+  for (const server of [...new Set(rss.map((r) => `${r.framework}/${r.db}`))]) {
+    const peak = Math.max(...rss.filter((r) => `${r.framework}/${r.db}` === server).map((r) => r.rssPeakMb!));
+    out.push({ name: `server RSS < 200 MB at 100k (${server})`, ok: peak < 200, measured: `peak ${peak.toFixed(0)} MB` });
+  }
+  for (const s of seeding.filter((x) => x.size === LARGEST && !x.reused)) {
+    out.push({ name: `seeding 100k events < 60 s (${s.db})`, ok: s.seconds < 60, measured: `${s.seconds.toFixed(1)} s` });
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+import { createCalendar, type Calendar } from '../../src/index.js';
+import { bearerAuth, tokensFromEnv } from './auth.js';
+
+/** What the example apps read from their environment. */
+export interface ExampleSetup {
+  calendar: Calendar;
+  port: number;
+  /** The administrator token made up at start when `CALENDAR_TOKENS` is unset. */
+  generatedToken?: string;
+}
+
+/**
+ * The calendar every example serves, configured by the environment the README documents:
+ * `PORT`, `CALENDAR_DB` / `CALENDAR_DB_URL`, `CALENDAR_TOKENS`, `CALENDAR_NAMESPACE`,
+ * `CALENDAR_BASE_URL`, `CALENDAR_IMAGE_HOSTS` (comma-separated).
+ */
+export function calendarFromEnv(env: NodeJS.ProcessEnv = process.env, defaultPort = 8080): ExampleSetup {
+  const { users, generated } = tokensFromEnv(env.CALENDAR_TOKENS);
+  const calendar = createCalendar({
+    db: env.CALENDAR_DB_URL || env.CALENDAR_DB || 'data/calendar.sqlite',
+    namespace: env.CALENDAR_NAMESPACE || undefined,
+    baseUrl: env.CALENDAR_BASE_URL || undefined,
+    imageHosts: env.CALENDAR_IMAGE_HOSTS?.split(',').map((h) => h.trim()).filter(Boolean),
+    getUser: bearerAuth(users),
+    userExists: (id) => [...users.values()].some((u) => u.id === id),
+  });
+  return { calendar, port: Number(env.PORT ?? defaultPort), generatedToken: generated };
+}
+
+/** The start-up lines of an example server. */
+export function announce({ calendar, port, generatedToken }: ExampleSetup): void {
+  console.log(`Calendar API listening on http://127.0.0.1:${port}/wp-json/${calendar.options.namespace}`);
+  if (generatedToken) console.log(`Administrator token (set CALENDAR_TOKENS to choose your own): ${generatedToken}`);
+}
+
+/** Runs `close` on SIGINT/SIGTERM, then exits. */
+export function closeOnSignal(close: () => Promise<void>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => void close().then(() => process.exit(0)));
+  }
+}

@@ -1,0 +1,82 @@
+import { initTRPC } from '@trpc/server';
+import type { Calendar } from '../calendar.js';
+import type { CalendarContext } from './context.js';
+import { calendarErrorFormatter, toTRPCError } from './errors.js';
+import { operation, operationInputError, perform, type Operation } from './operations.js';
+import type * as T from './types.js';
+
+const t = initTRPC.context<CalendarContext>().create({ errorFormatter: calendarErrorFormatter });
+
+/** The shared part of every procedure: API-shaped input errors, then the operation's zod input. */
+function base<I>(op: Operation<I>) {
+  return t.procedure
+    .use(async ({ getRawInput, next }) => {
+      // Checked before tRPC's own parse so that a bad input fails like it does over HTTP.
+      const error = operationInputError(op, await getRawInput());
+      if (error) throw toTRPCError(error);
+      return next();
+    })
+    .input(op.schema);
+}
+
+/** A query running `op`; `O` is the JSON body's type. */
+function query<I, O>(calendar: Pick<Calendar, 'call'>, op: Operation<I>) {
+  return base(op).query(({ input, ctx }) => perform(calendar, op, input, ctx) as Promise<O>);
+}
+
+/** A mutation running `op`; `O` is the JSON body's type. */
+function mutation<I, O>(calendar: Pick<Calendar, 'call'>, op: Operation<I>) {
+  return base(op).mutation(({ input, ctx }) => perform(calendar, op, input, ctx) as Promise<O>);
+}
+
+const FORCE = { force: { type: 'boolean', required: false, plain: false } } as const;
+const single = (collection: string) => [`/${collection}/(?P<id>\\d+)`, `/${collection}/by-slug/(?P<slug>[^/]+)`];
+
+/** list/get/create/update/delete of a post collection (events, venues, organizers). */
+function postProcedures<K extends string, Item, ListI, GetI, CreateI, UpdateI, DeleteI>(calendar: Pick<Calendar, 'call'>, collection: K) {
+  return t.router({
+    list: query<ListI, T.Archive<K, Item>>(calendar, operation('GET', [`/${collection}`])),
+    get: query<GetI, Item>(calendar, operation('GET', single(collection))),
+    create: mutation<CreateI, Item>(calendar, operation('POST', [`/${collection}`])),
+    update: mutation<UpdateI, Item>(calendar, operation('PATCH', single(collection))),
+    delete: mutation<DeleteI, T.Deleted<Item>>(calendar, operation('DELETE', single(collection), FORCE)),
+  });
+}
+
+/** list/get/create/update/delete of a term collection (categories, tags): by id only; deletes are permanent. */
+function termProcedures<K extends string, ListI, CreateI, UpdateI>(calendar: Pick<Calendar, 'call'>, collection: K) {
+  const item = [`/${collection}/(?P<id>\\d+)`];
+  return t.router({
+    list: query<ListI, T.Archive<K, T.TermJson>>(calendar, operation('GET', [`/${collection}`])),
+    get: query<T.TermKeyInput, T.TermJson>(calendar, operation('GET', item)),
+    create: mutation<CreateI, T.TermJson>(calendar, operation('POST', [`/${collection}`])),
+    update: mutation<UpdateI, T.TermJson>(calendar, operation('PATCH', item)),
+    delete: mutation<T.TermKeyInput, T.TermJson>(calendar, operation('DELETE', item)),
+  });
+}
+
+/**
+ * The calendar as a tRPC v11 router: one procedure per operation of the REST API, run
+ * through the same pipeline (argument checks, permissions, handlers, errors) as the
+ * context's user. Inputs are the routes' own argument declarations as zod objects (an
+ * item is addressed by `{id}` or `{slug}`); outputs are the JSON bodies; API errors become
+ * TRPCErrors whose `cause` is the API error (read it with `apiErrorOf`, or over HTTP in
+ * `data.api` through `calendarErrorFormatter`).
+ */
+export function createCalendarRouter(calendar: Pick<Calendar, 'call'>) {
+  return t.router({
+    index: query<T.IndexInput, T.JsonObject>(calendar, operation('GET', [''])),
+    doc: query<T.DocInput, T.JsonObject>(calendar, operation('GET', ['/doc'])),
+    events: postProcedures<'events', T.EventJson, T.EventListInput, T.EventGetInput, T.EventCreateInput, T.EventUpdateInput, T.EventDeleteInput>(calendar, 'events'),
+    venues: postProcedures<'venues', T.VenueJson, T.LinkedListInput, T.LinkedGetInput, T.VenueCreateInput, T.VenueUpdateInput, T.LinkedDeleteInput>(calendar, 'venues'),
+    organizers: postProcedures<'organizers', T.OrganizerJson, T.LinkedListInput, T.LinkedGetInput, T.OrganizerCreateInput, T.OrganizerUpdateInput, T.LinkedDeleteInput>(
+      calendar,
+      'organizers',
+    ),
+    categories: termProcedures<'categories', T.CategoryListInput, T.CategoryCreateInput, T.CategoryUpdateInput>(calendar, 'categories'),
+    tags: termProcedures<'tags', T.TagListInput, T.TagCreateInput, T.TagUpdateInput>(calendar, 'tags'),
+  });
+}
+
+/** The router's type, for `createTRPCClient<CalendarRouter>` and `inferRouterInputs`. */
+export type CalendarRouter = ReturnType<typeof createCalendarRouter>;

@@ -1,0 +1,113 @@
+import type { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs } from '../schemas/events.js';
+import type { linkedArchiveArgs, linkedIdArg, linkedSlugArg, organizerWriteArgs, venueWriteArgs } from '../schemas/linked-posts.js';
+import type { passwordArg } from '../schemas/post-args.js';
+import type { termArchiveArgs, termIdArg, termWriteArgs } from '../schemas/terms.js';
+import type { ArgsInput } from './inputs.js';
+
+// Input types are computed from the argument declarations the routes use; the router
+// builds the runtime schemas from the routes themselves (test/trpc.test.ts checks that
+// both name the same keys).
+
+/** `force` of deletes: delete permanently instead of trashing. */
+export interface ForceInput {
+  force?: boolean;
+}
+
+/** Archives may be called without input. */
+type Optional<T> = T | undefined;
+
+export type EventListInput = Optional<ArgsInput<typeof eventArchiveArgs>>;
+export type EventByIdInput = ArgsInput<{ id: typeof eventIdArg; password: typeof passwordArg }>;
+export type EventBySlugInput = ArgsInput<{ slug: typeof eventSlugArg }>;
+export type EventGetInput = EventByIdInput | EventBySlugInput;
+export type EventCreateInput = ArgsInput<ReturnType<typeof eventWriteArgs<true>>>;
+type EventFields = ArgsInput<ReturnType<typeof eventWriteArgs<false>>>;
+/** By id, `slug` is the new slug; by slug, the slug finds the event (rename by id). */
+export type EventUpdateInput = (EventByIdInput & EventFields) | (EventBySlugInput & Omit<EventFields, 'slug'>);
+export type EventDeleteInput = (EventByIdInput | EventBySlugInput) & ForceInput;
+
+type LinkedKeyInput = ArgsInput<{ id: ReturnType<typeof linkedIdArg> }> | ArgsInput<{ slug: ReturnType<typeof linkedSlugArg> }>;
+export type LinkedListInput = Optional<ArgsInput<ReturnType<typeof linkedArchiveArgs>>>;
+export type LinkedGetInput = LinkedKeyInput;
+export type LinkedDeleteInput = LinkedKeyInput & ForceInput;
+export type VenueCreateInput = ArgsInput<ReturnType<typeof venueWriteArgs<true>>>;
+export type VenueUpdateInput = LinkedKeyInput & ArgsInput<ReturnType<typeof venueWriteArgs<false>>>;
+export type OrganizerCreateInput = ArgsInput<ReturnType<typeof organizerWriteArgs<true>>>;
+export type OrganizerUpdateInput = LinkedKeyInput & ArgsInput<ReturnType<typeof organizerWriteArgs<false>>>;
+
+type TermArchive = ArgsInput<ReturnType<typeof termArchiveArgs>>;
+type TermCreate = ArgsInput<ReturnType<typeof termWriteArgs<true>>>;
+type TermFields = ArgsInput<ReturnType<typeof termWriteArgs<false>>>;
+export type TermKeyInput = ArgsInput<{ id: ReturnType<typeof termIdArg> }>;
+export type CategoryListInput = Optional<TermArchive>;
+export type CategoryCreateInput = TermCreate;
+export type CategoryUpdateInput = TermKeyInput & TermFields;
+/** Tags are not hierarchical: no `parent`. */
+export type TagListInput = Optional<Omit<TermArchive, 'parent'>>;
+export type TagCreateInput = Omit<TermCreate, 'parent'>;
+export type TagUpdateInput = TermKeyInput & Omit<TermFields, 'parent'>;
+
+/** Arguments of the namespace index and `/doc` (all optional; rarely needed). */
+export type IndexInput = Optional<{ namespace?: string; context?: string }>;
+export type DocInput = Optional<Record<string, unknown>>;
+
+/** Any JSON object of the API (the representations of responses.md). */
+export type JsonObject = Record<string, unknown>;
+
+/** A post item (event, venue, organizer) as the API represents it; see responses.md for every key. */
+export interface PostJson extends JsonObject {
+  id: number;
+  status: string;
+  date: string;
+  date_utc: string;
+  modified: string;
+  modified_utc: string;
+  url: string;
+  slug: string;
+}
+
+export interface EventJson extends PostJson {
+  rest_url: string;
+  title: string;
+  description: string;
+  all_day: boolean;
+  start_date: string;
+  end_date: string;
+  timezone: string;
+  categories: TermJson[];
+  tags: TermJson[];
+  /** The linked venue, or `[]` when there is none. */
+  venue: VenueJson | [];
+  organizer: OrganizerJson[];
+}
+
+export interface VenueJson extends PostJson {
+  venue: string;
+}
+
+export interface OrganizerJson extends PostJson {
+  organizer: string;
+}
+
+/** A category or tag. */
+export interface TermJson extends JsonObject {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  taxonomy: string;
+  count: number;
+  url: string;
+}
+
+/** An archive envelope: the page's items under their collection key, with totals and paging URLs. */
+export type Archive<K extends string, T> = { [P in K]: T[] } & {
+  total: number;
+  total_pages: number;
+  rest_url: string;
+  next_rest_url?: string;
+  previous_rest_url?: string;
+};
+
+/** A delete answer: the trashed item, or `{deleted, previous}` with `force`. */
+export type Deleted<T> = T | { deleted: true; previous: T };
