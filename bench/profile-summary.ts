@@ -19,14 +19,14 @@ export interface Profile {
   endTime: number;
 }
 
-/** Shortens a script URL to a path relative to the repository (or the package in node_modules). */
+/** Shortens a script URL to a path relative to the working directory (or the package in node_modules). */
 function shortFile(url: string): string {
   if (!url) return '(native)';
   const path = url.replace(/^file:\/\//, '');
   const nm = path.lastIndexOf('node_modules/');
   if (nm >= 0) return path.slice(nm + 'node_modules/'.length);
-  const repo = path.indexOf('/main/');
-  return repo >= 0 ? path.slice(repo + '/main/'.length) : path;
+  const root = `${process.cwd()}/`;
+  return path.startsWith(root) ? path.slice(root.length) : path;
 }
 
 /** Self and inclusive milliseconds by function and by file. */

@@ -24,8 +24,8 @@ function cells(r: Row): string[] {
     r.server,
     r.case,
     r.rps.toFixed(0),
-    r.p50.toFixed(1),
-    r.p99.toFixed(1),
+    Number.isFinite(r.p50) ? r.p50.toFixed(1) : '—',
+    Number.isFinite(r.p99) ? r.p99.toFixed(1) : '—',
     String(r.bad),
     r.rss === undefined ? '' : r.rss.toFixed(0),
     String(r.bytes),
@@ -45,7 +45,7 @@ export function formatTable(rows: readonly Row[]): string {
 /** The Markdown report: conditions, table, seeding times and target verdicts. */
 export function markdownTable(
   rows: readonly Row[],
-  seeding: readonly { size: number; db: string; seconds: number; reused?: boolean }[],
+  seeding: readonly { size: number; db: string; seconds: number; cpuSeconds?: number; reused?: boolean }[],
   targets: readonly TargetResult[],
   meta: { date: string; cores: number; cpu?: string; node: string; loadAverageAtEnd: number[]; seconds: number; connections: number },
 ): string {
@@ -57,7 +57,9 @@ export function markdownTable(
     `|${HEAD.map((_, i) => ([0, 3, 4, 5, 6, 7, 8, 9, 10].includes(i) ? '---:' : '---')).join('|')}|`,
     ...rows.map((r) => `| ${cells(r).join(' | ')} |`),
     '',
-    `Seeding: ${seeding.map((s) => `${s.size.toLocaleString('en-US')} events (${s.db}) ${s.seconds.toFixed(1)} s${s.reused ? ' (reused)' : ''}`).join(' · ')}.`,
+    `Seeding: ${seeding
+      .map((s) => `${s.size.toLocaleString('en-US')} events (${s.db}) ${s.seconds.toFixed(1)} s${s.cpuSeconds !== undefined ? ` (${s.cpuSeconds.toFixed(1)} s CPU)` : ''}${s.reused ? ' (reused)' : ''}`)
+      .join(' · ')}.`,
     '',
     ...targets.map((t) => `- ${t.ok ? '✅' : '❌'} ${t.name}: ${t.measured}`),
   ];

@@ -8,7 +8,8 @@
  * Rows are written with multi-row inserts in large transactions through the store's Kysely
  * instance (table prefix included), with explicit ids (a fresh store numbers from 1).
  *
- * CLI: `tsx bench/seed.ts <events> <sqlite file | postgres://…>` prints the fixtures as JSON.
+ * CLI: `tsx bench/seed.ts <events> [sqlite file | postgres://…]` prints a summary of the fixtures
+ * (without a target it (re)makes bench/.data/events-<events>.sqlite, which the other scripts reuse).
  */
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -28,12 +29,15 @@ import type {
 } from '../src/store/database.js';
 import { Store, migrateStore } from '../src/store/index.js';
 import { down } from '../src/store/migrations/001_init.js';
+// A cycle (dataset.ts seeds through this module), harmless: only the CLI below uses it, after both loaded.
+import { sqliteDataset } from './dataset.js';
 
 /** What the benchmark cases address in a seeded calendar. */
 export interface SeedFixtures {
   events: number;
-  /** Seconds spent seeding (schema included). */
+  /** Seconds spent seeding (schema included), and the CPU seconds of this process in them. */
   seconds: number;
+  cpuSeconds: number;
   /** Published, listed, unprotected events in the default window (for single reads). */
   eventIds: number[];
   eventSlugs: string[];
@@ -158,6 +162,36 @@ function paragraphs(r: ReturnType<typeof prng>, count: number): string {
   return out.join('\n\n');
 }
 
+/**
+ * A local wall clock's UTC wall clock, instant and zone abbreviation, from src/dates. Asking
+ * luxon for zone offsets is most of the seeding time, so the answer for 04:00–23:59 is
+ * derived from the day's noon (every zone seeded changes offset between 00:00 and 04:00);
+ * earlier times, and every 50th event as a check, are computed in full.
+ */
+const dayZone = new Map<string, { offsetMs: number; abbr: string }>();
+function zoned(wallClock: string, zone: string, index: number): { utc: string; instant: Date; abbr: string } {
+  const full = () => {
+    const instant = wallClockToInstant(wallClock, zone)!;
+    return { utc: localToUtc(wallClock, zone)!, instant, abbr: timezoneAbbr(zone, instant) ?? '' };
+  };
+  if (wallClock.slice(11) < '04:00:00') return full();
+  const key = `${zone} ${wallClock.slice(0, 10)}`;
+  let day = dayZone.get(key);
+  if (!day) {
+    const noon = `${wallClock.slice(0, 10)} 12:00:00`;
+    const instant = wallClockToInstant(noon, zone)!;
+    day = { offsetMs: Date.parse(`${noon.replace(' ', 'T')}Z`) - instant.getTime(), abbr: timezoneAbbr(zone, instant) ?? '' };
+    dayZone.set(key, day);
+  }
+  const instant = new Date(Date.parse(`${wallClock.replace(' ', 'T')}Z`) - day.offsetMs);
+  const derived = { utc: naive(instant.getTime()), instant, abbr: day.abbr };
+  if (index % 50 === 0) {
+    const check = full();
+    if (check.utc !== derived.utc || check.abbr !== derived.abbr) throw new Error(`seed: ${wallClock} ${zone} → ${JSON.stringify(check)}, derived ${JSON.stringify(derived)}`);
+  }
+  return derived;
+}
+
 const slugOf = (text: string) =>
   text
     .toLowerCase()
@@ -207,6 +241,7 @@ async function recountStoredTermCounts(raw: Kysely<unknown>, prefix: string): Pr
 /** Seeds a fresh calendar of `events` events and returns what the benchmark cases address. */
 export async function seedCalendar(options: SeedOptions): Promise<SeedFixtures> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const prefix = options.prefix ?? 'tec_';
   const now = options.now ?? new Date();
   const batch = options.batch ?? 10_000;
@@ -325,8 +360,7 @@ export async function seedCalendar(options: SeedOptions): Promise<SeedFixtures> 
           const endMinutes = Math.min(minutes + 60 * (1 + r.int(4)), 23 * 60 + 59);
           end = `${endDay} ${pad(Math.floor(endMinutes / 60))}:${pad(endMinutes % 60)}:00`;
         }
-        const startUtc = localToUtc(start, zone)!;
-        const instant = wallClockToInstant(start, zone)!;
+        const { utc: startUtc, instant, abbr } = zoned(start, zone, index);
         const published = naive(Math.min(instant.getTime() - (7 + r.int(120)) * DAY, now.getTime() - DAY));
         const draft = r.chance(0.03);
         const hidden = r.chance(0.02);
@@ -353,9 +387,9 @@ export async function seedCalendar(options: SeedOptions): Promise<SeedFixtures> 
           start_local: start,
           end_local: end,
           start_utc: startUtc,
-          end_utc: localToUtc(end, zone)!,
+          end_utc: zoned(end, zone, index).utc,
           timezone: zone,
-          timezone_abbr: timezoneAbbr(zone, instant) ?? '',
+          timezone_abbr: abbr,
           all_day: allDay ? 1 : 0,
           hidden: hidden ? 1 : 0,
           featured: featured ? 1 : 0,
@@ -415,6 +449,10 @@ export async function seedCalendar(options: SeedOptions): Promise<SeedFixtures> 
     return {
       events: options.events,
       seconds: (performance.now() - started) / 1000,
+      cpuSeconds: (() => {
+        const used = process.cpuUsage(cpu);
+        return (used.user + used.system) / 1e6;
+      })(),
       eventIds: fixtures.eventIds,
       eventSlugs: fixtures.eventSlugs,
       filter: { categories: 'jazz', venue: Number(venue), search: 'jazz', matches },
@@ -431,8 +469,9 @@ export async function seedCalendar(options: SeedOptions): Promise<SeedFixtures> 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
 if (isMain) {
   const events = Number(process.argv[2] ?? 1000);
-  const target = process.argv[3] ?? `bench/.data/events-${events}.sqlite`;
-  const fixtures = await seedCalendar({ target, events });
+  const target = process.argv[3];
+  // Without a target: the benchmark's own dataset file, with the fixtures the other scripts reuse.
+  const fixtures = target ? await seedCalendar({ target, events }) : await sqliteDataset(events, false);
   const { eventIds, eventSlugs, ...summary } = fixtures;
   console.log(JSON.stringify({ ...summary, eventIds: eventIds.length, eventSlugs: eventSlugs.length }, null, 2));
 }

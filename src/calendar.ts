@@ -15,7 +15,7 @@ import { organizerWriteArgs, venueWriteArgs } from './schemas/linked-posts.js';
 import { CATEGORIES, TAGS } from './schemas/terms.js';
 import { createServices, type Services } from './services/index.js';
 import { connectDatabase } from './store/connect.js';
-import { Store, migrateStore } from './store/index.js';
+import { Store, dropStore, migrateStore } from './store/index.js';
 
 /** A calendar: one store, its services, and the request handler every adapter calls. */
 export interface Calendar {
@@ -30,6 +30,8 @@ export interface Calendar {
   migrate(): Promise<void>;
   /** The business rules, for typed callers (the tRPC router, scripts, seeding). */
   services(): Promise<Services>;
+  /** Drops the store's tables and their data (an uninstall; also used by tests). */
+  uninstall(): Promise<void>;
   /** Closes the database connection if the calendar opened it. */
   close(): Promise<void>;
   readonly options: ResolvedOptions;
@@ -111,6 +113,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
       return { status: response.status, headers: response.headers, body: response.body === undefined ? undefined : JSON.parse(response.body) };
     },
     migrate: async () => migrateStore(await raw, resolved.tablePrefix),
+    uninstall: async () => dropStore(await raw, resolved.tablePrefix),
     services: async () => (await core).services,
     close: async () => {
       if (ownsDb) await (await raw).destroy();

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { TABLES, type Database } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
-import { migrateToLatest } from './migrate.js';
+import { dropStore, migrateToLatest } from './migrate.js';
 import { PostStore } from './posts.js';
 import { TablePrefixPlugin } from './table-prefix.js';
 import { TermStore } from './terms.js';
@@ -53,3 +53,5 @@ export class Store {
 export async function migrateStore(raw: Kysely<unknown>, prefix: string): Promise<void> {
   await migrateToLatest(raw, prefix);
 }
+
+export { dropStore };

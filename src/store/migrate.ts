@@ -1,28 +1,67 @@
-import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from './dialect.js';
 import * as init from './migrations/001_init.js';
 import type { MigrationContext } from './migrations/001_init.js';
 
 type InCodeMigration = { up(ctx: MigrationContext): Promise<void>; down(ctx: MigrationContext): Promise<void> };
 
 /** The store's migrations, in order; names are stable once released. */
-const MIGRATIONS: Record<string, InCodeMigration> = {
-  '001_init': init,
-};
+const MIGRATIONS: [string, InCodeMigration][] = [['001_init', init]];
 
-/** Brings the store's tables (with `prefix`) up to date. Safe to call on every start. */
-export async function migrateToLatest(db: Kysely<unknown>, prefix: string): Promise<MigrationResultSet> {
-  const migrations: Record<string, Migration> = {};
-  for (const [name, m] of Object.entries(MIGRATIONS)) {
-    // Each migration must use the connection the migrator hands it (its transaction).
-    migrations[name] = { up: (trx) => m.up({ db: trx, prefix }), down: (trx) => m.down({ db: trx, prefix }) };
+/**
+ * Brings the store's tables (with `prefix`) up to date; safe to call on every start and
+ * from several instances at once (a database lock serialises them). Kysely's own migrator
+ * is not used: it introspects every table of the schema, which is slow on MySQL when the
+ * host's database is large.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, prefix: string): Promise<string[]> {
+  const table = `${prefix}migrations`;
+  const dialect = dialectOf(db);
+  await db.schema
+    .createTable(table)
+    .ifNotExists()
+    .addColumn('name', 'varchar(190)', (c) => c.primaryKey())
+    .addColumn('applied_at', 'varchar(32)', (c) => c.notNull())
+    .execute();
+
+  const apply = async (conn: Kysely<unknown>) => {
+    const done = new Set(
+      (await sql<{ name: string }>`select name from ${sql.table(table)}`.execute(conn)).rows.map((r) => r.name),
+    );
+    const applied: string[] = [];
+    for (const [name, migration] of MIGRATIONS) {
+      if (done.has(name)) continue;
+      await migration.up({ db: conn, prefix });
+      await sql`insert into ${sql.table(table)} (name, applied_at) values (${name}, ${new Date().toISOString()})`.execute(conn);
+      applied.push(name);
+    }
+    return applied;
+  };
+
+  const lockName = `calendar_migrate_${prefix}`;
+  if (dialect === 'postgres') {
+    // DDL is transactional in PostgreSQL: the advisory lock lasts until the transaction ends.
+    return db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${lockName}))`.execute(trx);
+      return apply(trx);
+    });
   }
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    migrationTableName: `${prefix}migrations`,
-    migrationLockTableName: `${prefix}migrations_lock`,
-  });
-  const result = await migrator.migrateToLatest();
-  if (result.error) throw result.error;
-  return result;
+  if (dialect === 'mysql') {
+    // MySQL commits DDL implicitly: hold a named lock on one connection instead.
+    return db.connection().execute(async (conn) => {
+      await sql`select get_lock(${lockName}, 120)`.execute(conn);
+      try {
+        return await apply(conn);
+      } finally {
+        await sql`select release_lock(${lockName})`.execute(conn);
+      }
+    });
+  }
+  return db.transaction().execute((trx) => apply(trx));
+}
+
+/** Drops the store's tables (tests and uninstalls). */
+export async function dropStore(db: Kysely<unknown>, prefix: string): Promise<void> {
+  for (const [, migration] of [...MIGRATIONS].reverse()) await migration.down({ db, prefix });
+  await db.schema.dropTable(`${prefix}migrations`).ifExists().execute();
 }

@@ -490,6 +490,12 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
         expect(r.body.events).toHaveLength(7);
       }
       expect((await t.request('GET', '/events', { query: { ...window, per_page: '2', page: '04' } })).body.rest_url).toContain('?page=4&per_page=2&');
+      // The mount's default is clamped too.
+      const wide = await t.variant({ perPage: 100 });
+      expect((await wide.request('GET', '/events', { query: window })).body.rest_url).toContain('?page=1&per_page=50&');
+      const narrow = await t.variant({ perPage: 2 });
+      const two = await narrow.request('GET', '/events', { query: window });
+      expect([two.body.events.length, two.body.total_pages]).toEqual([2, 4]);
     });
 
     it('answers an empty first page with 200 and no paging links', async () => {
@@ -502,10 +508,58 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
       expect(r.headers.Vary).toBe('Origin');
     });
 
+    it('answers HEAD like GET without a body', async () => {
+      const head = await t.request('HEAD', '/events', { query: { ...window, per_page: '3' } });
+      expect([head.status, head.text, head.headers['X-TEC-Total'], head.headers['X-TEC-TotalPages']]).toEqual([200, undefined, '7', '3']);
+      expect((await t.request('HEAD', '/events', { query: { ...window, page: '9' } })).status).toBe(404);
+    });
+
     it('lists archive items without json_ld, in the event shape', async () => {
       const r = await t.request('GET', '/events', { query: window });
       for (const e of r.body.events) expect(Object.keys(e)).toEqual(EVENT_KEYS);
       expect(r.body.events[0].venue.json_ld).toBeUndefined();
+    });
+  });
+
+  describe('venues and organizers archives: event-based filters over real events', () => {
+    it('filters by event, has_events and only_with_upcoming', async () => {
+      const ids = (r: { body: Record<string, { id: number }[]> }, key: 'venues' | 'organizers') => r.body[key].map((x) => x.id).sort((a, b) => a - b);
+      const mk = async (name: string) => ({
+        venue: (await createLinked(t, 'venues', { venue: `Xf ${name} hall` })).id as number,
+        organizer: (await createLinked(t, 'organizers', { organizer: `Xf ${name} org` })).id as number,
+      });
+      const upcoming = await mk('upcoming');
+      const past = await mk('past');
+      const draft = await mk('draft');
+      const hidden = await mk('hidden');
+      const priv = await mk('private');
+      const trashed = await mk('trashed');
+      const lonely = await mk('lonely');
+      const link = (l: { venue: number; organizer: number }, fields: Record<string, unknown>) =>
+        createEvent(t, { venue: l.venue, organizer: [l.organizer], ...fields });
+      const e = await link(upcoming, { start_date: '2028-01-01 10:00:00', end_date: '2028-01-01 11:00:00' });
+      await link(past, { start_date: '2020-01-01 10:00:00', end_date: '2020-01-01 11:00:00' });
+      await link(draft, { status: 'draft', start_date: '2028-01-01 10:00:00', end_date: '2028-01-01 11:00:00' });
+      await link(hidden, { hide_from_listings: true, start_date: '2028-01-01 10:00:00', end_date: '2028-01-01 11:00:00' });
+      await link(priv, { status: 'private', start_date: '2028-01-01 10:00:00', end_date: '2028-01-01 11:00:00' });
+      const gone = await link(trashed, { start_date: '2028-01-01 10:00:00', end_date: '2028-01-01 11:00:00' });
+      await t.request('DELETE', `/events/${gone.id}`, { as: 'admin' });
+      for (const [key, pick] of [
+        ['venues', (l: { venue: number }) => l.venue],
+        ['organizers', (l: { organizer: number }) => l.organizer],
+      ] as const) {
+        const get = (query: Record<string, string>) => t.request('GET', `/${key}`, { query: { search: 'Xf', per_page: '50', ...query }, as: 'admin' });
+        const all = [upcoming, past, draft, hidden, priv, trashed, lonely].map(pick);
+        expect(ids(await get({}), key)).toEqual([...all].sort((a, b) => a - b));
+        expect(ids(await t.request('GET', `/${key}`, { query: { event: String(e.id) } }), key)).toEqual([pick(upcoming)]);
+        // has_events: publish, private, hidden, past and trashed events count; drafts do not.
+        const withEvents = [upcoming, past, hidden, priv, trashed].map(pick).sort((a, b) => a - b);
+        expect(ids(await get({ has_events: 'true' }), key)).toEqual(withEvents);
+        expect(ids(await get({ has_events: 'false' }), key)).toEqual([pick(draft), pick(lonely)].sort((a, b) => a - b));
+        // only_with_upcoming: published, listed, upcoming events only, whoever asks.
+        expect(ids(await get({ only_with_upcoming: '1' }), key)).toEqual([pick(upcoming)]);
+        expect(ids(await get({ only_with_upcoming: 'false' }), key)).toEqual([...all].sort((a, b) => a - b));
+      }
     });
   });
 

@@ -77,6 +77,15 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
       expect((await t.request('POST', '/events', { json: eventFields({ start_date: '1970-01-01 00:00:01', end_date: '1970-01-01 00:00:02' }), as: 'admin' })).status).toBe(201);
     });
 
+    it('checks that the author exists', async () => {
+      const known = await t.variant({ userExists: (id) => id >= 1 && id <= 7 });
+      expect((await known.request('POST', '/events', { json: eventFields({ author: 23 }), as: 'admin' })).body).toEqual(invalidParamBody('author'));
+      const ok = await known.request('POST', '/events', { json: eventFields({ author: '3' }), as: 'admin' });
+      expect([ok.status, ok.body.author]).toEqual([201, '3']);
+      const moved = await known.request('PATCH', `/events/${ok.body.id}`, { json: { author: 2 }, as: 'admin' });
+      expect(moved.body.author).toBe('2');
+    });
+
     it('applies the typing rules of writes.md §1', async () => {
       const json = await t.request('POST', '/events', { json: { title: 'x', start_date: 1800000000, end_date: 1800003600 }, as: 'admin' });
       expect(json.status).toBe(400);

@@ -83,5 +83,10 @@ export async function testCalendar(url: string, options: Partial<CalendarOptions
     if (!res) throw new Error(`not handled: ${method} ${path}`);
     return { status: res.status, headers: res.headers, text: res.body, body: res.body ? JSON.parse(res.body) : undefined };
   };
-  return { calendar, ns, base: `http://example.org/wp-json/${ns}`, request, close: () => calendar.close() };
+  // Server databases are shared by every test file: leave no tables behind.
+  const close = async () => {
+    if (url !== ':memory:') await calendar.uninstall().catch(() => undefined);
+    await calendar.close();
+  };
+  return { calendar, ns, base: `http://example.org/wp-json/${ns}`, request, close };
 }

@@ -231,7 +231,7 @@ describe('hostile requests over every route (SQLite)', () => {
   let ids: string[];
   let slugs: string[];
   let known: string[];
-  let patterns: RegExp[];
+  let patterns: ReturnType<typeof leakPatterns>;
   let good: Record<string, unknown[]>;
 
   beforeAll(async () => {
