@@ -1,7 +1,7 @@
 /** Drives a server with autocannon for a bounded time and measures what the issue asks for. */
 import autocannon from 'autocannon';
 import type { BenchCase, BenchRequest } from './cases.js';
-import { watchRss } from './server.js';
+import { cpuSeconds, watchRss } from './server.js';
 
 /** What one timed run measured. */
 export interface LoadResult {
@@ -18,6 +18,11 @@ export interface LoadResult {
   /** Server RSS in MB: peak during the run and at its end. */
   rssPeakMb?: number;
   rssEndMb?: number;
+  /**
+   * Server CPU milliseconds per answered request: steadier than requests/s on a shared
+   * machine (the server's own work, whatever share of the cores it got).
+   */
+  serverCpuMsPerRequest?: number;
 }
 
 /** Options of {@link drive}. */
@@ -60,7 +65,9 @@ export async function drive(options: DriveOptions): Promise<LoadResult> {
     statusCounts[status] = (statusCounts[status] ?? 0) + 1;
   });
   const stopRss = options.pid !== undefined ? watchRss(options.pid) : undefined;
+  const cpuBefore = options.pid !== undefined ? cpuSeconds(options.pid) : undefined;
   const result = await instance;
+  const cpuAfter = options.pid !== undefined ? cpuSeconds(options.pid) : undefined;
   const rss = stopRss?.();
   const sorted = Float64Array.from(latencies).sort();
   const wrong = Object.entries(statusCounts).reduce((sum, [status, count]) => sum + (Number(status) === options.expectStatus ? 0 : count), 0);
@@ -75,6 +82,7 @@ export async function drive(options: DriveOptions): Promise<LoadResult> {
     timeouts: result.timeouts,
     rssPeakMb: rss?.peakMb,
     rssEndMb: rss?.lastMb,
+    serverCpuMsPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && latencies.length ? (1000 * (cpuAfter - cpuBefore)) / latencies.length : undefined,
   };
 }
 

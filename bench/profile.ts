@@ -26,7 +26,8 @@ const top = Number(opt('top', '30'));
 const wanted = args.flatMap((a, i) => (a === '--case' ? [args[i + 1]] : []));
 
 const fixtures = await sqliteDataset(size, true);
-const cases = benchCases(fixtures).filter((c) => !wanted.length || wanted.some((w) => c.name.includes(w)));
+// A case named exactly is taken alone; otherwise every case whose name contains the text.
+const cases = benchCases(fixtures).filter((c) => !wanted.length || wanted.some((w) => c.name === w || (!benchCases(fixtures).some((x) => x.name === w) && c.name.includes(w))));
 const dir = join('bench/.profiles', `${size}-${framework}`);
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });

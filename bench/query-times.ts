@@ -39,7 +39,9 @@ await calendar.migrate();
 
 const short = (sql: string) => (sql.length > 220 ? `${sql.slice(0, 220)}…` : sql);
 try {
-  for (const c of benchCases(fixtures).filter((x) => !wanted.length || wanted.some((w) => x.name.includes(w)))) {
+  const all = benchCases(fixtures);
+  // A case named exactly is taken alone; otherwise every case whose name contains the text.
+  for (const c of all.filter((x) => !wanted.length || wanted.some((w) => x.name === w || (!all.some((y) => y.name === w) && x.name.includes(w))))) {
     const runs: { total: number; wall: number; queries: typeof log }[] = [];
     for (let i = 0; i < repeat; i++) {
       const request = c.request(i);

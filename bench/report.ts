@@ -11,12 +11,16 @@ export interface Row {
   p99: number;
   bad: number;
   rss?: number;
+  /** Server CPU ms per request. */
+  cpu?: number;
   bytes: number;
   ceiling?: number;
   fraction?: number;
 }
 
-const HEAD = ['events', 'server', 'case', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/err', 'RSS MB', 'body B', 'ceiling req/s', '% of ceiling'];
+const HEAD = ['events', 'server', 'case', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/err', 'RSS MB', 'CPU ms/req', 'body B', 'ceiling req/s', '% of ceiling'];
+/** Columns aligned right. */
+const NUMERIC = new Set([0, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
 
 function cells(r: Row): string[] {
   return [
@@ -28,6 +32,7 @@ function cells(r: Row): string[] {
     Number.isFinite(r.p99) ? r.p99.toFixed(1) : '—',
     String(r.bad),
     r.rss === undefined ? '' : r.rss.toFixed(0),
+    r.cpu === undefined ? '' : r.cpu.toFixed(2),
     String(r.bytes),
     r.ceiling === undefined ? '' : r.ceiling.toFixed(0),
     r.fraction === undefined ? '' : `${(100 * r.fraction).toFixed(0)} %`,
@@ -38,8 +43,7 @@ function cells(r: Row): string[] {
 export function formatTable(rows: readonly Row[]): string {
   const all = [HEAD, ...rows.map(cells)];
   const widths = HEAD.map((_, i) => Math.max(...all.map((r) => r[i].length)));
-  const numeric = new Set([0, 3, 4, 5, 6, 7, 8, 9, 10]);
-  return all.map((r) => r.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ')).join('\n');
+  return all.map((r) => r.map((c, i) => (NUMERIC.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ')).join('\n');
 }
 
 /** The Markdown report: conditions, table, seeding times and target verdicts. */
@@ -54,7 +58,7 @@ export function markdownTable(
       `${meta.connections} connections, ${meta.seconds} s per case; load average at the end ${meta.loadAverageAtEnd.map((l) => l.toFixed(1)).join(' / ')}.`,
     '',
     `| ${HEAD.join(' | ')} |`,
-    `|${HEAD.map((_, i) => ([0, 3, 4, 5, 6, 7, 8, 9, 10].includes(i) ? '---:' : '---')).join('|')}|`,
+    `|${HEAD.map((_, i) => (NUMERIC.has(i) ? '---:' : '---')).join('|')}|`,
     ...rows.map((r) => `| ${cells(r).join(' | ')} |`),
     '',
     `Seeding: ${seeding

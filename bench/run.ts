@@ -8,7 +8,8 @@
  *
  * Environment (all optional): BENCH_SIZES=1000,10000,100000 · BENCH_FRAMEWORKS=express,fastify ·
  * BENCH_SECONDS=5 (per case) · BENCH_WARMUP=1 · BENCH_CEILING_SECONDS=3 · BENCH_CASES=<substring,…> ·
- * BENCH_REUSE=1 (reuse today's seeded files) · CALENDAR_BENCH_POSTGRES_URL=postgres://….
+ * BENCH_REUSE=1 (reuse today's seeded files) · BENCH_TSX=1 (run the sources under tsx, not compiled) ·
+ * CALENDAR_BENCH_POSTGRES_URL=postgres://….
  */
 import { cpus, loadavg } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { sqliteDataset, workingCopy } from './dataset.js';
 import { drive, meanBodyBytes, type LoadResult } from './load.js';
 import { formatTable, markdownTable, type Row } from './report.js';
 import { seedCalendar, type SeedFixtures } from './seed.js';
+import { buildServers } from './build.js';
 import { startServer, stopServer, type ServerProcess } from './server.js';
 import { evaluateTargets } from './targets.js';
 
@@ -37,8 +39,15 @@ const config = {
   readme: process.argv.includes('--readme'),
 };
 
-const SERVER_SCRIPT: Record<Framework, string> = { express: 'examples/express/server.ts', fastify: 'examples/fastify/server.ts' };
-const CEILING_SCRIPT: Record<Framework, string> = { express: 'bench/ceiling-express.ts', fastify: 'bench/ceiling-fastify.ts' };
+const SOURCES = {
+  'express-server': 'examples/express/server.ts',
+  'fastify-server': 'examples/fastify/server.ts',
+  'ceiling-express': 'bench/ceiling-express.ts',
+  'ceiling-fastify': 'bench/ceiling-fastify.ts',
+};
+// Filled by main(): the compiled files (BENCH_TSX=1 runs the sources under tsx instead).
+let SERVER_SCRIPT: Record<Framework, string>;
+let CEILING_SCRIPT: Record<Framework, string>;
 const PORT = Number(env.BENCH_PORT ?? 18_480);
 const started = Date.now();
 const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -53,6 +62,9 @@ interface CaseResult extends LoadResult {
   loadBefore: number;
   ceilingRps?: number;
   fractionOfCeiling?: number;
+  /** The ceiling server's CPU ms per request, and the case's share judged by CPU (ceiling CPU / case CPU). */
+  ceilingCpuMsPerRequest?: number;
+  cpuFractionOfCeiling?: number;
 }
 
 /** Runs every case against one server: probe (status and size), warm-up, timed run. */
@@ -72,7 +84,7 @@ async function runCases(server: ServerProcess, cases: BenchCase[], meta: Pick<Ca
     await drain(base);
     log(
       `  ${c.name.padEnd(42)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms.toFixed(1)} ms  p99 ${r.p99Ms.toFixed(1)} ms  ` +
-        `bad ${r.wrongStatus + r.errors}  RSS ${r.rssPeakMb?.toFixed(0)} MB  ${bytes} B`,
+        `bad ${r.wrongStatus + r.errors}  RSS ${r.rssPeakMb?.toFixed(0)} MB  CPU ${r.serverCpuMsPerRequest?.toFixed(2)} ms/req  ${bytes} B`,
     );
   }
   return out;
@@ -119,7 +131,7 @@ async function ceilings(results: CaseResult[], requests: Map<string, BenchReques
     if (!wanted.length) continue;
     const server = await startServer({ script: CEILING_SCRIPT[framework], port: PORT + 1 });
     log(` ${framework} static-JSON ceiling (pid ${server.pid})`);
-    const cache = new Map<string, number>();
+    const cache = new Map<string, { rps: number; cpu?: number }>();
     try {
       for (const r of wanted) {
         const sample = requests.get(r.case)!;
@@ -128,12 +140,22 @@ async function ceilings(results: CaseResult[], requests: Map<string, BenchReques
           const path = `/wp-json/static/${bucket(r.bytes)}`;
           const request = (): BenchRequest => ({ ...sample, path });
           if (config.warmupSeconds > 0) await drive({ url: `http://127.0.0.1:${server.port}`, connections: config.connections, seconds: config.warmupSeconds, request, expectStatus: 0 });
-          const c = await drive({ url: `http://127.0.0.1:${server.port}`, connections: config.connections, seconds: config.ceilingSeconds, request, expectStatus: sample.method === 'POST' ? 201 : 200 });
-          cache.set(key, c.requestsPerSecond);
-          log(`  ${key.padEnd(14)} ${c.requestsPerSecond.toFixed(0).padStart(6)} req/s`);
+          const c = await drive({
+            url: `http://127.0.0.1:${server.port}`,
+            connections: config.connections,
+            seconds: config.ceilingSeconds,
+            request,
+            expectStatus: sample.method === 'POST' ? 201 : 200,
+            pid: server.pid,
+          });
+          cache.set(key, { rps: c.requestsPerSecond, cpu: c.serverCpuMsPerRequest });
+          log(`  ${key.padEnd(14)} ${c.requestsPerSecond.toFixed(0).padStart(6)} req/s  CPU ${c.serverCpuMsPerRequest?.toFixed(2)} ms/req`);
         }
-        r.ceilingRps = cache.get(key);
-        r.fractionOfCeiling = r.requestsPerSecond / r.ceilingRps!;
+        const ceiling = cache.get(key)!;
+        r.ceilingRps = ceiling.rps;
+        r.fractionOfCeiling = r.requestsPerSecond / ceiling.rps;
+        r.ceilingCpuMsPerRequest = ceiling.cpu;
+        if (ceiling.cpu !== undefined && r.serverCpuMsPerRequest) r.cpuFractionOfCeiling = ceiling.cpu / r.serverCpuMsPerRequest;
       }
     } finally {
       await stopServer(server);
@@ -145,6 +167,10 @@ const selected = (cases: BenchCase[]) => (config.cases ? cases.filter((c) => con
 
 async function main(): Promise<void> {
   log(`bench: sizes ${config.sizes.join(', ')} · ${config.frameworks.join(', ')}${config.postgres ? ' (+ fastify on postgres)' : ''} · ${config.seconds} s per case, ${config.connections} connections`);
+  const compiled = env.BENCH_TSX === '1' ? SOURCES : await buildServers(SOURCES);
+  SERVER_SCRIPT = { express: compiled['express-server'], fastify: compiled['fastify-server'] };
+  CEILING_SCRIPT = { express: compiled['ceiling-express'], fastify: compiled['ceiling-fastify'] };
+  log(`servers: ${env.BENCH_TSX === '1' ? 'TypeScript sources under tsx' : 'compiled with tsup to bench/.data/build (plain node)'}`);
   log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}${loadavg()[0] > 1.5 ? ' — loaded: figures are pessimistic' : ''}`);
   const results: CaseResult[] = [];
   const seeding: { size: number; db: string; seconds: number; cpuSeconds?: number; reused?: boolean }[] = [];
@@ -181,6 +207,7 @@ async function main(): Promise<void> {
     p99: r.p99Ms,
     bad: r.wrongStatus + r.errors,
     rss: r.rssPeakMb,
+    cpu: r.serverCpuMsPerRequest,
     bytes: r.bytes,
     ceiling: r.ceilingRps,
     fraction: r.fractionOfCeiling,

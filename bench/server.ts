@@ -13,7 +13,7 @@ export interface ServerProcess {
 
 /** Options of {@link startServer}. */
 export interface StartOptions {
-  /** The script, relative to the repository root (run with tsx). */
+  /** The script, relative to the repository root: compiled JavaScript, or TypeScript (run with tsx). */
   script: string;
   port: number;
   env?: Record<string, string>;
@@ -24,11 +24,13 @@ export interface StartOptions {
 }
 
 /**
- * Starts `node --import tsx <script>` (node itself, not an npx/tsx wrapper, so that the pid
- * is the server's and its RSS is what is measured) and waits until it prints that it listens.
+ * Starts `node <script>` (`node --import tsx <script>` for TypeScript; node itself, not an
+ * npx/tsx wrapper, so that the pid is the server's and its RSS is what is measured) and
+ * waits until it prints that it listens.
  */
 export function startServer(options: StartOptions): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', options.script], {
+  const loader = options.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...loader, options.script], {
     env: { ...process.env, ...options.env, PORT: String(options.port), NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -77,6 +79,21 @@ export function rssMb(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; `undefined` if gone. */
+export function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux reports CPU time in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on. */
+const CLOCK_TICKS = 100;
 
 /** Samples a process's RSS every `everyMs` until stopped; returns the peak and the last value. */
 export function watchRss(pid: number, everyMs = 200): () => { peakMb: number; lastMb: number } {

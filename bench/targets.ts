@@ -11,6 +11,8 @@ export interface MeasuredCase {
   p99Ms: number;
   rssPeakMb?: number;
   ceilingRps?: number;
+  serverCpuMsPerRequest?: number;
+  ceilingCpuMsPerRequest?: number;
 }
 
 /** One target's verdict. */
@@ -39,20 +41,28 @@ export function evaluateTargets(results: readonly MeasuredCase[], seeding: reado
   }
   for (const r of results.filter((x) => x.case === 'GET /events/<id>' && x.ceilingRps)) {
     const fraction = r.requestsPerSecond / r.ceilingRps!;
+    const cpu =
+      r.ceilingCpuMsPerRequest !== undefined && r.serverCpuMsPerRequest
+        ? `; by server CPU ${r.ceilingCpuMsPerRequest.toFixed(2)} of ${r.serverCpuMsPerRequest.toFixed(2)} ms/req = ${((100 * r.ceilingCpuMsPerRequest) / r.serverCpuMsPerRequest).toFixed(0)} %`
+        : '';
     out.push({
       name: `GET /events/<id> ≥ ½ static-JSON ceiling (${r.framework}/${r.db}, ${r.size})`,
       ok: fraction >= 0.5,
-      measured: `${r.requestsPerSecond.toFixed(0)} of ${r.ceilingRps!.toFixed(0)} req/s = ${(100 * fraction).toFixed(0)} %`,
+      measured: `${r.requestsPerSecond.toFixed(0)} of ${r.ceilingRps!.toFixed(0)} req/s = ${(100 * fraction).toFixed(0)} %${cpu}`,
     });
   }
   for (const big of results.filter((r) => r.list && r.size === LARGEST)) {
     const small = find(SMALLEST, big.framework, big.db, big.case);
     if (!small) continue;
     const slowdown = small.requestsPerSecond / big.requestsPerSecond;
+    const cpu =
+      small.serverCpuMsPerRequest && big.serverCpuMsPerRequest
+        ? `; server CPU ${small.serverCpuMsPerRequest.toFixed(2)} → ${big.serverCpuMsPerRequest.toFixed(2)} ms/req = ${(big.serverCpuMsPerRequest / small.serverCpuMsPerRequest).toFixed(2)}×`
+        : '';
     out.push({
       name: `growth ≤ 1.3× from 1k to 100k: ${big.case} (${big.framework}/${big.db})`,
       ok: slowdown <= 1.3,
-      measured: `${small.requestsPerSecond.toFixed(0)} → ${big.requestsPerSecond.toFixed(0)} req/s = ${slowdown.toFixed(2)}× slower`,
+      measured: `${small.requestsPerSecond.toFixed(0)} → ${big.requestsPerSecond.toFixed(0)} req/s = ${slowdown.toFixed(2)}× slower${cpu}`,
     });
   }
   const rss = results.filter((r) => r.size === LARGEST && r.rssPeakMb !== undefined);

@@ -204,6 +204,8 @@ describe('GET /doc: document shape (index-and-doc.md §2)', () => {
     expect(params('/events').filter((p) => p.style).map((p) => p.name)).toEqual(['categories', 'tags', 'venue', 'organizer', 'include']);
     expect(byName('/events', 'geoloc_lat')?.schema).toEqual({ type: 'number' });
     expect(byName('/venues', 'only_with_upcoming')?.schema).toEqual({ type: 'boolean' });
+    expect(byName('/venues', 'has_events')?.schema).toEqual({ type: 'boolean' });
+    expect(byName('/organizers', 'has_events')?.schema).toEqual({ type: 'boolean' });
     expect(byName('/events/{id}', 'id')).toMatchObject({ in: 'path', schema: { type: 'integer' }, required: true });
     expect(byName('/events/by-slug/{slug}', 'slug', 'post')).toMatchObject({ in: 'path', schema: { type: 'string' }, required: true });
     expect(params('/events/{id}', 'post').map((p) => p.name)).toEqual(['id', 'password']);
@@ -244,7 +246,7 @@ describe('GET /doc: generated from the route table', () => {
       const p = parameters[i];
       expect(p.required, `${where} ${name}`).toBe(a.required);
       expect(p.in, `${where} ${name}`).toBe(a.in ?? 'query');
-      expect(p.schema.type, `${where} ${name}`).toBe(documentedType(a.doc));
+      expect(p.schema.type, `${where} ${name}`).toBe(documentedType(a.doc, a.swaggerType));
       expect(p.schema.items, `${where} ${name}`).toEqual(a.doc.items);
       expect(p.style, `${where} ${name}`).toBe(a.style);
       expect(p.description, `${where} ${name}`).toBe(describeKey(a.doc.description as DescriptionKey, 'en'));
@@ -270,7 +272,7 @@ describe('GET /doc: generated from the route table', () => {
     const props = en.paths['/events/{id}'].post.requestBody.content['application/x-www-form-urlencoded'].schema.properties;
     expect(keys(props)).toEqual(keys(create.args));
     for (const [name, a] of Object.entries(create.args)) {
-      expect(props[name].type, name).toBe(documentedType(a.doc));
+      expect(props[name].type, name).toBe(documentedType(a.doc, a.swaggerType));
       expect(props[name].description, name).toBe(describeKey(a.doc.description as DescriptionKey, 'en'));
     }
   });

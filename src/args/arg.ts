@@ -47,6 +47,8 @@ export interface Arg<T = unknown, Required extends boolean = boolean, C = unknow
   readonly in?: 'path' | 'query';
   /** Comma-list arguments are documented with `style: form`. */
   readonly style?: 'form';
+  /** The type `/doc` shows when it differs from the checked one (upstream's `swagger_type`). */
+  readonly swaggerType?: WpType;
 }
 
 /** A record of declared arguments, keyed by name, in declaration order. */
@@ -97,6 +99,7 @@ interface ArgOptions<T, R extends boolean, C> {
   sanitize?: (value: unknown) => T;
   in?: 'path' | 'query';
   style?: 'form';
+  swaggerType?: WpType;
 }
 
 /** Declares an argument: `doc` is what the index shows, `options` how it is checked. */
@@ -122,6 +125,7 @@ export function arg<const D extends ArgDoc, T = TypeOf<D>, R extends boolean = f
     sanitizes: sanitize !== undefined,
     in: options.in,
     style: options.style,
+    swaggerType: options.swaggerType,
   };
 }
 

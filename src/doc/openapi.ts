@@ -27,7 +27,8 @@ type Translate = (key: DescriptionKey) => string;
  * The type `/doc` gives an argument: its declared `type`, else what its other
  * declarations imply (a list with `items`, a `double`, a boolean default), else `string`.
  */
-export function documentedType(doc: ArgDoc): WpType {
+export function documentedType(doc: ArgDoc, swaggerType?: WpType): WpType {
+  if (swaggerType) return swaggerType;
   if (doc.type) return doc.type;
   if (doc.items) return 'array';
   if (doc.format === 'double') return 'number';
@@ -50,7 +51,7 @@ function descriptionOf(doc: ArgDoc, t: Translate): string {
  */
 export function parameters(args: Args<RequestContext>, t: Translate): JsonObject[] {
   return Object.entries(args).map(([name, a]) => {
-    const schema: JsonObject = { type: documentedType(a.doc) };
+    const schema: JsonObject = { type: documentedType(a.doc, a.swaggerType) };
     if (a.doc.items) schema.items = { ...a.doc.items };
     const parameter: JsonObject = { in: a.in ?? 'query', schema, description: descriptionOf(a.doc, t), required: a.required, name };
     if (a.style) parameter.style = a.style;
@@ -62,7 +63,7 @@ export function parameters(args: Args<RequestContext>, t: Translate): JsonObject
 export function requestBody(args: Args<RequestContext>, t: Translate): JsonObject {
   const properties: JsonObject = {};
   for (const [name, a] of Object.entries(args)) {
-    const property: JsonObject = { description: descriptionOf(a.doc, t), type: documentedType(a.doc) };
+    const property: JsonObject = { description: descriptionOf(a.doc, t), type: documentedType(a.doc, a.swaggerType) };
     if (a.doc.items) property.items = { ...a.doc.items };
     properties[name] = property;
   }

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { has } from '../auth/capabilities.js';
 import type { Args } from '../args/arg.js';
 import { parseList, toId } from '../args/checks.js';
@@ -9,6 +8,7 @@ import { encodedUrl, pagingUrls, rawUrl, type QueryPair } from '../http/archive-
 import { asQueryValue } from '../http/query-string.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../http/route.js';
 import { EVENT } from '../posts/kinds.js';
+import { unlocks } from '../posts/password.js';
 import { isTruthy } from '../represent/empty-filter.js';
 import { redact } from '../represent/redact.js';
 import { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs, termList } from '../schemas/events.js';
@@ -84,6 +84,8 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
     endsOnOrBefore: end,
     ...relativeBounds,
     search: typeof p.search === 'string' ? searchWords(p.search) : undefined,
+    // As WordPress: logged-out searches never look into password-protected posts.
+    withoutPasswords: typeof p.search === 'string' && ctx.principal === null,
     categoryIds: p.categories !== undefined ? await termFilter(ctx, CATEGORIES, p.categories) : undefined,
     tagIds: p.tags !== undefined ? await termFilter(ctx, TAGS, p.tags) : undefined,
     venueIds: p.venue !== undefined ? ids(p.venue) : undefined,
@@ -225,15 +227,7 @@ function singleEndpoints(bySlug: boolean) {
 
 /** Whether a request unlocks a password-protected event (responses.md §7). */
 function unlocked(ctx: RequestContext, row: EventRow): boolean {
-  const password = ctx.input('password');
-  if (typeof password === 'string' && row.password && samePassword(password, row.password)) return true;
-  return ctx.input('context') === 'edit' && ctx.services.events.can(ctx.principal, 'edit', row);
-}
-
-/** Compares passwords in constant time (hashes make the lengths equal). */
-function samePassword(given: string, stored: string): boolean {
-  const digest = (t: string) => createHash('sha256').update(t).digest();
-  return timingSafeEqual(digest(given), digest(stored));
+  return unlocks(ctx, row.password, ctx.services.events.can(ctx.principal, 'edit', row));
 }
 
 /** The event routes (README "Routes" rows 2–4). */

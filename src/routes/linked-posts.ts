@@ -6,6 +6,8 @@ import { asQueryValue } from '../http/query-string.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../http/route.js';
 import { formatWallClock } from '../dates/index.js';
 import { isTruthy } from '../represent/empty-filter.js';
+import { redact } from '../represent/redact.js';
+import { unlocks } from '../posts/password.js';
 import { linkedArchiveArgs, linkedIdArg, linkedSlugArg, type LinkedWriteArgs } from '../schemas/linked-posts.js';
 import { archiveStatuses } from '../schemas/post-args.js';
 import type { LinkedPostService } from '../services/linked-posts.js';
@@ -47,9 +49,13 @@ export function linkedRoutes<T extends LinkedTable>(
     return row ? service(ctx).can(ctx.principal, action, row) : has(ctx.principal, `${action}_tribe_${kindInfo.kind}`);
   };
 
+  /** Password-protected items are redacted unless the request unlocks them (responses.md §7). */
+  const locked = (ctx: RequestContext, row: LinkedRow<T>) => !unlocks(ctx, row.password, service(ctx).can(ctx.principal, 'edit', row));
+
   async function single(ctx: RequestContext, row: LinkedRow<T>, jsonLd: boolean) {
-    const [json] = await service(ctx).render([row], { urls: ctx.urls, principal: ctx.principal, jsonLd });
-    return json;
+    const hidden = locked(ctx, row);
+    const [json] = await service(ctx).render([row], { urls: ctx.urls, principal: ctx.principal, jsonLd: jsonLd && !hidden });
+    return hidden ? redact(json) : json;
   }
 
   const read = async (ctx: RequestContext) => {
@@ -89,12 +95,15 @@ export function linkedRoutes<T extends LinkedTable>(
       const { statuses, shown } = archiveStatuses(kindInfo, p.status, ctx);
       const hasEvents = p.has_events === undefined ? undefined : isTruthy(p.has_events);
       const upcoming = isTruthy(p.only_with_upcoming);
+      // Items linked to an event the caller may not read are not revealed through it.
+      const event = p.event !== undefined ? await ctx.services.events.get(p.event) : undefined;
+      const eventVisible = !event || event.status === 'publish' || ctx.services.events.can(ctx.principal, 'read', event);
       const { rows, total } = await service(ctx).list({
         statuses,
         offset: (page - 1) * perPage,
         limit: perPage,
         searchFragments: p.search !== undefined ? searchFragments(p.search) : undefined,
-        eventId: p.event,
+        eventId: p.event === undefined ? undefined : eventVisible ? p.event : 0,
         hasEvents,
         upcomingAfterUtc: upcoming ? formatWallClock(ctx.now, 'UTC') : undefined,
       });
@@ -102,7 +111,8 @@ export function linkedRoutes<T extends LinkedTable>(
         throw apiError(`${noun}-archive-page-not-found`, `The requested ${noun} archive page does not exist`, 404);
       }
       const totalPages = Math.ceil(total / perPage);
-      const items = await service(ctx).render(rows, { urls: ctx.urls, principal: ctx.principal, jsonLd: false });
+      const rendered = await service(ctx).render(rows, { urls: ctx.urls, principal: ctx.principal, jsonLd: false });
+      const items = rendered.map((json, i) => (locked(ctx, rows[i]) ? redact(json) : json));
       const urls = pagingUrls(`${ctx.urls.base}/${collection}/`, page, totalPages, [
         ['per_page', perPage],
         ['event', p.event],

@@ -17,7 +17,7 @@ export function linkedArchiveArgs(kind: PostKindInfo) {
     per_page: perPageArg,
     search: arg({ description: `${k}s.search`, type: 'string' }, { check: nonEmptyString }),
     event: arg({ description: `${k}s.event`, type: 'integer' }, { check: existingEvent }),
-    has_events: arg({ description: `${k}s.has_events` }),
+    has_events: arg({ description: `${k}s.has_events` }, { swaggerType: 'boolean' }),
     only_with_upcoming: arg({ description: `${k}s.only_with_upcoming`, default: false }),
     status: arg({ format: 'string', description: `${k}s.status` }, { check: archiveStatusCheck(kind) }),
   };

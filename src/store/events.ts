@@ -27,6 +27,8 @@ export interface EventListQuery {
   endsBefore?: string;
   endsAfter?: string;
   search?: SearchWords;
+  /** Leave out password-protected events. */
+  withoutPasswords?: boolean;
   categoryIds?: readonly number[];
   tagIds?: readonly number[];
   venueIds?: readonly number[];
@@ -92,6 +94,7 @@ export class EventStore {
     if (q.startsAfter !== undefined) s = s.where('events.start_local', '>', q.startsAfter);
     if (q.endsBefore !== undefined) s = s.where('events.end_local', '<', q.endsBefore);
     if (q.endsAfter !== undefined) s = s.where('events.end_local', '>', q.endsAfter);
+    if (q.withoutPasswords) s = s.where((eb) => eb.or([eb('posts.password', 'is', null), eb('posts.password', '=', '')]));
     if (q.search) {
       const columns = ['posts.title', 'posts.excerpt', 'posts.content'];
       const contains = (c: string, word: string) => containsIgnoringCase(foldCase(sql.ref(c), word), word);

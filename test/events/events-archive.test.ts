@@ -73,7 +73,7 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
       const tomorrow = utcDay(new Date(), 1);
       r = await list({ starts_after: 'tomorrow 9am' });
       expect(r.body.rest_url).toBe(`${b}&status=publish&starts_after=${tomorrow} 23:59:59`);
-      expect(idsOf(r)).toEqual(days(1, 2, 3, 4, 5, 6, 7));
+      expect(idsOf(r)).toEqual(days(1, 2, 3, 4, 5, 6, 7).filter((_, i) => `2027-02-0${i + 1} 10:00:00` > `${tomorrow} 23:59:59`));
       // Strict mode compares with the value as given; non-truthy words select inclusive mode.
       r = await list({ start_date: '2027-02-03 10:00:01', strict_dates: 'false' });
       expect(idsOf(r)).toEqual(days(3, 4, 5, 6, 7));
@@ -177,9 +177,11 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
       const yesterday = utcDay(now, -1);
       const old = await createEvent(t, { start_date: '2020-01-01 10:00:00', end_date: '2020-01-01 11:00:00' });
       const yesterdayMorning = await createEvent(t, { start_date: `${yesterday} 10:00:00`, end_date: `${yesterday} 11:00:00` });
-      const laterPublished = await createEvent(t, { date: '2026-01-05 10:00:00', start_date: '2027-06-01 10:00:00', end_date: '2027-06-01 11:00:00' });
-      const earlierPublished = await createEvent(t, { date: '2026-01-01 10:00:00', start_date: '2027-07-01 10:00:00', end_date: '2027-07-01 11:00:00' });
-      const hidden = await createEvent(t, { hide_from_listings: true, start_date: '2027-06-01 10:00:00', end_date: '2027-06-01 11:00:00' });
+      // Upcoming (inside the default window), published in the opposite order.
+      const at = (days: number) => ({ start_date: `${utcDay(now, days)} 10:00:00`, end_date: `${utcDay(now, days)} 11:00:00` });
+      const laterPublished = await createEvent(t, { date: '2026-01-05 10:00:00', ...at(60) });
+      const earlierPublished = await createEvent(t, { date: '2026-01-01 10:00:00', ...at(90) });
+      const hidden = await createEvent(t, { hide_from_listings: true, ...at(60) });
       const include = [old.id, yesterdayMorning.id, laterPublished.id, earlierPublished.id, hidden.id, 999999].join(',');
       const before = new Date();
       const r = await t.request('GET', '/events', { query: { include } });
@@ -356,7 +358,7 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
       const priv = await createEvent(t, { status: 'private', start_date: '2027-10-10 10:00:00', end_date: '2027-10-10 11:00:00' });
       const pending = await createEvent(t, { status: 'publish', start_date: '2027-10-10 10:00:00', end_date: '2027-10-10 11:00:00' }, 'contributor2');
       expect(pending.status).toBe('pending');
-      const future = await createEvent(t, { date: '2030-01-01', start_date: '2027-10-10 10:00:00', end_date: '2027-10-10 11:00:00' });
+      const future = await createEvent(t, { date: `${utcDay(new Date(), 400)} 10:00:00`, start_date: '2027-10-10 10:00:00', end_date: '2027-10-10 11:00:00' });
       const trashed = await createEvent(t, { start_date: '2027-10-10 10:00:00', end_date: '2027-10-10 11:00:00' });
       await t.request('DELETE', `/events/${trashed.id}`, { as: 'admin' });
       const window = { start_date: '2027-10-10', end_date: '2027-10-10' };
@@ -535,14 +537,15 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
       const priv = await mk('private');
       const trashed = await mk('trashed');
       const lonely = await mk('lonely');
+      const soon = { start_date: `${utcDay(new Date(), 30)} 10:00:00`, end_date: `${utcDay(new Date(), 30)} 11:00:00` };
       const link = (l: { venue: number; organizer: number }, fields: Record<string, unknown>) =>
         createEvent(t, { venue: l.venue, organizer: [l.organizer], ...fields });
-      const e = await link(upcoming, { start_date: '2028-01-01 10:00:00', end_date: '2028-01-01 11:00:00' });
+      const e = await link(upcoming, { ...soon });
       await link(past, { start_date: '2020-01-01 10:00:00', end_date: '2020-01-01 11:00:00' });
-      await link(draft, { status: 'draft', start_date: '2028-01-01 10:00:00', end_date: '2028-01-01 11:00:00' });
-      await link(hidden, { hide_from_listings: true, start_date: '2028-01-01 10:00:00', end_date: '2028-01-01 11:00:00' });
-      await link(priv, { status: 'private', start_date: '2028-01-01 10:00:00', end_date: '2028-01-01 11:00:00' });
-      const gone = await link(trashed, { start_date: '2028-01-01 10:00:00', end_date: '2028-01-01 11:00:00' });
+      await link(draft, { status: 'draft', ...soon });
+      await link(hidden, { hide_from_listings: true, ...soon });
+      await link(priv, { status: 'private', ...soon });
+      const gone = await link(trashed, { ...soon });
       await t.request('DELETE', `/events/${gone.id}`, { as: 'admin' });
       for (const [key, pick] of [
         ['venues', (l: { venue: number }) => l.venue],

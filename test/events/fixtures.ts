@@ -3,7 +3,6 @@ import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformRes
 import { createCalendar, type Calendar, type CalendarOptions } from '../../src/index.js';
 import { connectDatabase } from '../../src/store/connect.js';
 import { TABLES, type Database } from '../../src/store/database.js';
-import { down } from '../../src/store/migrations/001_init.js';
 import { TablePrefixPlugin } from '../../src/store/table-prefix.js';
 import { USERS, testCalendar, type As, type TestCalendar, type TestResponse } from '../helpers/harness.js';
 
@@ -196,12 +195,6 @@ function requester(calendar: Calendar): TestCalendar['request'] {
   };
 }
 
-/** Drops a test calendar's tables. */
-async function dropTables(raw: Kysely<unknown>, prefix: string): Promise<void> {
-  await down({ db: raw, prefix });
-  for (const name of ['migrations', 'migrations_lock']) await raw.schema.dropTable(prefix + name).ifExists().execute();
-}
-
 /** Opens a calendar whose queries go through a {@link QueryProbe}. */
 export async function probedCalendar(url: string, options: Partial<CalendarOptions> = {}): Promise<ProbedCalendar> {
   const raw = await connectDatabase(url);
@@ -235,10 +228,8 @@ export async function probedCalendar(url: string, options: Partial<CalendarOptio
     },
     async close() {
       for (const v of variants) await v.close();
+      // The harness drops the tables of server databases.
       await t.close();
-      // Leftover tables slow every later migration on MariaDB (the migrator introspects the
-      // whole schema), so the test's own tables go with it.
-      await dropTables(raw, prefix).catch(() => undefined);
       await raw.destroy();
     },
   };

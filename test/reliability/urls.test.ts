@@ -32,6 +32,12 @@ const HOSTILE: Record<string, Record<string, string>> = {
 /** URLs that name specifications, not places on the site (link relations, JSON-LD, OpenAPI). */
 const FIXED = /^https?:\/\/(?:api\.w\.org|schema\.org|json-schema\.org|www\.w3\.org|swagger\.io|spec\.openapis\.org)(?:\/|$)/;
 
+/**
+ * A body with its wall clocks masked: the index and OPTIONS show the events archive's
+ * `end_date` default, "now + 24 months" to the second, so two requests may differ there.
+ */
+const sameSecond = (text: string | undefined) => text?.replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/g, '<wall clock>');
+
 /** Every absolute URL in a text. */
 const urlsIn = (text: string) => [...text.replace(/\\\//g, '/').matchAll(/https?:\/\/[^\s"'<>,;]*/g)].map((m) => m[0]);
 
@@ -100,7 +106,7 @@ describe('with baseUrl, request headers never reach URLs', () => {
         const what = `${req.method} ${req.path} with ${name}`;
         const r = await send(headers);
         expect(r.status, what).toBe(baseline.status);
-        expect(r.text, what).toBe(baseline.text);
+        expect(sameSecond(r.text), what).toBe(sameSecond(baseline.text));
         for (const h of ['Link', 'Location', 'Allow', 'X-TEC-Total', 'X-TEC-TotalPages']) expect(r.headers[h], `${what}: ${h}`).toBe(baseline.headers[h]);
         expectOwnUrls(r, what);
       }
