@@ -92,15 +92,21 @@ export async function probe(base: string, request: BenchRequest): Promise<{ stat
   return { status: response.status, body: await response.text() };
 }
 
-/** The mean response size of a case over its first `count` requests (rotating cases vary). */
-export async function meanBodyBytes(base: string, c: BenchCase, count: number, offset = 0): Promise<{ bytes: number; failures: string[] }> {
+/**
+ * The mean response size of a case over its first `count` requests (rotating cases vary),
+ * and their mean latency one at a time on the idle server (cold: the first ones of the case).
+ */
+export async function meanBodyBytes(base: string, c: BenchCase, count: number, offset = 0): Promise<{ bytes: number; failures: string[]; meanMs: number }> {
   let total = 0;
+  let ms = 0;
   const failures: string[] = [];
   for (let i = 0; i < count; i++) {
     const request = c.request(offset + i);
+    const t0 = performance.now();
     const { status, body } = await probe(base, request);
+    ms += performance.now() - t0;
     if (status !== c.status) failures.push(`${request.method} ${request.path} → ${status} ${body.slice(0, 300)}`);
     total += Buffer.byteLength(body);
   }
-  return { bytes: Math.round(total / count), failures };
+  return { bytes: Math.round(total / count), failures, meanMs: ms / count };
 }

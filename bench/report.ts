@@ -7,6 +7,8 @@ export interface Row {
   server: string;
   case: string;
   rps: number;
+  /** Latency of a request sent alone to the idle server, before the run (ms). */
+  single?: number;
   p50: number;
   p99: number;
   bad: number;
@@ -18,9 +20,9 @@ export interface Row {
   fraction?: number;
 }
 
-const HEAD = ['events', 'server', 'case', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/err', 'RSS MB', 'CPU ms/req', 'body B', 'ceiling req/s', '% of ceiling'];
+const HEAD = ['events', 'server', 'case', 'req/s', 'alone ms', 'p50 ms', 'p99 ms', 'non-2xx/err', 'RSS MB', 'CPU ms/req', 'body B', 'ceiling req/s', '% of ceiling'];
 /** Columns aligned right. */
-const NUMERIC = new Set([0, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+const NUMERIC = new Set([0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
 
 function cells(r: Row): string[] {
   return [
@@ -28,6 +30,7 @@ function cells(r: Row): string[] {
     r.server,
     r.case,
     r.rps.toFixed(0),
+    r.single === undefined ? '' : r.single.toFixed(1),
     Number.isFinite(r.p50) ? r.p50.toFixed(1) : '—',
     Number.isFinite(r.p99) ? r.p99.toFixed(1) : '—',
     String(r.bad),
@@ -56,6 +59,7 @@ export function markdownTable(
   const lines = [
     `Measured ${meta.date.slice(0, 16).replace('T', ' ')} UTC on ${meta.cores} cores (${meta.cpu ?? 'unknown CPU'}), Node ${meta.node}; ` +
       `${meta.connections} connections, ${meta.seconds} s per case; load average at the end ${meta.loadAverageAtEnd.map((l) => l.toFixed(1)).join(' / ')}.`,
+    '"alone": one request at a time on the idle server before the run; "0 req/s": no request of the run finished within its window.',
     '',
     `| ${HEAD.join(' | ')} |`,
     `|${HEAD.map((_, i) => (NUMERIC.has(i) ? '---:' : '---')).join('|')}|`,

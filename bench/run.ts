@@ -59,6 +59,8 @@ interface CaseResult extends LoadResult {
   case: string;
   list: boolean;
   bytes: number;
+  /** Mean latency of the probing requests, sent one at a time before the run (cold). */
+  probeMs: number;
   loadBefore: number;
   ceilingRps?: number;
   fractionOfCeiling?: number;
@@ -72,19 +74,19 @@ async function runCases(server: ServerProcess, cases: BenchCase[], meta: Pick<Ca
   const base = `http://127.0.0.1:${server.port}`;
   const out: CaseResult[] = [];
   for (const c of cases) {
-    const { bytes, failures } = await meanBodyBytes(base, c, c.rotates ? 5 : 1, 1_000_000);
+    const { bytes, failures, meanMs } = await meanBodyBytes(base, c, c.rotates ? 5 : 1, 1_000_000);
     if (failures.length) log(`  ! ${c.name}: unexpected answers while probing:\n    ${failures.slice(0, 3).join('\n    ')}`);
     if (config.warmupSeconds > 0) {
       await drive({ url: base, connections: config.connections, seconds: config.warmupSeconds, request: (n) => c.request(2_000_000 + n), expectStatus: c.status });
     }
     const loadBefore = loadavg()[0];
     const r = await drive({ url: base, connections: config.connections, seconds: config.seconds, request: c.request, expectStatus: c.status, pid: server.pid });
-    out.push({ ...meta, case: c.name, list: c.list, bytes, loadBefore, ...r });
+    out.push({ ...meta, case: c.name, list: c.list, bytes, loadBefore, probeMs: meanMs, ...r });
     // Requests still queued when the run stopped would slow the next case down.
     await drain(base);
     log(
       `  ${c.name.padEnd(42)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms.toFixed(1)} ms  p99 ${r.p99Ms.toFixed(1)} ms  ` +
-        `bad ${r.wrongStatus + r.errors}  RSS ${r.rssPeakMb?.toFixed(0)} MB  CPU ${r.serverCpuMsPerRequest?.toFixed(2)} ms/req  ${bytes} B`,
+        `single ${meanMs.toFixed(1)} ms  bad ${r.wrongStatus + r.errors}  RSS ${r.rssPeakMb?.toFixed(0)} MB  CPU ${r.serverCpuMsPerRequest?.toFixed(2)} ms/req  ${bytes} B`,
     );
   }
   return out;
@@ -203,6 +205,7 @@ async function main(): Promise<void> {
     server: `${r.framework}/${r.db}`,
     case: r.case,
     rps: r.requestsPerSecond,
+    single: r.probeMs,
     p50: r.p50Ms,
     p99: r.p99Ms,
     bad: r.wrongStatus + r.errors,

@@ -112,9 +112,15 @@ function resolveUncached(name: string): ResolvedZone | undefined {
   // offsets, not the tz-database zones of the same name); `UTC` is the exception.
   const abbr = phpAbbreviationOffset(name);
   if (abbr !== undefined) return { name, kind: 'abbreviation', zone: FixedOffsetZone.instance(abbr) };
-  if (isTzdbZoneName(name)) return { name, kind: 'iana', zone: IANAZone.create(name) };
+  if (isTzdbZoneName(name)) {
+    // UTC never changes offset: a fixed zone avoids an Intl look-up on every conversion.
+    const zone = IANAZone.create(name);
+    return { name, kind: 'iana', zone: ALWAYS_UTC.has(zone.name) ? FixedOffsetZone.utcInstance : zone };
+  }
   return undefined;
 }
+
+const ALWAYS_UTC = new Set(['UTC', 'Etc/UTC', 'Etc/UCT', 'Etc/Universal', 'Etc/Zulu', 'Etc/GMT', 'GMT', 'Universal', 'Zulu', 'UCT']);
 
 const cache = new Map<string, ResolvedZone | null>();
 /** Bound on cached names, so hostile input cannot grow the cache without limit. */

@@ -11,6 +11,26 @@ export async function connectDatabase(target: string): Promise<Kysely<unknown>> 
   return new Kysely<unknown>({ dialect: await dialectFor(target) });
 }
 
+/**
+ * Reuses prepared statements by SQL text: Kysely prepares every query anew, which is the
+ * largest cost of a read on SQLite. The cache is bounded; statements are only ever run to
+ * completion (Kysely calls `all`/`run`), so sharing one between calls is safe.
+ */
+function cachingStatements<D extends { prepare(sql: string): unknown }>(db: D): D {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, unknown>();
+  db.prepare = ((sql: string) => {
+    let stmt = cache.get(sql);
+    if (stmt === undefined) {
+      stmt = prepare(sql);
+      if (cache.size >= 500) cache.delete(cache.keys().next().value as string);
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  }) as D['prepare'];
+  return db;
+}
+
 async function dialectFor(target: string): Promise<Dialect> {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(target)?.[1]?.toLowerCase();
   if (scheme === 'postgres' || scheme === 'postgresql') {
@@ -37,7 +57,7 @@ async function dialectFor(target: string): Promise<Dialect> {
   const file = target.replace(/^sqlite:/i, '');
   const { default: Database } = await import('better-sqlite3');
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const sqlite = new Database(file);
+  const sqlite = cachingStatements(new Database(file));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   return new SqliteDialect({ database: sqlite });
