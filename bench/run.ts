@@ -7,7 +7,7 @@
  * bench/results.json and bench/results.md (and README's table with `--readme`).
  *
  * Environment (all optional): BENCH_SIZES=1000,10000,100000 · BENCH_FRAMEWORKS=express,fastify ·
- * BENCH_SECONDS=5 (per case) · BENCH_WARMUP=1 · BENCH_CEILING_SECONDS=3 · BENCH_CASES=<substring,…> ·
+ * BENCH_SECONDS=5 (per case) · BENCH_WARMUP=1 · BENCH_CEILING_SECONDS=3 · BENCH_CASES=<name or substring,…> ·
  * BENCH_REUSE=1 (reuse today's seeded files) · BENCH_TSX=1 (run the sources under tsx, not compiled) ·
  * CALENDAR_BENCH_POSTGRES_URL=postgres://….
  */
@@ -165,7 +165,9 @@ async function ceilings(results: CaseResult[], requests: Map<string, BenchReques
   }
 }
 
-const selected = (cases: BenchCase[]) => (config.cases ? cases.filter((c) => config.cases!.some((s) => c.name.includes(s))) : cases);
+/** The cases BENCH_CASES names: a case named exactly alone, otherwise every case whose name contains the text. */
+const selected = (cases: BenchCase[]) =>
+  config.cases ? cases.filter((c) => config.cases!.some((s) => c.name === s || (!cases.some((x) => x.name === s) && c.name.includes(s)))) : cases;
 
 async function main(): Promise<void> {
   log(`bench: sizes ${config.sizes.join(', ')} · ${config.frameworks.join(', ')}${config.postgres ? ' (+ fastify on postgres)' : ''} · ${config.seconds} s per case, ${config.connections} connections`);

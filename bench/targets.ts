@@ -22,6 +22,9 @@ export interface TargetResult {
   measured: string;
 }
 
+/** A latency for a verdict line (`—` when no request finished). */
+const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : '—');
+
 const LARGEST = 100_000;
 const SMALLEST = 1_000;
 
@@ -36,7 +39,7 @@ export function evaluateTargets(results: readonly MeasuredCase[], seeding: reado
     out.push({
       name: 'GET /events at 100k, Fastify/SQLite: ≥ 2,000 req/s and p99 < 20 ms',
       ok: list.requestsPerSecond >= 2000 && list.p99Ms < 20,
-      measured: `${list.requestsPerSecond.toFixed(0)} req/s, p99 ${list.p99Ms.toFixed(1)} ms`,
+      measured: `${list.requestsPerSecond.toFixed(0)} req/s, p99 ${ms(list.p99Ms)}`,
     });
   }
   for (const r of results.filter((x) => x.case === 'GET /events/<id>' && x.ceilingRps)) {
@@ -62,7 +65,9 @@ export function evaluateTargets(results: readonly MeasuredCase[], seeding: reado
     out.push({
       name: `growth ≤ 1.3× from 1k to 100k: ${big.case} (${big.framework}/${big.db})`,
       ok: slowdown <= 1.3,
-      measured: `${small.requestsPerSecond.toFixed(0)} → ${big.requestsPerSecond.toFixed(0)} req/s = ${slowdown.toFixed(2)}× slower${cpu}`,
+      measured: big.requestsPerSecond
+        ? `${small.requestsPerSecond.toFixed(0)} → ${big.requestsPerSecond.toFixed(0)} req/s = ${slowdown.toFixed(2)}× slower${cpu}`
+        : `${small.requestsPerSecond.toFixed(0)} req/s at 1k; no request finished within the run at 100k`,
     });
   }
   const rss = results.filter((r) => r.size === LARGEST && r.rssPeakMb !== undefined);

@@ -3,7 +3,9 @@ import { localToUtc, parseTime, resolveZone, snapToDayEnd, snapToDayStart, timez
 import { costFromInput, type StoredCost } from '../events/cost.js';
 import { ApiError, apiError, invalidParam } from '../http/errors.js';
 import { nowDates, publicationDates } from '../posts/dates.js';
-import { storedSlugForm, trashedSlug, uniquePostSlug } from '../posts/slug.js';
+import { trashPost } from '../posts/trash.js';
+import { EVENT } from '../posts/kinds.js';
+import { storedSlugForm, uniquePostSlug } from '../posts/slug.js';
 import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from '../posts/status.js';
 import { filterContent, filterExcerpt, filterTitle } from '../posts/text.js';
 import { phpEmpty } from '../schemas/post-args.js';
@@ -389,19 +391,7 @@ export class EventService {
 
   /** Moves the event to the trash (writes.md §2.12); a second time is 410. */
   async trash(row: EventRow, now: Date): Promise<EventRow> {
-    if (row.status === 'trash') throw new ApiError('event-is-in-trash', 'The event is already trashed', { status: 410 });
-    const stamp = nowDates(this.deps.timezone, now);
-    await withRetry(() =>
-      this.store.transaction(async (tx) => {
-        await tx.posts.update(row.id, {
-          status: 'trash',
-          status_before_trash: row.status,
-          slug: await trashedSlug(tx, 'event', row.slug, row.id),
-          modified: stamp.local,
-          modified_utc: stamp.utc,
-        });
-      }),
-    );
+    await trashPost(this.store, EVENT, row, this.deps.timezone, now);
     return (await this.get(row.id))!;
   }
 

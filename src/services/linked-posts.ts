@@ -3,9 +3,10 @@ import type { Urls } from '../http/urls.js';
 import { ApiError, apiError, invalidParams, type ParamFailure } from '../http/errors.js';
 import type { PostKindInfo } from '../posts/kinds.js';
 import { nowDates, publicationDates } from '../posts/dates.js';
+import { trashPost } from '../posts/trash.js';
 import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from '../posts/status.js';
 import { filterContent, filterTitle } from '../posts/text.js';
-import { storedSlugForm, trashedSlug, uniquePostSlug } from '../posts/slug.js';
+import { storedSlugForm, uniquePostSlug } from '../posts/slug.js';
 import type { Store } from '../store/index.js';
 import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTable } from '../store/linked-posts.js';
 import { withRetry } from '../store/retry.js';
@@ -216,22 +217,7 @@ export class LinkedPostService<T extends LinkedTable> {
 
   /** Moves the item to the trash and unlinks it from events (writes.md §3.4, §4.4). */
   async trash(row: LinkedRow<T>, siteZone: string, now: Date): Promise<LinkedRow<T>> {
-    if (row.status === 'trash') {
-      throw new ApiError(`${this.kind.info.noun}-is-in-trash`, `The ${this.kind.info.noun} is already trashed`, { status: 410 });
-    }
-    const stamp = nowDates(siteZone, now);
-    await withRetry(() =>
-      this.store.transaction(async (tx) => {
-        await tx.posts.update(row.id, {
-          status: 'trash',
-          status_before_trash: row.status,
-          slug: await trashedSlug(tx, this.kind.info.type, row.slug, row.id),
-          modified: stamp.local,
-          modified_utc: stamp.utc,
-        });
-        await this.rows(tx).unlinkFromEvents(row.id);
-      }),
-    );
+    await trashPost(this.store, this.kind.info, row, siteZone, now, (tx) => this.rows(tx).unlinkFromEvents(row.id));
     return (await this.get(row.id))!;
   }
 
