@@ -1,6 +1,6 @@
 import { has } from '../auth/capabilities.js';
 import type { RequestContext } from '../context.js';
-import { apiError } from '../http/errors.js';
+import { apiError, invalidParam } from '../http/errors.js';
 import { pagingUrls } from '../http/archive-urls.js';
 import { asQueryValue } from '../http/query-string.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../http/route.js';
@@ -66,7 +66,7 @@ export function linkedRoutes<T extends LinkedTable>(
 
   const update = async (ctx: RequestContext & { params: Record<string, unknown> }) => {
     const row = await target(ctx);
-    if (!row) throw apiError(`could-not-update-${noun}`, `The ${noun} could not be updated`, 400);
+    if (!row) throw invalidParam(ctx.path('slug') !== undefined ? 'slug' : 'id');
     const { id: _id, slug: _slug, ...input } = ctx.params;
     const updated = await service(ctx).update(row, input, ctx.principal, ctx.options.timezone, ctx.now);
     return { body: await single(ctx, updated, false) };
@@ -74,7 +74,8 @@ export function linkedRoutes<T extends LinkedTable>(
 
   const remove = async (ctx: RequestContext) => {
     const row = await target(ctx);
-    if (!row) throw apiError(`could-not-delete-${noun}`, `The ${noun} could not be deleted`, 500);
+    // The path names no item (a query `id` can pass validation in its place): a client error.
+    if (!row) throw invalidParam(ctx.path('slug') !== undefined ? 'slug' : 'id');
     const s = service(ctx);
     if (isTruthy(ctx.input('force'))) {
       const previous = await single(ctx, row, false);

@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { MAX_ID } from '../args/checks.js';
 import type { Database, EventsTable, PostsTable, Taxonomy } from './database.js';
 import { containsIgnoringCase } from './like.js';
@@ -40,25 +40,6 @@ export interface EventListQuery {
   orderByPublication: boolean;
 }
 
-/** Most distinct non-ASCII letters {@link foldCase} folds (each one nests a `replace()`). */
-const MAX_FOLDED_LETTERS = 32;
-
-/**
- * `column` with the upper-case forms of the non-ASCII letters of `word` replaced by their
- * lower-case forms: `lower()` folds only ASCII on SQLite (and PostgreSQL under the C
- * collation), so `ÉTÉ` would not find `Été` without it.
- */
-function foldCase(column: Expression<unknown>, word: string): Expression<unknown> {
-  const letters = new Set([...word.toLowerCase()].filter((ch) => ch > '\x7f'));
-  if (letters.size > MAX_FOLDED_LETTERS) return column;
-  let folded = column;
-  for (const lower of letters) {
-    const upper = lower.toUpperCase();
-    if (upper !== lower && [...upper].length === 1 && upper.toLowerCase() === lower) folded = sql`replace(${folded}, ${upper}, ${lower})`;
-  }
-  return folded;
-}
-
 const validIds = (ids: readonly number[]) => ids.filter((id) => Number.isInteger(id) && id > 0 && id <= MAX_ID);
 
 /** Queries and writes of events and their links. */
@@ -97,7 +78,7 @@ export class EventStore {
     if (q.withoutPasswords) s = s.where((eb) => eb.or([eb('posts.password', 'is', null), eb('posts.password', '=', '')]));
     if (q.search) {
       const columns = ['posts.title', 'posts.excerpt', 'posts.content'];
-      const contains = (c: string, word: string) => containsIgnoringCase(foldCase(sql.ref(c), word), word);
+      const contains = (c: string, word: string) => containsIgnoringCase(sql.ref(c), word);
       for (const word of q.search.include) s = s.where((eb) => eb.or(columns.map((c) => contains(c, word))));
       for (const word of q.search.exclude) s = s.where((eb) => eb.and(columns.map((c) => eb.not(contains(c, word)))));
     }

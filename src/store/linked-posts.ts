@@ -1,7 +1,7 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { MAX_ID } from '../args/checks.js';
 import type { Database, OrganizersTable, PostsTable, VenuesTable } from './database.js';
-import { containsIgnoringCase } from './like.js';
+import { containsIgnoringCase, foldCase } from './like.js';
 
 /** The detail tables of the two linked-post kinds. */
 export type LinkedTable = 'venues' | 'organizers';
@@ -27,25 +27,6 @@ export interface LinkedListQuery {
 }
 
 type Eb = ExpressionBuilder<Database, 'posts'>;
-
-/** Most distinct non-ASCII letters {@link foldCase} folds (each one nests a `replace()`). */
-const MAX_FOLDED_LETTERS = 32;
-
-/**
- * `column` with the upper-case forms of the non-ASCII letters of `text` replaced by their
- * lower-case forms. `lower()` folds only ASCII on SQLite (and on PostgreSQL under the C
- * collation): without this, `ÜNÏQUE` would not find `Ünïque`, nor `ünïque` either.
- */
-function foldCase(column: Expression<unknown>, text: string): Expression<unknown> {
-  const letters = new Set([...text.toLowerCase()].filter((ch) => ch > '\x7f'));
-  if (letters.size > MAX_FOLDED_LETTERS) return column;
-  let folded = column;
-  for (const lower of letters) {
-    const upper = lower.toUpperCase();
-    if (upper !== lower && [...upper].length === 1 && upper.toLowerCase() === lower) folded = sql`replace(${folded}, ${upper}, ${lower})`;
-  }
-  return folded;
-}
 
 /** Queries over venues or organizers: the post row plus its detail row. */
 export class LinkedPostStore<T extends LinkedTable> {
@@ -127,7 +108,7 @@ export class LinkedPostStore<T extends LinkedTable> {
       q = q
         .where('posts.status', 'not in', ['trash', 'auto-draft'])
         .where((eb) =>
-          eb.or(this.searchColumns.map((col) => eb.and(fragments.map((f) => containsIgnoringCase(foldCase(sql.ref(col), f), f))))),
+          eb.or(this.searchColumns.map((col) => eb.and(fragments.map((f) => containsIgnoringCase(sql.ref(col), f))))),
         );
     }
     if (query.eventId !== undefined) {
