@@ -21,13 +21,15 @@ export function strictBound(value: unknown, siteZone: string, now: Date): string
  * (`2026-11-20 23:59:00` on 2026-11-21 for a UTC site).
  */
 export function rawDefaultStart(siteZone: string, now: Date): string | undefined {
-  const parsed = parseTime('yesterday 23:59', 'UTC', now);
-  return parsed && formatWallClock(parsed.instant, siteZone);
+  return perSecond(`start ${siteZone}`, now, () => {
+    const parsed = parseTime('yesterday 23:59', 'UTC', now);
+    return parsed && formatWallClock(parsed.instant, siteZone);
+  });
 }
 
 /** Raw default end: now + 24 months to the second, UTC wall clock (`2028-11-21 12:30:31`). */
 export function rawDefaultEnd(now: Date): string | undefined {
-  return parseTime('+24 months', 'UTC', now)?.wallClock;
+  return perSecond('end', now, () => parseTime('+24 months', 'UTC', now)?.wallClock);
 }
 
 /**
@@ -35,12 +37,31 @@ export function rawDefaultEnd(now: Date): string | undefined {
  * (yesterday 00:00:00 for a UTC site; usually today 00:00:00 east of UTC).
  */
 export function defaultStartBound(siteZone: string, now: Date, cutoff: string = DEFAULT_CUTOFF): string | undefined {
-  const raw = rawDefaultStart(siteZone, now);
-  return raw && startOfDay(raw, now, cutoff);
+  return perSecond(`start-bound ${siteZone} ${cutoff}`, now, () => {
+    const raw = rawDefaultStart(siteZone, now);
+    return raw && startOfDay(raw, now, cutoff);
+  });
 }
 
 /** Default end bound: `endOfDay` of the UTC date 24 months from now (`YYYY-MM-DD 23:59:59`). */
 export function defaultEndBound(now: Date, cutoff: string = DEFAULT_CUTOFF): string | undefined {
-  const raw = rawDefaultEnd(now);
-  return raw && endOfDay(raw, now, cutoff);
+  return perSecond(`end-bound ${cutoff}`, now, () => {
+    const raw = rawDefaultEnd(now);
+    return raw && endOfDay(raw, now, cutoff);
+  });
+}
+
+/**
+ * The defaults depend on the clock to the second only: every request asks for them (twice),
+ * and parsing the relative dates is the dearest part of reading an archive's parameters.
+ */
+const memo = new Map<string, { second: number; value: string | undefined }>();
+function perSecond(key: string, now: Date, compute: () => string | undefined): string | undefined {
+  const second = Math.floor(now.getTime() / 1000);
+  const hit = memo.get(key);
+  if (hit && hit.second === second) return hit.value;
+  const value = compute();
+  if (memo.size >= 100) memo.clear();
+  memo.set(key, { second, value });
+  return value;
 }

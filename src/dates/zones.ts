@@ -115,12 +115,38 @@ function resolveUncached(name: string): ResolvedZone | undefined {
   if (isTzdbZoneName(name)) {
     // UTC never changes offset: a fixed zone avoids an Intl look-up on every conversion.
     const zone = IANAZone.create(name);
-    return { name, kind: 'iana', zone: ALWAYS_UTC.has(zone.name) ? FixedOffsetZone.utcInstance : zone };
+    return { name, kind: 'iana', zone: ALWAYS_UTC.has(zone.name) ? FixedOffsetZone.utcInstance : withOffsetCache(zone) };
   }
   return undefined;
 }
 
 const ALWAYS_UTC = new Set(['UTC', 'Etc/UTC', 'Etc/UCT', 'Etc/Universal', 'Etc/Zulu', 'Etc/GMT', 'GMT', 'Universal', 'Zulu', 'UCT']);
+
+const HOUR_MS = 3_600_000;
+/** Hours of offsets kept per zone. */
+const OFFSET_HOURS = 20_000;
+
+/**
+ * The zone with `offset()` memoised by the hour: luxon asks Intl for every call (tens of µs),
+ * and every date shown or stored asks several times. An hour is cached only when it starts
+ * and ends on the same offset (time-zone transitions are hours apart, so none is inside it);
+ * other hours are computed each time.
+ */
+function withOffsetCache(zone: Zone): Zone {
+  const hours = new Map<number, number>();
+  const offset = (ms: number): number => {
+    if (!Number.isFinite(ms)) return zone.offset(ms);
+    const hour = Math.floor(ms / HOUR_MS);
+    const hit = hours.get(hour);
+    if (hit !== undefined) return hit;
+    const first = zone.offset(hour * HOUR_MS);
+    if (first !== zone.offset(hour * HOUR_MS + HOUR_MS - 1)) return zone.offset(ms);
+    if (hours.size >= OFFSET_HOURS) hours.clear();
+    hours.set(hour, first);
+    return first;
+  };
+  return Object.assign(Object.create(zone) as Zone, { offset });
+}
 
 const cache = new Map<string, ResolvedZone | null>();
 /** Bound on cached names, so hostile input cannot grow the cache without limit. */

@@ -167,6 +167,8 @@ function phpInt(digits: string): string {
 /** Per-event permission once the event is known; the generic capability otherwise (auth.md §2). */
 function allowed(action: 'edit' | 'delete', bySlug: boolean) {
   return async (ctx: RequestContext) => {
+    // Anonymous callers may never edit or delete: no need to load the event (twice per read, for `Allow`).
+    if (ctx.principal === null) return false;
     const row = await target(ctx, bySlug).catch(() => undefined);
     return row ? ctx.services.events.can(ctx.principal, action, row) : has(ctx.principal, `${action}_tribe_events`);
   };

@@ -110,6 +110,8 @@ export interface TermsTable {
   slug: string;
   description: string;
   parent: number;
+  /** Published events carrying the term, kept up to date by every write that changes it. */
+  count: Generated<number>;
 }
 
 /** Which post carries which term. */

@@ -2,6 +2,8 @@ import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selecta
 import { MAX_ID } from '../args/checks.js';
 import type { Database, EventsTable, PostsTable, Taxonomy } from './database.js';
 import { containsIgnoringCase } from './like.js';
+import { recountTerms, termIdsOf } from './term-counts.js';
+import type { DerivedCache } from './derived-cache.js';
 
 /** An event: its post row joined with its details. */
 export type EventRow = Selectable<PostsTable> & Omit<Selectable<EventsTable>, 'post_id'>;
@@ -44,7 +46,10 @@ const validIds = (ids: readonly number[]) => ids.filter((id) => Number.isInteger
 
 /** Queries and writes of events and their links. */
 export class EventStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly cache?: DerivedCache,
+  ) {}
 
   private base() {
     return this.db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').where('posts.type', '=', 'event');
@@ -108,7 +113,10 @@ export class EventStore {
   /** One archive page and the total: a single indexed query plus a count. */
   async list(q: EventListQuery): Promise<{ rows: EventRow[]; total: number }> {
     const filtered = this.filtered(q);
-    const { n } = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    // The total repeats across pages and requests until the next write: counted once per version.
+    const count = async () => Number((await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const { offset: _offset, limit: _limit, ...shape } = q;
+    const n = this.cache ? await this.cache.get(`events:${JSON.stringify(shape)}`, await this.cache.version(this.db), count) : await count();
     let page = filtered.selectAll('posts').selectAll('events');
     page = q.orderByPublication
       ? page.orderBy('posts.date', 'asc').orderBy('posts.id', 'asc')
@@ -171,6 +179,7 @@ export class EventStore {
 
   /** Replaces an event's terms of one taxonomy. */
   async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[]): Promise<void> {
+    const before = await termIdsOf(this.db, eventId);
     await this.db
       .deleteFrom('term_relationships')
       .where('post_id', '=', eventId)
@@ -178,13 +187,16 @@ export class EventStore {
       .execute();
     const unique = [...new Set(termIds)];
     if (unique.length) await this.db.insertInto('term_relationships').values(unique.map((term_id) => ({ post_id: eventId, term_id }))).execute();
+    await recountTerms(this.db, [...before, ...unique]);
   }
 
   /** Deletes an event for good, with its links. */
   async deletePermanently(eventId: number): Promise<void> {
+    const terms = await termIdsOf(this.db, eventId);
     await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
     await this.db.deleteFrom('term_relationships').where('post_id', '=', eventId).execute();
     await this.db.deleteFrom('events').where('post_id', '=', eventId).execute();
     await this.db.deleteFrom('posts').where('id', '=', eventId).execute();
+    await recountTerms(this.db, terms);
   }
 }

@@ -8,6 +8,7 @@ import { TermStore } from './terms.js';
 import { AttachmentStore } from './attachments.js';
 import { EventStore } from './events.js';
 import { LinkedPostStore } from './linked-posts.js';
+import { DerivedCache } from './derived-cache.js';
 
 // Fields `search` looks in (lists.md §6).
 const VENUE_SEARCH = ['posts.title', 'posts.content', 'posts.excerpt', 'd.address', 'd.city', 'd.province', 'd.state', 'd.stateprovince', 'd.zip', 'd.phone'];
@@ -28,24 +29,30 @@ export class Store {
   private constructor(
     readonly db: Kysely<Database>,
     readonly dialect: DialectName,
+    private readonly cache: DerivedCache,
   ) {
     this.terms = new TermStore(db);
     this.posts = new PostStore(db, dialect);
     this.attachments = new AttachmentStore(db);
-    this.events = new EventStore(db);
+    this.events = new EventStore(db, cache);
     this.venues = new LinkedPostStore(db, 'venues', 'venue', VENUE_SEARCH);
     this.organizers = new LinkedPostStore(db, 'organizers', 'organizer', ORGANIZER_SEARCH);
   }
 
   /** A store over a host's (or the helper's) Kysely instance, with its tables prefixed. */
   static open(raw: Kysely<unknown>, prefix: string): Store {
-    const db = raw.withPlugin(new TablePrefixPlugin(prefix, TABLES)) as unknown as Kysely<Database>;
-    return new Store(db, dialectOf(raw));
+    const cache = new DerivedCache(dialectOf(raw));
+    const db = raw.withPlugin(new TablePrefixPlugin(prefix, TABLES)).withPlugin(cache) as unknown as Kysely<Database>;
+    return new Store(db, dialectOf(raw), cache);
   }
 
   /** Runs `work` in one transaction, with a store bound to it. */
   transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new Store(trx, this.dialect)));
+    const done = () => this.cache.bump();
+    return this.db
+      .transaction()
+      .execute((trx) => work(new Store(trx, this.dialect, this.cache)))
+      .finally(done);
   }
 }
 

@@ -1,12 +1,16 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from './dialect.js';
 import * as init from './migrations/001_init.js';
+import * as termCounts from './migrations/002_term_counts.js';
 import type { MigrationContext } from './migrations/001_init.js';
 
 type InCodeMigration = { up(ctx: MigrationContext): Promise<void>; down(ctx: MigrationContext): Promise<void> };
 
 /** The store's migrations, in order; names are stable once released. */
-const MIGRATIONS: [string, InCodeMigration][] = [['001_init', init]];
+const MIGRATIONS: [string, InCodeMigration][] = [
+  ['001_init', init],
+  ['002_term_counts', termCounts],
+];
 
 /**
  * Brings the store's tables (with `prefix`) up to date; safe to call on every start and

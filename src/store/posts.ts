@@ -3,6 +3,7 @@ import { MAX_ID } from '../args/checks.js';
 import type { Database, PostType, PostsTable } from './database.js';
 import type { DialectName } from './dialect.js';
 import { insertReturningId } from './insert.js';
+import { recountTerms, termIdsOf } from './term-counts.js';
 
 /** A stored post row. */
 export type PostRow = Selectable<PostsTable>;
@@ -28,7 +29,10 @@ export class PostStore {
 
   /** Changes columns of a post. */
   async update(id: number, changes: Updateable<PostsTable>): Promise<void> {
-    if (Object.keys(changes).length) await this.db.updateTable('posts').set(changes).where('id', '=', id).execute();
+    if (!Object.keys(changes).length) return;
+    await this.db.updateTable('posts').set(changes).where('id', '=', id).execute();
+    // Counts are of published events: a status change moves the event's terms.
+    if (changes.status !== undefined) await recountTerms(this.db, await termIdsOf(this.db, id));
   }
 
   /** Whether a slug is used by another post of the type. */

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely, type QueryCreator, type Selectable } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type Selectable } from 'kysely';
 import { MAX_ID } from '../args/checks.js';
 import type { Database, Taxonomy, TermsTable } from './database.js';
 import { containsIgnoringCase } from './like.js';
@@ -30,26 +30,6 @@ export interface TermListQuery {
   includeOrder?: number[];
 }
 
-type Eb = ExpressionBuilder<Database, 'terms'>;
-
-/** Published events carrying the term in `termColumn`. */
-function publishedEvents<DB extends Database>(eb: ExpressionBuilder<DB, keyof DB>, termColumn: string) {
-  return (eb as unknown as ExpressionBuilder<Database, 'terms'>)
-    .selectFrom('term_relationships as tr')
-    .innerJoin('posts as p', 'p.id', 'tr.post_id')
-    .where('tr.term_id', '=', sql.ref<number>(termColumn))
-    .where('p.type', '=', 'event')
-    .where('p.status', '=', 'publish')
-    .select('tr.term_id');
-}
-
-/** Number of published events carrying the term. */
-function publishedCount(eb: Eb) {
-  return publishedEvents(eb, 'terms.id')
-    .clearSelect()
-    .select((e) => e.fn.countAll<number>().as('c'));
-}
-
 function toRow(r: Selectable<TermsTable> & { count: unknown }): TermRow {
   return { ...r, count: Number(r.count) };
 }
@@ -59,7 +39,7 @@ export class TermStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   private select(db: Kysely<Database> = this.db) {
-    return db.selectFrom('terms').selectAll('terms').select((eb) => publishedCount(eb).as('count'));
+    return db.selectFrom('terms').selectAll('terms');
   }
 
   /** A term of the taxonomy by id. */
@@ -104,7 +84,7 @@ export class TermStore {
             .selectFrom('terms as t')
             .select(['t.id', 't.parent'])
             .where('t.taxonomy', '=', taxonomy)
-            .where((e) => e.exists(publishedEvents(e, 't.id')))
+            .where('t.count', '>', 0)
             .union((u) => u.selectFrom('terms as t2').innerJoin('shown', 'shown.parent', 't2.id').select(['t2.id', 't2.parent'])),
         )
       : (this.db as unknown as QueryCreator<Database & { shown: { id: number; parent: number } }>);
@@ -122,12 +102,12 @@ export class TermStore {
       q = q.where('terms.id', 'in', (eb) => eb.selectFrom('term_relationships').select('term_id').where('post_id', '=', postId));
     }
     if (hideEmptyCategories) q = q.where('terms.id', 'in', (eb) => eb.selectFrom('shown').select('shown.id'));
-    else if (query.hideEmpty) q = q.where((eb) => eb.exists(publishedEvents(eb, 'terms.id')));
+    else if (query.hideEmpty) q = q.where('terms.count', '>', 0);
 
     const totalRow = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const total = Number(totalRow.n);
 
-    let page = q.selectAll('terms').select((eb) => publishedCount(eb).as('count'));
+    let page = q.selectAll('terms');
     const dir = query.order;
     switch (query.orderby) {
       case 'id':
@@ -137,7 +117,7 @@ export class TermStore {
         page = page.orderBy('terms.slug', dir).orderBy('terms.id', dir);
         break;
       case 'count':
-        page = page.orderBy('count', dir).orderBy('terms.id', dir);
+        page = page.orderBy('terms.count', dir).orderBy('terms.id', dir);
         break;
       case 'description':
         page = page.orderBy('terms.description', dir).orderBy('terms.id', dir);

@@ -37,9 +37,21 @@ export function jsonLdName(rawTitle: string): string {
  * with a literal backslash + `n`; empty excerpt and content → `""`.
  */
 export function jsonLdDescription(excerpt: string, content: string): string {
-  const text = hasExcerpt(excerpt) ? excerptHtml(excerpt) : autoExcerpt(content);
-  return escapeJsString(wpautop(text));
+  const key = hasExcerpt(excerpt) ? `e${excerpt}` : `c${content}`;
+  let out = descriptions.get(key);
+  if (out === undefined) {
+    const text = hasExcerpt(excerpt) ? excerptHtml(excerpt) : autoExcerpt(content);
+    out = escapeJsString(wpautop(text));
+    if (key.length <= 20_000) {
+      if (descriptions.size >= 2000) descriptions.delete(descriptions.keys().next().value!);
+      descriptions.set(key, out);
+    }
+  }
+  return out;
 }
+
+/** Descriptions by source text: they are pure, and the same posts are shown again and again. */
+const descriptions = new Map<string, string>();
 
 /** `has_excerpt`: PHP's `empty()`, so `"0"` counts as no excerpt. */
 function hasExcerpt(excerpt: string): boolean {

@@ -14,20 +14,34 @@ import { ksesPost, ksesTitle } from './kses.js';
 import { phpTrim } from './php-string.js';
 import { convertChars, wptexturize } from './texturize.js';
 
-/** A post title as the API returns it (`the_title`: texturize, `convert_chars`, trim). */
-export function renderTitle(raw: string): string {
-  return phpTrim(capitalPDangitInTitle(phpTrim(convertChars(wptexturize(raw)))));
+/** Entries each render memo keeps (the texts of the pages being served). */
+const MEMO_ENTRIES = 2000;
+/** Texts longer than this are rendered every time (a few of them would fill the memo). */
+const MEMO_LONGEST = 20_000;
+
+/** `render` memoised by its input: the display filters are pure, and the same rows are shown again and again. */
+function memoised(render: (raw: string) => string): (raw: string) => string {
+  const memo = new Map<string, string>();
+  return (raw) => {
+    if (raw.length > MEMO_LONGEST) return render(raw);
+    let out = memo.get(raw);
+    if (out === undefined) {
+      out = render(raw);
+      if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
+      memo.set(raw, out);
+    }
+    return out;
+  };
 }
+
+/** A post title as the API returns it (`the_title`: texturize, `convert_chars`, trim). */
+export const renderTitle = memoised((raw) => phpTrim(capitalPDangitInTitle(phpTrim(convertChars(wptexturize(raw))))));
 
 /** Post content as the API returns it (`the_content`: texturize, paragraphs, trimmed; `""` stays `""`). */
-export function renderContent(raw: string): string {
-  return phpTrim(capitalPDangit(wpautop(wptexturize(raw))));
-}
+export const renderContent = memoised((raw) => phpTrim(capitalPDangit(wpautop(wptexturize(raw)))));
 
 /** A stored excerpt as the API returns it (`the_excerpt`: texturize, `convert_chars`, paragraphs, trimmed). */
-export function renderExcerpt(raw: string): string {
-  return phpTrim(wpautop(convertChars(wptexturize(raw))));
-}
+export const renderExcerpt = memoised((raw) => phpTrim(wpautop(convertChars(wptexturize(raw)))));
 
 /** The post fields whose HTML is filtered when saved. */
 export type FilteredField = 'title' | 'content' | 'excerpt';

@@ -1,3 +1,4 @@
+import { recountTerms } from '../../src/store/term-counts.js';
 import type { Kysely } from 'kysely';
 import type { CalendarOptions } from '../../src/index.js';
 import { connectDatabase } from '../../src/store/connect.js';
@@ -56,6 +57,8 @@ export async function storeCalendar(url: string, options: Partial<CalendarOption
         }),
       );
       for (const term of terms) await db.insertInto('term_relationships').values({ post_id: id, term_id: term }).execute();
+      // Stored term counts follow the store's writes; rows written here must bring them up to date too.
+      await recountTerms(db, terms);
       return id;
     },
     async rows(table) {
