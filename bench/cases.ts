@@ -31,6 +31,8 @@ export interface BenchCase {
 }
 
 const get = (path: string): BenchRequest => ({ method: 'GET', path });
+/** The same read, asking for a fresh answer: what the request costs when nothing is reused. */
+const fresh = (path: string): BenchRequest => ({ method: 'GET', path, headers: { 'cache-control': 'no-cache' } });
 
 /** A `YYYY-MM-DD` some days from now. */
 function dayFromNow(days: number): string {
@@ -58,6 +60,10 @@ export function benchCases(f: SeedFixtures): BenchCase[] {
     { name: 'GET /events/<id>', list: false, status: 200, rotates: true, request: (n) => get(`${API}/events/${ids[n % ids.length]}`) },
     { name: 'GET /events/by-slug/<slug>', list: false, status: 200, rotates: true, request: (n) => get(`${API}/events/by-slug/${slugs[n % slugs.length]}`) },
     { name: 'GET /venues', list: true, status: 200, request: () => get(`${API}/venues`) },
+    // The logged-out reads above are answered from the response cache after their first time in
+    // each second; these two show what computing every answer costs.
+    { name: 'GET /events, no-cache', list: true, status: 200, request: () => fresh(`${API}/events`) },
+    { name: 'GET /events/<id>, no-cache', list: false, status: 200, rotates: true, request: (n) => fresh(`${API}/events/${ids[n % ids.length]}`) },
     {
       name: 'POST /events (administrator)',
       list: false,

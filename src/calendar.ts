@@ -1,6 +1,7 @@
 import { Kysely } from 'kysely';
 import { DEFAULT_PARSE_LIMITS } from './http/params.js';
 import { dispatch, type Core } from './http/pipeline.js';
+import { ResponseCache } from './http/response-cache.js';
 import type { Route } from './http/route.js';
 import type { CoreRequest, CoreResponse } from './http/types.js';
 import type { CalendarOptions, ResolvedOptions } from './options.js';
@@ -80,6 +81,7 @@ function resolveOptions(o: CalendarOptions): ResolvedOptions {
     dictionaries: o.dictionaries ?? {},
     limits: { ...DEFAULT_PARSE_LIMITS, ...o.limits },
     onError: o.onError ?? ((error) => console.error('[calendar] unexpected error:', error)),
+    responseCache: o.responseCache === false ? false : { maxBytes: o.responseCache?.maxBytes ?? 8 * 1024 * 1024 },
   };
 }
 
@@ -89,11 +91,16 @@ export function createCalendar(options: CalendarOptions): Calendar {
   const ownsDb = typeof options.db === 'string';
   const raw: Promise<Kysely<unknown>> = typeof options.db === 'string' ? connectDatabase(options.db) : Promise.resolve(options.db as Kysely<unknown>);
   // Built once, on first use: connecting may be asynchronous (driver import).
-  const core: Promise<Core> = raw.then((db) => ({
-    options: resolved,
-    services: createServices(Store.open(db, resolved.tablePrefix), resolved),
-    routes: ROUTES,
-  }));
+  const core: Promise<Core> = raw.then((db) => {
+    const store = Store.open(db, resolved.tablePrefix);
+    const { responseCache } = resolved;
+    return {
+      options: resolved,
+      services: createServices(store, resolved),
+      routes: ROUTES,
+      responses: responseCache ? { cache: new ResponseCache(responseCache.maxBytes), version: () => store.version() } : undefined,
+    };
+  });
   core.catch(() => undefined);
   return {
     options: resolved,

@@ -13,8 +13,11 @@ export interface RequestContext {
   locale: string;
   /** The verb after method override (`HEAD` is answered by `GET` handlers as `GET`). */
   method: string;
-  /** The request's instant, so that one request sees one "now". */
-  now: Date;
+  /**
+   * The request's instant, so that one request sees one "now". Reading it marks the answer as
+   * depending on the clock (a kept answer then lasts one second: `http/response-cache.ts`).
+   */
+  now(): Date;
   /** A parameter as sent (first non-null source), declared or not. */
   input(name: string): unknown;
   /** Whether the client sent a parameter (JSON, form body or query; even as `null`). */

@@ -40,6 +40,12 @@ export interface CalendarOptions {
   limits?: Partial<ParseLimits>;
   /** Called with unexpected errors (answered as a JSON 500 without details). */
   onError?: (error: unknown) => void;
+  /**
+   * Reuse rendered answers to logged-out reads while the store is unchanged, for at most a
+   * second (`http/response-cache.ts`; SQLite and PostgreSQL). `maxBytes` bounds the JSON kept
+   * (default 8 MB); `false` turns it off.
+   */
+  responseCache?: false | { maxBytes?: number };
 }
 
 /** Options with every default applied. */
@@ -57,4 +63,5 @@ export interface ResolvedOptions {
   dictionaries: Record<string, Dictionary>;
   limits: ParseLimits;
   onError: (error: unknown) => void;
+  responseCache: false | { maxBytes: number };
 }

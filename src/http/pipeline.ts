@@ -12,12 +12,15 @@ import { routeObject } from '../routes/namespace-index.js';
 import type { Endpoint, HandlerContext, Reply, Route } from './route.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { urlsFor, type Urls } from './urls.js';
+import type { ResponseCache } from './response-cache.js';
 
 /** What the pipeline needs of a calendar. */
 export interface Core {
   options: ResolvedOptions;
   services: Services;
   routes: readonly Route[];
+  /** Rendered logged-out reads and the store version they are kept under; absent when off. */
+  responses?: { cache: ResponseCache; version: () => Promise<string | undefined> };
 }
 
 type Sources = { json: ParamMap; body: ParamMap; query: ParamMap; path: ParamMap; defaults: ParamMap };
@@ -67,6 +70,36 @@ function bodySize(body: CoreRequest['body']): number {
   return body instanceof Uint8Array ? body.byteLength : 0;
 }
 
+/** Whether the request carries parameters in a body (raw, or already parsed by the host). */
+function hasBody(body: CoreRequest['body']): boolean {
+  if (body === undefined || body === null) return false;
+  if (typeof body === 'string' || body instanceof Uint8Array) return bodySize(body) > 0;
+  return Array.isArray(body) ? body.length > 0 : Object.keys(body).length > 0;
+}
+
+/** Whether the client asks for an answer computed now (`Cache-Control: no-cache`, or HTTP/1.0's `Pragma`). */
+function wantsFresh(headers: CoreRequest['headers']): boolean {
+  return [headers['cache-control'], headers.pragma].flat().some((v) => v !== undefined && /\bno-cache\b/i.test(v));
+}
+
+/**
+ * Where a logged-out read's answer may be kept (`http/response-cache.ts`): the store version
+ * and the key (everything the answer is computed from: mount URLs, locale, path and query).
+ * Anything else (a caller, a body, another verb) is computed every time.
+ */
+async function cacheSlot(core: Core, req: CoreRequest, method: string, principal: Principal | null, urls: Urls, rest: string) {
+  if (!core.responses || principal !== null || (method !== 'GET' && method !== 'HEAD') || hasBody(req.body)) return undefined;
+  const version = await core.responses.version();
+  if (version === undefined) return undefined;
+  return { cache: core.responses.cache, version, key: `${urls.root}\n${req.locale ?? 'en'}\n${rest}\n${req.query ?? ''}`, fresh: wantsFresh(req.headers) };
+}
+
+/** The request's instant, and whether anything read it. */
+interface Clock {
+  now: Date;
+  read: boolean;
+}
+
 function respond(status: number, headers: Record<string, string>, body: unknown, head: boolean): CoreResponse {
   return { status, headers, body: head ? undefined : JSON.stringify(body) };
 }
@@ -86,6 +119,8 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
   const rest = underNamespace(req.path, options.namespace);
   if (rest === null) return null;
 
+  const clock: Clock = { now: new Date(), read: false };
+  const second = Math.floor(clock.now.getTime() / 1000);
   let urls: Urls | undefined;
   let principal: Principal | null = null;
   let method = req.method.toUpperCase();
@@ -102,9 +137,12 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     method = overriddenMethod(req, query);
     const matched = match(core.routes, rest);
     if (!matched) throw noRoute();
+    const slot = await cacheSlot(core, req, method, principal, urls, rest);
+    const kept = slot?.cache.get(slot.version, slot.key, second);
+    if (kept && !slot?.fresh) return { status: kept.status, headers: { ...kept.headers, ...caller() }, body: head() ? undefined : kept.body };
 
     if (method === 'OPTIONS') {
-      const ctx = baseContext(core, req, urls, principal, 'GET', { json: {}, body: {}, query, path: matched.captures, defaults: {} });
+      const ctx = baseContext(core, req, urls, principal, 'GET', clock, { json: {}, body: {}, query, path: matched.captures, defaults: {} });
       allow = await allowedMethods(matched.route, { ...ctx, params: {} } as HandlerContext<Args<RequestContext>>);
       return respond(200, { ...commonHeaders(urls), Allow: allow, ...caller() }, routeObject(matched.route, ctx), false);
     }
@@ -114,7 +152,7 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
 
     const body = await readBody(req, verb, options.limits);
     const sources: Sources = { json: body.json, body: body.body, query, path: matched.captures, defaults: {} };
-    const ctx = baseContext(core, req, urls, principal, verb, sources);
+    const ctx = baseContext(core, req, urls, principal, verb, clock, sources);
     for (const [name, a] of Object.entries(endpoint.args)) {
       const d = a.doc.default;
       const value = typeof d === 'function' ? d(ctx) : d;
@@ -133,8 +171,11 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     if (failure) throw failure;
     if (endpoint.permission && !(await endpoint.permission(hctx))) throw forbidden(principal !== null);
     const reply: Reply = await endpoint.handler(hctx);
-    const headers = { ...commonHeaders(urls), ...reply.headers, Allow: allow, ...caller() };
-    return respond(reply.status ?? 200, headers, reply.body, head());
+    const status = reply.status ?? 200;
+    const headers = { ...commonHeaders(urls), ...reply.headers, Allow: allow };
+    const json = JSON.stringify(reply.body);
+    if (slot && status === 200) slot.cache.set(slot.version, slot.key, { status, headers, body: json }, clock.read ? second : undefined);
+    return { status, headers: { ...headers, ...caller() }, body: head() ? undefined : json };
   } catch (error) {
     const e = errorBody(error, options);
     const headers: Record<string, string> = { ...commonHeaders(urls) };
@@ -144,7 +185,7 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
   }
 }
 
-function baseContext(core: Core, req: CoreRequest, urls: Urls, principal: Principal | null, method: string, sources: Sources): RequestContext {
+function baseContext(core: Core, req: CoreRequest, urls: Urls, principal: Principal | null, method: string, clock: Clock, sources: Sources): RequestContext {
   const lookup = (name: string): unknown => {
     for (const source of ORDER) {
       const v = sources[source]?.[name];
@@ -159,7 +200,10 @@ function baseContext(core: Core, req: CoreRequest, urls: Urls, principal: Princi
     urls,
     locale: req.locale ?? 'en',
     method,
-    now: new Date(),
+    now: () => {
+      clock.read = true;
+      return clock.now;
+    },
     input: lookup,
     sent: (name) => (['json', 'body', 'query'] as const).some((s) => sources[s] !== undefined && Object.hasOwn(sources[s], name)),
     path: (name) => {

@@ -46,7 +46,7 @@ const ids = (value: unknown) => (parseList(value) ?? []).map(toId).filter((id): 
 async function archive(ctx: RequestContext & { params: Record<string, unknown> }) {
   const p = ctx.params as Record<string, unknown> & { page?: number; per_page?: number };
   const site = ctx.options.timezone;
-  const now = ctx.now;
+  const now = ctx.now();
   const perPage = Math.min(p.per_page ?? ctx.options.perPage, ctx.options.maxPerPage);
   const page = p.page ?? 1;
   const strict = isTruthy(p.strict_dates);
@@ -206,7 +206,7 @@ function singleEndpoints(bySlug: boolean) {
           await ctx.services.events.deletePermanently(row);
           return { body: { deleted: true, previous } };
         }
-        return { body: await render(await ctx.services.events.trash(row, ctx.now)) };
+        return { body: await render(await ctx.services.events.trash(row, ctx.now())) };
       },
     }),
     endpoint({
@@ -219,7 +219,7 @@ function singleEndpoints(bySlug: boolean) {
         const { id: _id, password: _pw, ...input } = ctx.params as Record<string, unknown>;
         // The path slug only finds the event; a new slug must be sent.
         if (!ctx.sent('slug')) delete input.slug;
-        const updated = await ctx.services.events.update(row, input, ctx.sent, ctx.principal, ctx.now);
+        const updated = await ctx.services.events.update(row, input, ctx.sent, ctx.principal, ctx.now());
         const [json] = await ctx.services.events.render([updated], { urls: ctx.urls, principal: ctx.principal, single: false });
         return { body: json };
       },
@@ -242,7 +242,7 @@ export function eventRoutes(): Route[] {
         args: eventWriteArgs(true),
         permission: (ctx) => has(ctx.principal, 'edit_tribe_events'),
         handler: async (ctx) => {
-          const row = await ctx.services.events.create(ctx.params, ctx.principal, ctx.now);
+          const row = await ctx.services.events.create(ctx.params, ctx.principal, ctx.now());
           const [json] = await ctx.services.events.render([row], { urls: ctx.urls, principal: ctx.principal, single: false });
           return { status: 201, body: json };
         },

@@ -68,7 +68,7 @@ export function linkedRoutes<T extends LinkedTable>(
     const row = await target(ctx);
     if (!row) throw invalidParam(ctx.path('slug') !== undefined ? 'slug' : 'id');
     const { id: _id, slug: _slug, ...input } = ctx.params;
-    const updated = await service(ctx).update(row, input, ctx.principal, ctx.options.timezone, ctx.now);
+    const updated = await service(ctx).update(row, input, ctx.principal, ctx.options.timezone, ctx.now());
     return { body: await single(ctx, updated, false) };
   };
 
@@ -82,7 +82,7 @@ export function linkedRoutes<T extends LinkedTable>(
       await s.deletePermanently(row);
       return { body: { deleted: true, previous } };
     }
-    const trashed = await s.trash(row, ctx.options.timezone, ctx.now);
+    const trashed = await s.trash(row, ctx.options.timezone, ctx.now());
     return { body: await single(ctx, trashed, false) };
   };
 
@@ -106,7 +106,7 @@ export function linkedRoutes<T extends LinkedTable>(
         searchFragments: p.search !== undefined ? searchFragments(p.search) : undefined,
         eventId: p.event === undefined ? undefined : eventVisible ? p.event : 0,
         hasEvents,
-        upcomingAfterUtc: upcoming ? formatWallClock(ctx.now, 'UTC') : undefined,
+        upcomingAfterUtc: upcoming ? formatWallClock(ctx.now(), 'UTC') : undefined,
       });
       if (page > 1 && rows.length === 0) {
         throw apiError(`${noun}-archive-page-not-found`, `The requested ${noun} archive page does not exist`, 404);
@@ -134,7 +134,7 @@ export function linkedRoutes<T extends LinkedTable>(
     args: writeArgs(true),
     permission: (ctx) => has(ctx.principal, `edit_tribe_${kindInfo.kind}`),
     handler: async (ctx) => {
-      const row = await service(ctx).create(ctx.params, ctx.principal, ctx.options.timezone, ctx.now);
+      const row = await service(ctx).create(ctx.params, ctx.principal, ctx.options.timezone, ctx.now());
       return { status: 201, body: await single(ctx, row, false) };
     },
   });

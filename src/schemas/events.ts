@@ -16,10 +16,10 @@ import { CATEGORIES, TAGS, type TermKind } from './terms.js';
 type Ctx = RequestContext;
 
 /** A date the events API accepts: a number, or a string `strtotime` reads (not the epoch). */
-const time = (value: unknown, ctx: Ctx) => isTime(value, ctx.now);
+const time = (value: unknown, ctx: Ctx) => isTime(value, ctx.now());
 
 /** A date an event write accepts: as {@link time}, but a date that does not exist (`2026-02-30`) fails. */
-const writeTime = (value: unknown, ctx: Ctx) => isTime(value, ctx.now, { strictCalendar: true });
+const writeTime = (value: unknown, ctx: Ctx) => isTime(value, ctx.now(), { strictCalendar: true });
 
 /** Width of the `timezone` column. */
 const TIMEZONE_COLUMN = 64;
@@ -70,8 +70,8 @@ function ticketedCheck(value: unknown): true | ParamFailure {
 export const eventArchiveArgs = {
   page: pageArg,
   per_page: perPageArg,
-  start_date: arg({ default: (ctx: Ctx) => rawDefaultStart(ctx.options.timezone, ctx.now), description: 'events.start_date' }, { check: time }),
-  end_date: arg({ default: (ctx: Ctx) => rawDefaultEnd(ctx.now), description: 'events.end_date' }, { check: time }),
+  start_date: arg({ default: (ctx: Ctx) => rawDefaultStart(ctx.options.timezone, ctx.now()), description: 'events.start_date' }, { check: time }),
+  end_date: arg({ default: (ctx: Ctx) => rawDefaultEnd(ctx.now()), description: 'events.end_date' }, { check: time }),
   starts_before: arg({ description: 'events.starts_before' }, { check: time }),
   starts_after: arg({ description: 'events.starts_after' }, { check: time }),
   ends_before: arg({ description: 'events.ends_before' }, { check: time }),

@@ -3,7 +3,7 @@ import { MAX_ID } from '../args/checks.js';
 import type { Database, EventsTable, PostsTable, Taxonomy } from './database.js';
 import { containsIgnoringCase } from './like.js';
 import { recountTerms, termIdsOf } from './term-counts.js';
-import type { DerivedCache } from './derived-cache.js';
+import { VersionedValues } from './version.js';
 
 /** An event: its post row joined with its details. */
 export type EventRow = Selectable<PostsTable> & Omit<Selectable<EventsTable>, 'post_id'>;
@@ -48,8 +48,11 @@ const validIds = (ids: readonly number[]) => ids.filter((id) => Number.isInteger
 export class EventStore {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly cache?: DerivedCache,
+    private readonly version: () => Promise<string | undefined>,
   ) {}
+
+  /** Archive totals by filter: the same total is asked for page after page until the next write. */
+  private readonly totals = new VersionedValues<number>();
 
   private base() {
     return this.db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').where('posts.type', '=', 'event');
@@ -113,10 +116,9 @@ export class EventStore {
   /** One archive page and the total: a single indexed query plus a count. */
   async list(q: EventListQuery): Promise<{ rows: EventRow[]; total: number }> {
     const filtered = this.filtered(q);
-    // The total repeats across pages and requests until the next write: counted once per version.
     const count = async () => Number((await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const { offset: _offset, limit: _limit, ...shape } = q;
-    const n = this.cache ? await this.cache.get(`events:${JSON.stringify(shape)}`, await this.cache.version(this.db), count) : await count();
+    const n = await this.totals.get(JSON.stringify(shape), await this.version(), count);
     let page = filtered.selectAll('posts').selectAll('events');
     page = q.orderByPublication
       ? page.orderBy('posts.date', 'asc').orderBy('posts.id', 'asc')

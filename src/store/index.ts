@@ -8,7 +8,7 @@ import { TermStore } from './terms.js';
 import { AttachmentStore } from './attachments.js';
 import { EventStore } from './events.js';
 import { LinkedPostStore } from './linked-posts.js';
-import { DerivedCache } from './derived-cache.js';
+import { StoreVersion } from './version.js';
 
 // Fields `search` looks in (lists.md §6).
 const VENUE_SEARCH = ['posts.title', 'posts.content', 'posts.excerpt', 'd.address', 'd.city', 'd.province', 'd.state', 'd.stateprovince', 'd.zip', 'd.phone'];
@@ -29,30 +29,34 @@ export class Store {
   private constructor(
     readonly db: Kysely<Database>,
     readonly dialect: DialectName,
-    private readonly cache: DerivedCache,
+    private readonly versions: StoreVersion,
   ) {
     this.terms = new TermStore(db);
     this.posts = new PostStore(db, dialect);
     this.attachments = new AttachmentStore(db);
-    this.events = new EventStore(db, cache);
+    this.events = new EventStore(db, () => this.version());
     this.venues = new LinkedPostStore(db, 'venues', 'venue', VENUE_SEARCH);
     this.organizers = new LinkedPostStore(db, 'organizers', 'organizer', ORGANIZER_SEARCH);
   }
 
   /** A store over a host's (or the helper's) Kysely instance, with its tables prefixed. */
   static open(raw: Kysely<unknown>, prefix: string): Store {
-    const cache = new DerivedCache(dialectOf(raw));
-    const db = raw.withPlugin(new TablePrefixPlugin(prefix, TABLES)).withPlugin(cache) as unknown as Kysely<Database>;
-    return new Store(db, dialectOf(raw), cache);
+    const versions = new StoreVersion(dialectOf(raw));
+    const db = raw.withPlugin(new TablePrefixPlugin(prefix, TABLES)).withPlugin(versions) as unknown as Kysely<Database>;
+    return new Store(db, dialectOf(raw), versions);
+  }
+
+  /** The store's version now (`store/version.ts`); `undefined` where the dialect has none. */
+  version(): Promise<string | undefined> {
+    return this.versions.current(this.db);
   }
 
   /** Runs `work` in one transaction, with a store bound to it. */
   transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
-    const done = () => this.cache.bump();
     return this.db
       .transaction()
-      .execute((trx) => work(new Store(trx, this.dialect, this.cache)))
-      .finally(done);
+      .execute((trx) => work(new Store(trx, this.dialect, this.versions)))
+      .finally(() => this.versions.bump());
   }
 }
 

@@ -1,0 +1,196 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createCalendar } from '../../src/index.js';
+import { DIALECTS } from '../helpers/harness.js';
+import { createEvent, probedCalendar, type ProbedCalendar } from '../events/fixtures.js';
+
+/** Where the dialect gives the store a version, logged-out reads are answered from the cache. */
+const CACHES: Record<string, boolean> = { sqlite: true, postgres: true, mysql: false };
+
+describe.each(DIALECTS)('response cache on $name', ({ name, url }) => {
+  let t: ProbedCalendar;
+  let eventId: number;
+  beforeAll(async () => {
+    t = await probedCalendar(url);
+    eventId = (await createEvent(t, { title: 'Cached concert', start_date: '2027-03-01 20:00:00', end_date: '2027-03-01 22:00:00' })).id;
+  }, 180_000);
+  afterAll(() => t?.close());
+  afterEach(() => vi.useRealTimers());
+
+  /** Queries one anonymous read runs. */
+  const queriesOf = async (path: string, init: Parameters<ProbedCalendar['request']>[2] = {}) => {
+    t.probe.count = 0;
+    const res = await t.request('GET', path, init);
+    return { res, queries: t.probe.count };
+  };
+
+  it('answers a repeated logged-out read with the same bytes and headers, reading only the store version', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-15T10:00:00.100Z'));
+    const first = await queriesOf(`/events/${eventId}`);
+    const second = await queriesOf(`/events/${eventId}`);
+    expect(first.res.status).toBe(200);
+    expect(second.res.text).toBe(first.res.text);
+    expect(second.res.headers).toEqual(first.res.headers);
+    expect(first.queries).toBeGreaterThan(2);
+    expect(second.queries).toBe(CACHES[name] ? 1 : first.queries);
+  });
+
+  it('keeps an answer that does not read the clock until the next write', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-15T09:00:00.000Z'));
+    const first = await queriesOf(`/events/${eventId}`);
+    vi.setSystemTime(new Date('2030-01-15T09:05:00.000Z'));
+    const later = await queriesOf(`/events/${eventId}`);
+    expect(later.res.text).toBe(first.res.text);
+    expect(later.queries).toBe(CACHES[name] ? 1 : first.queries);
+    await t.request('POST', `/events/${eventId}`, { json: { excerpt: 'Now with an excerpt' }, as: 'admin' });
+    const updated = await queriesOf(`/events/${eventId}`);
+    expect(updated.queries).toBeGreaterThan(1);
+    expect(updated.res.body.excerpt).toContain('Now with an excerpt');
+  });
+
+  it('computes the answer again when the client asks for a fresh one (Cache-Control or Pragma: no-cache)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-15T09:10:00.000Z'));
+    const computed = await queriesOf(`/events/${eventId}`, { headers: { 'cache-control': 'no-cache' } });
+    expect(computed.queries).toBeGreaterThan(2);
+    expect((await queriesOf(`/events/${eventId}`)).queries).toBe(CACHES[name] ? 1 : computed.queries);
+    for (const headers of [{ 'cache-control': 'max-age=0, No-Cache' }, { pragma: 'no-cache' }] as Record<string, string>[]) {
+      const again = await queriesOf(`/events/${eventId}`, { headers });
+      expect(again.queries).toBe(computed.queries);
+      expect(again.res.text).toBe(computed.res.text);
+    }
+  });
+
+  it('computes the answer again in the next second (the default window follows the clock)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-15T10:00:00.100Z'));
+    const first = await queriesOf('/events');
+    expect((await queriesOf('/events')).queries).toBe(CACHES[name] ? 1 : first.queries);
+    vi.setSystemTime(new Date('2030-01-15T10:00:01.000Z'));
+    expect((await queriesOf('/events')).queries).toBeGreaterThan(1);
+  });
+
+  it('never serves an answer from before a write, whoever wrote', async () => {
+    const path = '/events';
+    const query = { start_date: '2027-01-01', end_date: '2027-12-31' };
+    const titles = async () => ((await t.request('GET', path, { query })).body.events as { title: string }[]).map((e) => e.title);
+    expect(await titles()).toEqual(['Cached concert']);
+    // Through the API…
+    await createEvent(t, { title: 'Second show', start_date: '2027-04-01 20:00:00', end_date: '2027-04-01 22:00:00' });
+    expect(await titles()).toEqual(['Cached concert', 'Second show']);
+    // …and behind its back, through the host's own connection.
+    await t.db.updateTable('posts').set({ title: 'Renamed show' }).where('title', '=', 'Second show').execute();
+    expect(await titles()).toEqual(['Cached concert', 'Renamed show']);
+    await t.db.updateTable('posts').set({ status: 'draft' }).where('title', '=', 'Renamed show').execute();
+    expect(await titles()).toEqual(['Cached concert']);
+  });
+
+  it('keeps callers apart: a logged-in read is computed for its caller and never kept', async () => {
+    const draft = await createEvent(t, { title: 'Draft gala', status: 'draft', start_date: '2027-05-01 20:00:00', end_date: '2027-05-01 22:00:00' });
+    const query = { start_date: '2027-05-01', end_date: '2027-05-31' };
+    const anonymous = await t.request('GET', '/events', { query });
+    expect(anonymous.body.events).toEqual([]);
+    const admin = await t.request('GET', '/events', { query, as: 'admin' });
+    expect(admin.body.events.map((e: { id: number }) => e.id)).toEqual([draft.id]);
+    expect(admin.headers['Cache-Control']).toMatch(/no-store/);
+    expect((await t.request('GET', '/events', { query })).body.events).toEqual([]);
+    t.probe.count = 0;
+    await t.request('GET', '/events', { query, as: 'admin' });
+    expect(t.probe.count).toBeGreaterThan(1);
+  });
+
+  it('sets the caller headers of each request on a kept answer (CORS), and drops the body for HEAD', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-15T11:00:00.000Z'));
+    const plain = await t.request('GET', `/events/${eventId}`);
+    const cors = await t.request('GET', `/events/${eventId}`, { headers: { origin: 'https://widget.example' } });
+    expect(plain.headers['Access-Control-Allow-Origin']).toBeUndefined();
+    expect(cors.headers['Access-Control-Allow-Origin']).toBe('https://widget.example');
+    expect(cors.text).toBe(plain.text);
+    const head = await t.request('HEAD', `/events/${eventId}`);
+    expect(head.status).toBe(200);
+    expect(head.text).toBeUndefined();
+    expect(head.headers.Allow).toBe(plain.headers.Allow);
+  });
+
+  it('keeps answers per mount, host and query: URLs in a kept answer are the request’s own', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-15T12:00:00.000Z'));
+    const v = await t.variant({ baseUrl: undefined });
+    const en = await v.request('GET', `/events/${eventId}`, { headers: { host: 'one.example' } });
+    const other = await v.request('GET', `/events/${eventId}`, { headers: { host: 'two.example' } });
+    const fr = await v.request('GET', `/events/${eventId}`, { headers: { host: 'one.example' }, root: '/fr/wp-json', locale: 'fr' });
+    expect(en.body.rest_url).toBe(`http://one.example/wp-json/calendar/events/v1/events/${eventId}`);
+    expect(other.body.rest_url).toBe(`http://two.example/wp-json/calendar/events/v1/events/${eventId}`);
+    expect(fr.body.rest_url).toBe(`http://one.example/fr/wp-json/calendar/events/v1/events/${eventId}`);
+    const filtered = await t.request('GET', '/events', { query: { search: 'nothing-matches-this' } });
+    expect(filtered.body.events).toEqual([]);
+  });
+
+  it('keeps nothing when turned off', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-15T13:00:00.000Z'));
+    const off = await t.variant({ responseCache: false });
+    t.probe.count = 0;
+    await off.request('GET', `/events/${eventId}`);
+    const first = t.probe.count;
+    t.probe.count = 0;
+    await off.request('GET', `/events/${eventId}`);
+    expect(t.probe.count).toBe(first);
+  });
+
+  it('keeps no answer larger than its bound', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-15T14:00:00.000Z'));
+    const small = await t.variant({ responseCache: { maxBytes: 100 } });
+    await small.request('GET', `/events/${eventId}`);
+    t.probe.count = 0;
+    await small.request('GET', `/events/${eventId}`);
+    expect(t.probe.count).toBeGreaterThan(1);
+  });
+});
+
+// Another process's commit must be seen at once: two calendars with their own connections.
+const SHARED = DIALECTS.map((d) => (d.name === 'sqlite' ? { ...d, url: '' } : d));
+describe.each(SHARED)('response cache with two instances on $name', ({ name, url }) => {
+  let dir: string | undefined;
+  let a: ProbedCalendar;
+  let b: ReturnType<typeof createCalendar>;
+  beforeAll(async () => {
+    if (name === 'sqlite') {
+      dir = mkdtempSync(join(tmpdir(), 'calendar-cache-'));
+      url = join(dir, 'shared.sqlite');
+    }
+    a = await probedCalendar(url);
+    b = createCalendar({ db: url, tablePrefix: a.calendar.options.tablePrefix, baseUrl: 'http://example.org' });
+  }, 180_000);
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sees the other instance’s writes on the very next read', async () => {
+    const query = { start_date: '2027-01-01', end_date: '2027-12-31' };
+    const titles = async () => ((await a.request('GET', '/events', { query })).body.events as { title: string }[]).map((e) => e.title);
+    expect(await titles()).toEqual([]);
+    for (const title of ['One', 'Two', 'Three']) {
+      const created = await b.call('POST', '/events', {
+        params: { title, start_date: `2027-02-0${title.length} 10:00:00`, end_date: `2027-02-0${title.length} 11:00:00` },
+        user: { id: 1, roles: ['administrator'] },
+      });
+      expect(created.status).toBe(201);
+      expect(await titles()).toContain(title);
+    }
+    const removed = await b.call('DELETE', `/events/${(await a.request('GET', '/events', { query })).body.events[0].id}`, {
+      params: { force: true },
+      user: { id: 1, roles: ['administrator'] },
+    });
+    expect(removed.status).toBe(200);
+    expect(await titles()).toHaveLength(2);
+  });
+});
