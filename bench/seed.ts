@@ -28,6 +28,7 @@ import type {
   VenuesTable,
 } from '../src/store/database.js';
 import { Store, migrateStore } from '../src/store/index.js';
+import { recountAllTerms } from '../src/store/term-counts.js';
 import { down } from '../src/store/migrations/001_init.js';
 // A cycle (dataset.ts seeds through this module), harmless: only the CLI below uses it, after both loaded.
 import { sqliteDataset } from './dataset.js';
@@ -224,20 +225,6 @@ async function openFresh(target: string, prefix: string): Promise<Kysely<unknown
   return raw;
 }
 
-/**
- * Where the store keeps per-term counts of published events (a `count` column on terms),
- * rows written directly must bring them up to date, as the store's own writes do.
- */
-async function recountStoredTermCounts(raw: Kysely<unknown>, prefix: string): Promise<void> {
-  const terms = (await raw.introspection.getTables()).find((t) => t.name === `${prefix}terms`);
-  if (!terms?.columns.some((c) => c.name === 'count')) return;
-  const t = (name: string) => sql.table(prefix + name);
-  await sql`update ${t('terms')} set count = (
-    select count(*) from ${t('term_relationships')} as tr
-    where tr.term_id = ${sql.ref(`${prefix}terms.id`)}
-      and exists (select 1 from ${t('posts')} as p where p.id = tr.post_id and p.type = 'event' and p.status = 'publish'))`.execute(raw);
-}
-
 /** Seeds a fresh calendar of `events` events and returns what the benchmark cases address. */
 export async function seedCalendar(options: SeedOptions): Promise<SeedFixtures> {
   const started = performance.now();
@@ -432,7 +419,8 @@ export async function seedCalendar(options: SeedOptions): Promise<SeedFixtures> 
         await insertMany(tx.db, 'term_relationships', rels);
       });
     }
-    await recountStoredTermCounts(raw, prefix);
+    // Rows written directly must bring the stored term counts up to date, as the store's own writes do.
+    await recountAllTerms(raw, prefix);
     if (/^postgres/i.test(options.target)) {
       // Explicit ids leave the serial sequences behind; later writes must not collide.
       for (const t of ['posts', 'terms']) {

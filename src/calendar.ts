@@ -81,7 +81,7 @@ function resolveOptions(o: CalendarOptions): ResolvedOptions {
     dictionaries: o.dictionaries ?? {},
     limits: { ...DEFAULT_PARSE_LIMITS, ...o.limits },
     onError: o.onError ?? ((error) => console.error('[calendar] unexpected error:', error)),
-    responseCache: o.responseCache === false ? false : { maxBytes: o.responseCache?.maxBytes ?? 8 * 1024 * 1024 },
+    responseCache: o.responseCache === false ? false : { maxBytes: o.responseCache?.maxBytes ?? 16 * 1024 * 1024 },
   };
 }
 

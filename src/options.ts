@@ -43,7 +43,7 @@ export interface CalendarOptions {
   /**
    * Reuse rendered answers to logged-out reads while the store is unchanged, for at most a
    * second (`http/response-cache.ts`; SQLite and PostgreSQL). `maxBytes` bounds the JSON kept
-   * (default 8 MB); `false` turns it off.
+   * (default 16 MB); `false` turns it off.
    */
   responseCache?: false | { maxBytes?: number };
 }

@@ -12,7 +12,7 @@ import { routeObject } from '../routes/namespace-index.js';
 import type { Endpoint, HandlerContext, Reply, Route } from './route.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { urlsFor, type Urls } from './urls.js';
-import type { ResponseCache } from './response-cache.js';
+import type { ResponseCache, Settle } from './response-cache.js';
 
 /** What the pipeline needs of a calendar. */
 export interface Core {
@@ -129,6 +129,8 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
   // CORS and caching headers follow the verb of the request line, not an override
   // (WordPress reads `$_SERVER['REQUEST_METHOD']`): caches see that verb.
   const caller = () => callerHeaders(req.headers, req.method.toUpperCase(), principal);
+  // Set while this request computes an answer others may reuse (or wait for).
+  let settle: Settle | undefined;
   try {
     urls = urlsFor(req, options.namespace, options.baseUrl, options.trustProxy);
     principal = toPrincipal(req.user !== undefined ? req.user : await options.getUser(req));
@@ -138,8 +140,12 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     const matched = match(core.routes, rest);
     if (!matched) throw noRoute();
     const slot = await cacheSlot(core, req, method, principal, urls, rest);
-    const kept = slot?.cache.get(slot.version, slot.key, second);
-    if (kept && !slot?.fresh) return { status: kept.status, headers: { ...kept.headers, ...caller() }, body: head() ? undefined : kept.body };
+    if (slot) {
+      const found = slot.cache.lookup(slot.version, slot.key, second);
+      const kept = slot.fresh ? undefined : await found;
+      if (kept) return { status: kept.status, headers: { ...kept.headers, ...caller() }, body: head() ? undefined : kept.body };
+      settle = slot.cache.begin(slot.version, slot.key, second);
+    }
 
     if (method === 'OPTIONS') {
       const ctx = baseContext(core, req, urls, principal, 'GET', clock, { json: {}, body: {}, query, path: matched.captures, defaults: {} });
@@ -174,7 +180,8 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     const status = reply.status ?? 200;
     const headers = { ...commonHeaders(urls), ...reply.headers, Allow: allow };
     const json = JSON.stringify(reply.body);
-    if (slot && status === 200) slot.cache.set(slot.version, slot.key, { status, headers, body: json }, clock.read ? second : undefined);
+    settle?.(status === 200 ? { status, headers, body: json } : undefined, clock.read);
+    settle = undefined;
     return { status, headers: { ...headers, ...caller() }, body: head() ? undefined : json };
   } catch (error) {
     const e = errorBody(error, options);
@@ -182,6 +189,8 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     if (allow !== undefined) headers.Allow = allow;
     Object.assign(headers, caller());
     return respond(e.status, headers, e.toJSON(), head());
+  } finally {
+    settle?.(undefined, clock.read);
   }
 }
 

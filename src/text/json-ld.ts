@@ -43,7 +43,7 @@ export function jsonLdDescription(excerpt: string, content: string): string {
     const text = hasExcerpt(excerpt) ? excerptHtml(excerpt) : autoExcerpt(content);
     out = escapeJsString(wpautop(text));
     if (key.length <= 20_000) {
-      if (descriptions.size >= 2000) descriptions.delete(descriptions.keys().next().value!);
+      if (descriptions.size >= 500) descriptions.delete(descriptions.keys().next().value!);
       descriptions.set(key, out);
     }
   }

@@ -15,7 +15,7 @@ import { phpTrim } from './php-string.js';
 import { convertChars, wptexturize } from './texturize.js';
 
 /** Entries each render memo keeps (the texts of the pages being served). */
-const MEMO_ENTRIES = 2000;
+const MEMO_ENTRIES = 500;
 /** Texts longer than this are rendered every time (a few of them would fill the memo). */
 const MEMO_LONGEST = 20_000;
 

@@ -131,6 +131,51 @@ describe.each(DIALECTS)('response cache on $name', ({ name, url }) => {
     expect(filtered.body.events).toEqual([]);
   });
 
+  it('computes an answer once for requests that arrive while it is being computed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-15T15:00:00.000Z'));
+    await queriesOf('/events', { headers: { 'cache-control': 'no-cache' } });
+    // Computed again, with the archive's total known: what one computation costs from now on.
+    const alone = await queriesOf('/events', { headers: { 'cache-control': 'no-cache' } });
+    vi.setSystemTime(new Date('2030-01-15T15:00:01.000Z'));
+    t.probe.count = 0;
+    const answers = await Promise.all(Array.from({ length: 8 }, () => t.request('GET', '/events')));
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    // Each request reads the version; one of them computes the answer.
+    expect(t.probe.count).toBe(CACHES[name] ? 8 + alone.queries - 1 : 8 * alone.queries);
+  });
+
+  it('makes room by dropping the least recently used answer', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-15T17:00:00.000Z'));
+    const one = await t.request('GET', `/events/${eventId}`);
+    const v = await t.variant({ responseCache: { maxBytes: Math.round(one.text!.length * 1.5) } });
+    const queries = async (query: Record<string, string>) => {
+      t.probe.count = 0;
+      await v.request('GET', `/events/${eventId}`, { query });
+      return t.probe.count;
+    };
+    // The same answer under other keys (an unknown parameter): only one fits at a time.
+    const computed = await queries({ k: 'a' });
+    expect(await queries({ k: 'a' })).toBe(CACHES[name] ? 1 : computed);
+    expect(await queries({ k: 'b' })).toBe(computed);
+    expect(await queries({ k: 'b' })).toBe(CACHES[name] ? 1 : computed);
+    expect(await queries({ k: 'a' })).toBe(computed);
+    // Room for two: the one used last stays, the other makes room.
+    const two = await t.variant({ responseCache: { maxBytes: Math.round(one.text!.length * 2.5) } });
+    const twoQueries = async (k: string) => {
+      t.probe.count = 0;
+      await two.request('GET', `/events/${eventId}`, { query: { k } });
+      return t.probe.count;
+    };
+    await twoQueries('a');
+    await twoQueries('b');
+    await twoQueries('a');
+    await twoQueries('c');
+    expect(await twoQueries('a')).toBe(CACHES[name] ? 1 : computed);
+    expect(await twoQueries('b')).toBe(computed);
+  });
+
   it('keeps nothing when turned off', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-15T13:00:00.000Z'));
