@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
 import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
-import { createCalendar, type Calendar, type CalendarOptions } from '../../src/index.js';
+import { createCalendar, type CalendarOptions } from '../../src/index.js';
 import { connectDatabase } from '../../src/store/connect.js';
 import { TABLES, type Database } from '../../src/store/database.js';
 import { TablePrefixPlugin } from '../../src/store/table-prefix.js';
-import { USERS, testCalendar, type As, type TestCalendar, type TestResponse } from '../helpers/harness.js';
+import { requester, testCalendar, type As, type TestCalendar, type TestResponse } from '../helpers/harness.js';
 
 /** Keys of an event, in upstream order (responses.md §2); single GETs add `json_ld` last. */
 export const EVENT_KEYS = [
@@ -161,38 +161,6 @@ export interface ProbedCalendar extends TestCalendar {
    * Cheap: no new connection, no new tables (a MariaDB migration takes long on a busy host).
    */
   variant(options: Partial<CalendarOptions>): Promise<TestCalendar>;
-}
-
-/** The harness' request helper, for a calendar made here (same defaults as `testCalendar`). */
-function requester(calendar: Calendar): TestCalendar['request'] {
-  const ns = calendar.options.namespace;
-  return async (method, path, init = {}) => {
-    const headers: Record<string, string> = { host: 'example.org', ...init.headers };
-    let body: string | undefined;
-    if (init.json !== undefined) {
-      body = JSON.stringify(init.json);
-      headers['content-type'] ??= 'application/json';
-    } else if (init.form !== undefined) {
-      body = init.form;
-      headers['content-type'] ??= 'application/x-www-form-urlencoded';
-    } else body = init.body;
-    const query =
-      typeof init.query === 'string'
-        ? init.query
-        : new URLSearchParams(Object.entries(init.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    const res = await calendar.handle({
-      method,
-      path: path.startsWith('/') && !path.startsWith(`/${ns}`) ? `/${ns}${path}` : path,
-      query,
-      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
-      body: body === undefined ? undefined : Buffer.from(body),
-      root: init.root ?? '/wp-json',
-      locale: init.locale,
-      user: init.as ? USERS[init.as] : null,
-    });
-    if (!res) throw new Error(`not handled: ${method} ${path}`);
-    return { status: res.status, headers: res.headers, text: res.body, body: res.body ? JSON.parse(res.body) : undefined };
-  };
 }
 
 /** Opens a calendar whose queries go through a {@link QueryProbe}. */

@@ -56,7 +56,19 @@ export async function testCalendar(url: string, options: Partial<CalendarOptions
   const calendar = createCalendar({ db: url, tablePrefix: prefix, baseUrl: 'http://example.org', onError: (e) => console.error(e), ...options });
   await calendar.migrate();
   const ns = calendar.options.namespace;
-  const request = async (method: string, path: string, init: RequestInit = {}): Promise<TestResponse> => {
+  const request = requester(calendar);
+  // Server databases are shared by every test file: leave no tables behind.
+  const close = async () => {
+    if (url !== ':memory:') await calendar.uninstall().catch(() => undefined);
+    await calendar.close();
+  };
+  return { calendar, ns, base: `http://example.org/wp-json/${ns}`, request, close };
+}
+
+/** The request helper of a test calendar: core requests with the harness' defaults (host, root, users). */
+export function requester(calendar: Calendar): TestCalendar['request'] {
+  const ns = calendar.options.namespace;
+  return async (method: string, path: string, init: RequestInit = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { host: 'example.org', ...init.headers };
     let body: string | undefined;
     if (init.json !== undefined) {
@@ -83,10 +95,4 @@ export async function testCalendar(url: string, options: Partial<CalendarOptions
     if (!res) throw new Error(`not handled: ${method} ${path}`);
     return { status: res.status, headers: res.headers, text: res.body, body: res.body ? JSON.parse(res.body) : undefined };
   };
-  // Server databases are shared by every test file: leave no tables behind.
-  const close = async () => {
-    if (url !== ':memory:') await calendar.uninstall().catch(() => undefined);
-    await calendar.close();
-  };
-  return { calendar, ns, base: `http://example.org/wp-json/${ns}`, request, close };
 }
