@@ -1,5 +1,7 @@
 import { Kysely } from 'kysely';
-import { DEFAULT_PARSE_LIMITS } from './http/params.js';
+import { corsPolicy } from './http/cors.js';
+import { csrfGuard } from './http/csrf.js';
+import { resolveLimits } from './http/limits.js';
 import { dispatch, type Core } from './http/pipeline.js';
 import { ResponseCache } from './http/response-cache.js';
 import type { Route } from './http/route.js';
@@ -27,6 +29,12 @@ export interface Calendar {
    * routes, validation, permissions and errors, with parameters given as JSON values.
    */
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  /**
+   * A nonce for the pages of a signed-in user whose requests the host authenticates by a
+   * cookie: sent back as `X-WP-Nonce` (or `_wpnonce`), it lets their writes through the CSRF
+   * guard. Pass the session the `csrf.session` option reads, if nonces are bound to sessions.
+   */
+  createNonce(user: User | number, session?: string): string;
   /** Creates or upgrades the store's tables. Call once at start (it is idempotent). */
   migrate(): Promise<void>;
   /** The business rules, for typed callers (the tRPC router, scripts, seeding). */
@@ -67,6 +75,7 @@ export const ROUTES: readonly Route[] = [
 
 function resolveOptions(o: CalendarOptions): ResolvedOptions {
   const perPage = o.perPage ?? 10;
+  const cors = corsPolicy(o.cors);
   return {
     tablePrefix: o.tablePrefix ?? 'tec_',
     namespace: (o.namespace ?? 'calendar/events/v1').replace(/^\/+|\/+$/g, ''),
@@ -79,9 +88,11 @@ function resolveOptions(o: CalendarOptions): ResolvedOptions {
     getUser: o.getUser ?? (() => null),
     userExists: o.userExists ?? ((id) => Number.isInteger(id) && id > 0),
     dictionaries: o.dictionaries ?? {},
-    limits: { ...DEFAULT_PARSE_LIMITS, ...o.limits },
+    limits: resolveLimits(o.limits),
     onError: o.onError ?? ((error) => console.error('[calendar] unexpected error:', error)),
     responseCache: o.responseCache === false ? false : { maxBytes: o.responseCache?.maxBytes ?? 16 * 1024 * 1024 },
+    cors,
+    csrf: csrfGuard(o.csrf, cors),
   };
 }
 
@@ -119,6 +130,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
       if (!response) throw new Error(`No route for ${path}`);
       return { status: response.status, headers: response.headers, body: response.body === undefined ? undefined : JSON.parse(response.body) };
     },
+    createNonce: (user, session) => resolved.csrf.createNonce(user, session),
     migrate: async () => migrateStore(await raw, resolved.tablePrefix),
     uninstall: async () => dropStore(await raw, resolved.tablePrefix),
     services: async () => (await core).services,

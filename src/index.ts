@@ -1,5 +1,8 @@
 export { createCalendar, ROUTES, type Calendar, type CallOptions, type CallResult } from './calendar.js';
 export type { CalendarOptions, ResolvedOptions } from './options.js';
+export type { CorsOptions } from './http/cors.js';
+export type { CsrfOptions } from './http/csrf.js';
+export type { Limits } from './http/limits.js';
 export type { CoreRequest, CoreResponse, Headers } from './http/types.js';
 export { ApiError } from './http/errors.js';
 export { roleCapabilities, toPrincipal, can, has, type User, type Role, type Principal } from './auth/capabilities.js';

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { User } from './auth/capabilities.js';
 import type { CoreRequest } from './http/types.js';
-import type { ParseLimits } from './http/params.js';
+import type { CorsOptions, CorsPolicy } from './http/cors.js';
+import type { CsrfGuard, CsrfOptions } from './http/csrf.js';
+import type { Limits } from './http/limits.js';
 import type { Dictionary } from './i18n/en.js';
 
 /** How a host configures a calendar. */
@@ -25,7 +27,8 @@ export interface CalendarOptions {
   baseUrl?: string;
   /**
    * Hosts images may be side-loaded from even when they resolve to loopback, private or
-   * link-local addresses (by default only public addresses are fetched).
+   * link-local addresses (by default only public addresses are fetched): `host` allows ports
+   * 80 and 443 only; `host:port` or `[IPv6]:port` allows that one port.
    */
   imageHosts?: readonly string[];
   /** Without `baseUrl`: honour `X-Forwarded-Proto`/`X-Forwarded-Host` (only behind a trusted proxy). */
@@ -36,8 +39,8 @@ export interface CalendarOptions {
   userExists?: (id: number) => boolean | Promise<boolean>;
   /** Extra or overriding description dictionaries by locale. */
   dictionaries?: Record<string, Dictionary>;
-  /** Bounds on what request parsing builds. */
-  limits?: Partial<ParseLimits>;
+  /** Bounds on what one request can make the calendar do (README "Limits"). */
+  limits?: Partial<Limits>;
   /** Called with unexpected errors (answered as a JSON 500 without details). */
   onError?: (error: unknown) => void;
   /**
@@ -46,6 +49,18 @@ export interface CalendarOptions {
    * (default 16 MB); `false` turns it off.
    */
   responseCache?: false | { maxBytes?: number };
+  /**
+   * Which pages of other origins may read answers. Default: any origin, never with the
+   * visitor's cookies; list origins to let them read with credentials; `false` sends no
+   * `Access-Control-*` header (the host's own CORS middleware decides).
+   */
+  cors?: CorsOptions | false;
+  /**
+   * How writes authenticated by a cookie are protected from other sites: they need a nonce
+   * (`X-WP-Nonce` / `_wpnonce`, from `calendar.createNonce`) or a trusted origin. `false` turns
+   * the guard off (only for hosts that guard those writes themselves).
+   */
+  csrf?: CsrfOptions | false;
 }
 
 /** Options with every default applied. */
@@ -61,7 +76,9 @@ export interface ResolvedOptions {
   getUser: (request: CoreRequest) => User | null | Promise<User | null>;
   userExists: (id: number) => boolean | Promise<boolean>;
   dictionaries: Record<string, Dictionary>;
-  limits: ParseLimits;
+  limits: Limits;
   onError: (error: unknown) => void;
   responseCache: false | { maxBytes: number };
+  cors: CorsPolicy;
+  csrf: CsrfGuard;
 }

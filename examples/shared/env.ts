@@ -12,7 +12,8 @@ export interface ExampleSetup {
 /**
  * The calendar every example serves, configured by the environment the README documents:
  * `PORT`, `CALENDAR_DB` / `CALENDAR_DB_URL`, `CALENDAR_TOKENS`, `CALENDAR_NAMESPACE`,
- * `CALENDAR_BASE_URL`, `CALENDAR_IMAGE_HOSTS` (comma-separated).
+ * `CALENDAR_BASE_URL`, `CALENDAR_IMAGE_HOSTS` (comma-separated; `host:port` for a port other than
+ * 80 and 443).
  */
 export function calendarFromEnv(env: NodeJS.ProcessEnv = process.env, defaultPort = 8080): ExampleSetup {
   const { users, generated } = tokensFromEnv(env.CALENDAR_TOKENS);

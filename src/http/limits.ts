@@ -1,4 +1,35 @@
 import type { ParamFailure } from './errors.js';
+import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './params.js';
+
+/**
+ * Every bound a calendar puts on what one request can make it do (README "Limits"): what
+ * request parsing builds, the size of one value, and the work a value multiplies.
+ */
+export interface Limits extends ParseLimits {
+  /** Most words (events) or fragments (venues, organizers) one `search` is cut into. */
+  searchTerms: number;
+  /** Largest image side-loaded from a URL, in bytes. */
+  imageBytes: number;
+  /** Bytes of images being side-loaded at once, all requests together (bodies wait their turn). */
+  imageBytesInFlight: number;
+}
+
+/** The limits used when a calendar does not set its own. */
+export const DEFAULT_LIMITS: Limits = {
+  ...DEFAULT_PARSE_LIMITS,
+  searchTerms: 32,
+  imageBytes: 10 * 1024 * 1024,
+  imageBytesInFlight: 32 * 1024 * 1024,
+};
+
+/** A calendar's limits: the defaults with the host's own; a limit that is not a whole number ≥ 0 is refused at once. */
+export function resolveLimits(given: Partial<Limits> = {}): Limits {
+  const limits = { ...DEFAULT_LIMITS, ...given };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`limits.${name} must be a whole number ≥ 0, not ${String(value)}`);
+  }
+  return limits;
+}
 
 /** Bounds on any one parameter value, whatever its source (part of the calendar's `limits`). */
 export interface ValueLimits {

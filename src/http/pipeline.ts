@@ -4,7 +4,8 @@ import type { RequestContext } from '../context.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Services } from '../services/index.js';
 import { ApiError, INVALID_PARAMETER, apiError, forbidden, invalidParams, missingParams, noRoute, type ParamFailure } from './errors.js';
-import { callerHeaders, commonHeaders } from './headers.js';
+import { callerHeaders } from './cors.js';
+import { commonHeaders } from './headers.js';
 import { limitFailure } from './limits.js';
 import { isDatabaseUnavailable } from '../store/unavailable.js';
 import { cleanStrings, parseBracketString, readBody, type ParamMap } from './params.js';
@@ -58,11 +59,18 @@ function match(routes: readonly Route[], rest: string): { route: Route; captures
   return undefined;
 }
 
+/**
+ * The verb a request stands for: `_method` or `X-HTTP-Method-Override` on a POST (clients
+ * that can only POST), never on another verb. A GET or HEAD that could delete would let any
+ * link or image on any page act with the visitor's cookies.
+ */
 function overriddenMethod(req: CoreRequest, query: ParamMap): string {
+  const method = req.method.toUpperCase();
+  if (method !== 'POST') return method;
   const fromQuery = query._method;
   const header = req.headers['x-http-method-override'];
   const override = typeof fromQuery === 'string' && fromQuery ? fromQuery : Array.isArray(header) ? header[0] : header;
-  return (override || req.method).toUpperCase();
+  return (override || method).toUpperCase();
 }
 
 function bodySize(body: CoreRequest['body']): number {
@@ -128,7 +136,7 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
   const head = () => method === 'HEAD';
   // CORS and caching headers follow the verb of the request line, not an override
   // (WordPress reads `$_SERVER['REQUEST_METHOD']`): caches see that verb.
-  const caller = () => callerHeaders(req.headers, req.method.toUpperCase(), principal);
+  const caller = () => callerHeaders(req.headers, req.method.toUpperCase(), principal, options.cors);
   // Set while this request computes an answer others may reuse (or wait for).
   let settle: Settle | undefined;
   try {
@@ -150,13 +158,15 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     if (method === 'OPTIONS') {
       const ctx = baseContext(core, req, urls, principal, 'GET', clock, { json: {}, body: {}, query, path: matched.captures, defaults: {} });
       allow = await allowedMethods(matched.route, { ...ctx, params: {} } as HandlerContext<Args<RequestContext>>);
-      return respond(200, { ...commonHeaders(urls), Allow: allow, ...caller() }, routeObject(matched.route, ctx), false);
+      return respond(200, { ...commonHeaders(urls, options.cors), Allow: allow, ...caller() }, routeObject(matched.route, ctx), false);
     }
     const verb = method === 'HEAD' ? 'GET' : method;
     const endpoint = matched.route.endpoints.find((e) => (e.methods as readonly string[]).includes(verb));
     if (!endpoint) throw noRoute();
 
     const body = await readBody(req, verb, options.limits);
+    // A write authenticated by a cookie needs a nonce or a trusted origin (CSRF); reads need neither.
+    if (verb !== 'GET') principal = options.csrf.check(req, principal, [query, body.body, body.json], urls);
     const sources: Sources = { json: body.json, body: body.body, query, path: matched.captures, defaults: {} };
     const ctx = baseContext(core, req, urls, principal, verb, clock, sources);
     for (const [name, a] of Object.entries(endpoint.args)) {
@@ -178,14 +188,14 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     if (endpoint.permission && !(await endpoint.permission(hctx))) throw forbidden(principal !== null);
     const reply: Reply = await endpoint.handler(hctx);
     const status = reply.status ?? 200;
-    const headers = { ...commonHeaders(urls), ...reply.headers, Allow: allow };
+    const headers = { ...commonHeaders(urls, options.cors), ...reply.headers, Allow: allow };
     const json = JSON.stringify(reply.body);
     settle?.(status === 200 ? { status, headers, body: json } : undefined, clock.read);
     settle = undefined;
     return { status, headers: { ...headers, ...caller() }, body: head() ? undefined : json };
   } catch (error) {
     const e = errorBody(error, options);
-    const headers: Record<string, string> = { ...commonHeaders(urls) };
+    const headers: Record<string, string> = { ...commonHeaders(urls, options.cors) };
     if (allow !== undefined) headers.Allow = allow;
     Object.assign(headers, caller());
     return respond(e.status, headers, e.toJSON(), head());

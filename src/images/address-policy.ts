@@ -81,24 +81,6 @@ export function isPublicAddress(address: string): boolean {
   return classifyAddress(address) === 'public';
 }
 
-/**
- * The canonical form of a host name or IP literal, for comparing against allow-lists:
- * lower case, no brackets, IPs in the form the WHATWG URL parser produces.
- */
-export function normalizeHost(host: string): string {
-  const trimmed = host.trim().toLowerCase();
-  const bare = trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1) : trimmed;
-  try {
-    const parsed = new URL(`http://${isIPv6(bare) ? `[${bare}]` : bare}/`);
-    // An entry with a port, path or credentials is not a host name; keeping it verbatim
-    // means it matches nothing rather than silently widening to the bare host.
-    if (parsed.port || parsed.username || parsed.password || parsed.href !== `http://${parsed.host}/`) return bare;
-    return stripBrackets(parsed.hostname);
-  } catch {
-    return bare;
-  }
-}
-
 /** Removes the brackets the URL parser keeps around IPv6 host names. */
 export function stripBrackets(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;

@@ -1,19 +1,27 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { classifyAddress, normalizeHost, stripBrackets } from './address-policy.js';
+import { classifyAddress, stripBrackets } from './address-policy.js';
+import { allowsUrl, parseAllowedHost, type AllowedHost } from './allowed-hosts.js';
+import { ImageProbe } from './image-probe.js';
+import type { ByteBudget, Reservation } from './byte-budget.js';
 import { ImageFetchError } from './errors.js';
 import { guardedLookup } from './guarded-lookup.js';
-import { inspectImage } from './inspect-image.js';
+import type { ImageInfo } from './inspect-image.js';
 
 export { ImageFetchError, type ImageFetchErrorCode } from './errors.js';
 
 /** Limits and exceptions for `fetchImage`. */
 export type FetchImageOptions = {
-  /** Host names (case-insensitive, exact) that may be contacted whatever their address. */
+  /**
+   * Hosts that may be contacted whatever their address (case-insensitive, exact): `host`
+   * on ports 80 and 443 only, or `host:port` / `[v6]:port` on that port only.
+   */
   allowHosts?: readonly string[];
-  /** Largest accepted body in bytes; default 10 MiB. */
+  /** Largest accepted body in bytes; default 10 MiB (never more than `budget` holds). */
   maxBytes?: number;
+  /** Bytes shared with concurrent fetches: each body waits, unread, until its size fits. */
+  budget?: ByteBudget;
   /** Time limit for the whole fetch, all redirects and the body included; default 8000. */
   timeoutMs?: number;
   /** Redirects followed at most; default 3. */
@@ -39,16 +47,19 @@ const USER_AGENT = 'calendar-events-rest image fetcher';
 
 /** Downloads an image URL under an SSRF policy and reports its type, size and final URL. */
 export async function fetchImage(url: string, options: FetchImageOptions = {}): Promise<FetchedImage> {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const { budget } = options;
+  // A body larger than the whole budget could never be granted, so it is refused like any
+  // other oversized body instead of waiting for the deadline.
+  const maxBytes = Math.min(options.maxBytes ?? DEFAULT_MAX_BYTES, budget?.capacity ?? Infinity);
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  const allowed = new Set((options.allowHosts ?? []).map(normalizeHost));
+  const allowed = (options.allowHosts ?? []).flatMap((entry) => parseAllowedHost(entry) ?? []);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
     let current = checkUrl(url, allowed);
     for (let redirects = 0; ; redirects++) {
-      const hop = await get(current, allowed.has(stripBrackets(current.hostname)), maxBytes, deadline.signal);
-      if (hop.kind === 'body') return describe(current, hop.body, hop.contentType);
+      const hop = await get(current, allowsUrl(allowed, current), { maxBytes, budget }, deadline.signal);
+      if (hop.kind === 'image') return { url: current.href, ...hop.info, filesize: hop.filesize };
       if (redirects >= maxRedirects) throw new ImageFetchError('too-many-redirects', `more than ${maxRedirects} redirects`);
       let next: string;
       try {
@@ -65,7 +76,7 @@ export async function fetchImage(url: string, options: FetchImageOptions = {}): 
 }
 
 /** Parses a URL and refuses what may not be fetched before any connection is made. */
-function checkUrl(raw: string, allowed: ReadonlySet<string>): URL {
+function checkUrl(raw: string, allowed: readonly AllowedHost[]): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -82,27 +93,36 @@ function checkUrl(raw: string, allowed: ReadonlySet<string>): URL {
   if (!host) throw new ImageFetchError('bad-url', 'no host');
   // The URL parser has already turned 2130706433, 0x7f.1, 0177.0.0.1 … into dotted form.
   // Node connects to IP literals without calling `lookup`, so they are judged here.
-  if (isIP(host) && !allowed.has(host)) {
+  if (isIP(host) && !allowsUrl(allowed, url)) {
     const cls = classifyAddress(host);
     if (cls !== 'public') throw new ImageFetchError('not-allowed', `${host} is a ${cls} address`);
   }
   return url;
 }
 
-type Hop = { kind: 'redirect'; location: string } | { kind: 'body'; body: Buffer; contentType: string };
+type Hop = { kind: 'redirect'; location: string } | { kind: 'image'; info: ImageInfo; filesize: number };
 
-/** One GET: a redirect target, or a 200 `image/*` body within the byte limit. */
-function get(url: URL, hostAllowed: boolean, maxBytes: number, deadline: AbortSignal): Promise<Hop> {
+type BodyLimits = { maxBytes: number; budget: ByteBudget | undefined };
+
+/** One GET: a redirect target, or a 200 `image/*` body within the byte limit and budget. */
+function get(url: URL, hostAllowed: boolean, limits: BodyLimits, deadline: AbortSignal): Promise<Hop> {
+  const { maxBytes, budget } = limits;
   return new Promise<Hop>((resolve, reject) => {
     if (deadline.aborted) {
       reject(new ImageFetchError('timeout', 'image download timed out'));
       return;
     }
     let settled = false;
+    let reservation: Reservation | undefined;
+    // Aborted once the hop is over, so a reservation still queued is withdrawn.
+    const done = new AbortController();
+    /** Ends the hop and gives its reservation back. */
     const settle = (fn: () => void): void => {
       if (settled) return;
       settled = true;
       deadline.removeEventListener('abort', onTimeout);
+      done.abort();
+      reservation?.release();
       // Never keep a connection: sockets are not pooled (agent: false) and a finished or
       // failed hop has nothing more to read.
       req.destroy();
@@ -150,42 +170,63 @@ function get(url: URL, hostAllowed: boolean, maxBytes: number, deadline: AbortSi
         fail(new ImageFetchError('not-an-image', `Content-Type ${contentType || '(none)'}`));
         return;
       }
-      const declared = res.headers['content-length'];
-      if (declared !== undefined && Number(declared) > maxBytes) {
+      const declared = contentLength(res.headers['content-length']);
+      if (declared !== undefined && declared > maxBytes) {
         fail(new ImageFetchError('too-large', `Content-Length ${declared} exceeds ${maxBytes}`));
         return;
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (settled) return; // already failed; chunks may still be in flight
-        size += chunk.length;
-        // Checked per chunk so a lying or absent Content-Length cannot make us buffer more.
-        if (size > maxBytes) fail(new ImageFetchError('too-large', `body exceeds ${maxBytes} bytes`));
-        else chunks.push(chunk);
-      });
-      res.on('end', () => settle(() => resolve({ kind: 'body', body: Buffer.concat(chunks, size), contentType })));
       res.on('error', (err) => fail(asFetchError(err)));
       res.on('close', () => {
         if (!res.complete) fail(new ImageFetchError('network', 'connection closed before the body was complete'));
       });
+      const read = (): void => {
+        const probe = new ImageProbe(declared, maxBytes);
+        res.on('data', (chunk: Buffer) => {
+          if (settled) return; // already failed; chunks may still be in flight
+          try {
+            probe.append(chunk);
+          } catch (err) {
+            fail(asFetchError(err));
+          }
+        });
+        res.on('end', () => {
+          if (settled) return;
+          let info: ImageInfo;
+          try {
+            info = probe.finish(contentType);
+          } catch (err) {
+            fail(asFetchError(err));
+            return;
+          }
+          settle(() => resolve({ kind: 'image', info, filesize: probe.size }));
+        });
+      };
+      if (!budget) {
+        read();
+        return;
+      }
+      // Reserved: the most the probe may have to hold (a body whose image header it finds only
+      // at the end), the declared length or else the limit. Until granted, nothing reads the
+      // body: the stream stays paused and TCP holds the sender back.
+      budget.reserve(declared ?? maxBytes, done.signal).then(
+        (granted) => {
+          if (settled) granted.release();
+          else {
+            reservation = granted;
+            read();
+          }
+        },
+        // After an abort the hop has already failed (settle aborts); otherwise the size can never fit.
+        (cause: unknown) => fail(new ImageFetchError('too-large', `${declared ?? maxBytes} bytes exceed the image budget`, { cause })),
+      );
     });
     req.end();
   });
 }
 
-/** Checks the downloaded bytes really are an accepted image. */
-function describe(url: URL, body: Buffer, contentType: string): FetchedImage {
-  const info = inspectImage(body);
-  if (!info) throw new ImageFetchError('not-an-image', `${contentType} body is not a supported image`);
-  return {
-    url: url.href,
-    mimeType: info.mimeType,
-    width: info.width,
-    height: info.height,
-    filesize: body.length,
-    extension: info.extension,
-  };
+/** A Content-Length header as a number; `undefined` when absent or not plain digits. */
+function contentLength(header: string | undefined): number | undefined {
+  return header !== undefined && /^[0-9]+$/.test(header) ? Number(header) : undefined;
 }
 
 function asFetchError(err: unknown): ImageFetchError {

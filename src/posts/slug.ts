@@ -32,7 +32,11 @@ export function truncateSlug(slug: string, max: number): string {
  * `""` when the text has no slug character (the caller then uses the post id).
  */
 export async function uniquePostSlug(tx: Store, type: PostType, text: string, exceptId?: number): Promise<string> {
-  const base = truncateSlug(sanitizeTitle(text), 190);
+  return freeSlug(tx, type, truncateSlug(sanitizeTitle(text), 190), exceptId);
+}
+
+/** `base` (already a slug), or the first of `base-2`, `base-3`… free among posts of the type. */
+async function freeSlug(tx: Store, type: PostType, base: string, exceptId?: number): Promise<string> {
   if (!base) return '';
   if (!(await tx.posts.slugTaken(type, base, exceptId))) return base;
   for (let n = 2; ; n++) {
@@ -54,6 +58,14 @@ export async function trashedSlug(tx: Store, type: PostType, slug: string | null
     const candidate = `${truncateSlug(slug, SLUG_COLUMN - suffix.length - String(n).length - 1)}${suffix}-${n}`;
     if (!(await tx.posts.slugTaken(type, candidate, id))) return candidate;
   }
+}
+
+/** The slug a trashed post had before (its `__trashed` suffix removed), made unique again; `null` stays `null`. */
+export async function restoredSlug(tx: Store, type: PostType, slug: string | null, id: number): Promise<string | null> {
+  if (!slug) return slug;
+  const before = slug.replace(/__trashed(?:-\d+)?$/, '');
+  if (before === slug || !before) return slug;
+  return (await freeSlug(tx, type, before, id)) || slug;
 }
 
 /**

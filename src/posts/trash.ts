@@ -1,36 +1,41 @@
 import { ApiError } from '../http/errors.js';
 import type { Store } from '../store/index.js';
 import type { PostRow } from '../store/posts.js';
-import { withRetry } from '../store/retry.js';
 import { nowDates } from './dates.js';
 import type { PostKindInfo } from './kinds.js';
-import { trashedSlug } from './slug.js';
+import { restoredSlug, trashedSlug } from './slug.js';
 
 /**
- * Moves a post to the trash (writes.md §2.12, §3.4, §4.4): its status and slug change, the
- * status it had is kept; a second time is 410 `<noun>-is-in-trash`. `alsoInside` runs in the
- * same transaction (venues and organizers leave their events there).
+ * Moves a post to the trash inside `tx` (writes.md §2.12, §3.4, §4.4): its status and slug
+ * change and the status it had is kept; a second time is 410 `<noun>-is-in-trash`. Every way
+ * into the trash (DELETE, or an update to `status: "trash"`) comes here, so that venues and
+ * organizers always leave their events (`alsoInside`) and permissions see the old status.
  */
-export async function trashPost(
-  store: Store,
+export async function moveToTrash(
+  tx: Store,
   kind: PostKindInfo,
-  row: PostRow,
+  current: PostRow,
   siteZone: string,
   now: Date,
   alsoInside?: (tx: Store) => Promise<void>,
 ): Promise<void> {
-  if (row.status === 'trash') throw new ApiError(`${kind.noun}-is-in-trash`, `The ${kind.noun} is already trashed`, { status: 410 });
+  if (current.status === 'trash') throw new ApiError(`${kind.noun}-is-in-trash`, `The ${kind.noun} is already trashed`, { status: 410 });
   const stamp = nowDates(siteZone, now);
-  await withRetry(() =>
-    store.transaction(async (tx) => {
-      await tx.posts.update(row.id, {
-        status: 'trash',
-        status_before_trash: row.status,
-        slug: await trashedSlug(tx, kind.type, row.slug, row.id),
-        modified: stamp.local,
-        modified_utc: stamp.utc,
-      });
-      await alsoInside?.(tx);
-    }),
-  );
+  await tx.posts.update(current.id, {
+    status: 'trash',
+    status_before_trash: current.status,
+    slug: await trashedSlug(tx, kind.type, current.slug, current.id),
+    modified: stamp.local,
+    modified_utc: stamp.utc,
+  });
+  await alsoInside?.(tx);
+}
+
+/**
+ * The columns that take a trashed post out of the trash into `status`: the slug it had before
+ * (`foo__trashed` → `foo`, or `foo-2` when another post took `foo` meanwhile), as WordPress
+ * restores its desired slug.
+ */
+export async function leaveTrash(tx: Store, kind: PostKindInfo, current: PostRow, status: string): Promise<Pick<PostRow, 'status' | 'status_before_trash' | 'slug'>> {
+  return { status, status_before_trash: null, slug: await restoredSlug(tx, kind.type, current.slug, current.id) };
 }

@@ -8,26 +8,15 @@ import { encodedUrl, pagingUrls, rawUrl, type QueryPair } from '../http/archive-
 import { asQueryValue } from '../http/query-string.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../http/route.js';
 import { EVENT } from '../posts/kinds.js';
-import { unlocks } from '../posts/password.js';
+import { searchablePasswords, unlocks } from '../posts/password.js';
+import type { WriteTarget } from '../posts/write-target.js';
 import { isTruthy } from '../represent/empty-filter.js';
 import { redact } from '../represent/redact.js';
 import { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs, termList } from '../schemas/events.js';
 import { archiveStatuses, passwordArg } from '../schemas/post-args.js';
 import { CATEGORIES, TAGS, type TermKind } from '../schemas/terms.js';
-import type { EventListQuery, EventRow, SearchWords } from '../store/events.js';
-
-const STOPWORDS = new Set('about an are as at be by com for from how in is it of on or that the this to was what when where who will with www'.split(' '));
-
-/** WordPress' search terms: quoted phrases whole, stop words and lone letters dropped, `-word` excluded. */
-export function searchWords(search: string): SearchWords {
-  const words = (search.match(/"[^"]*"|\S+/g) ?? []).map((w) => w.replace(/^"|"$/g, '').trim()).filter(Boolean);
-  const kept = words.filter((w) => !STOPWORDS.has(w.toLowerCase()) && !/^-?[a-z-]$/i.test(w));
-  const list = kept.length ? kept : [search.trim()];
-  return {
-    include: list.filter((w) => !w.startsWith('-') || w.length === 1),
-    exclude: list.filter((w) => w.startsWith('-') && w.length > 1).map((w) => w.slice(1)),
-  };
-}
+import type { EventListQuery, EventRow } from '../store/events.js';
+import { searchWords } from '../text/search-terms.js';
 
 /** Term ids named by a filter (id, slug or name), with the descendants of categories. */
 async function termFilter(ctx: RequestContext, kind: TermKind, value: unknown): Promise<number[]> {
@@ -84,8 +73,7 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
     endsOnOrBefore: end,
     ...relativeBounds,
     search: typeof p.search === 'string' ? searchWords(p.search) : undefined,
-    // As WordPress: logged-out searches never look into password-protected posts.
-    withoutPasswords: typeof p.search === 'string' && ctx.principal === null,
+    searchPasswords: searchablePasswords(ctx.principal, EVENT),
     categoryIds: p.categories !== undefined ? await termFilter(ctx, CATEGORIES, p.categories) : undefined,
     tagIds: p.tags !== undefined ? await termFilter(ctx, TAGS, p.tags) : undefined,
     venueIds: p.venue !== undefined ? ids(p.venue) : undefined,
@@ -156,6 +144,12 @@ async function target(ctx: RequestContext, bySlug: boolean): Promise<EventRow> {
   return row;
 }
 
+/** The event a write addresses; if it is deleted before the write's transaction reads it again, the request answers as for an unknown id. */
+async function writeTarget(ctx: RequestContext, bySlug: boolean): Promise<WriteTarget<EventRow>> {
+  const row = await target(ctx, bySlug);
+  return { row, gone: () => apiError('rest-event-not-found', `Event with ID ${row.id} does not exist.`, 404) };
+}
+
 const PHP_INT_MAX = 9223372036854775807n;
 
 /** A digit string as PHP's `(int)` reads it: saturated at `PHP_INT_MAX`. */
@@ -199,14 +193,14 @@ function singleEndpoints(bySlug: boolean) {
       args: key,
       permission: allowed('delete', bySlug),
       handler: async (ctx) => {
-        const row = await target(ctx, bySlug);
+        const event = await writeTarget(ctx, bySlug);
         const render = async (r: EventRow) => (await ctx.services.events.render([r], { urls: ctx.urls, principal: ctx.principal, single: false }))[0];
         if (isTruthy(ctx.input('force'))) {
-          const previous = await render(row);
-          await ctx.services.events.deletePermanently(row);
+          const previous = await render(event.row);
+          await ctx.services.events.deletePermanently(event, ctx.principal);
           return { body: { deleted: true, previous } };
         }
-        return { body: await render(await ctx.services.events.trash(row, ctx.now())) };
+        return { body: await render(await ctx.services.events.trash(event, ctx.principal, ctx.now())) };
       },
     }),
     endpoint({
@@ -215,11 +209,11 @@ function singleEndpoints(bySlug: boolean) {
       args: bySlug ? { slug: eventWriteArgs(false).slug, ...writeArgs } : { ...key, ...eventWriteArgs(false) },
       permission: allowed('edit', bySlug),
       handler: async (ctx) => {
-        const row = await target(ctx, bySlug);
+        const event = await writeTarget(ctx, bySlug);
         const { id: _id, password: _pw, ...input } = ctx.params as Record<string, unknown>;
         // The path slug only finds the event; a new slug must be sent.
         if (!ctx.sent('slug')) delete input.slug;
-        const updated = await ctx.services.events.update(row, input, ctx.sent, ctx.principal, ctx.now());
+        const updated = await ctx.services.events.update(event, input, ctx.sent, ctx.principal, ctx.now());
         const [json] = await ctx.services.events.render([updated], { urls: ctx.urls, principal: ctx.principal, single: false });
         return { body: json };
       },

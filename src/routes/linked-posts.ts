@@ -7,17 +7,14 @@ import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route }
 import { formatWallClock } from '../dates/index.js';
 import { isTruthy } from '../represent/empty-filter.js';
 import { redact } from '../represent/redact.js';
-import { unlocks } from '../posts/password.js';
+import { searchablePasswords, unlocks } from '../posts/password.js';
+import type { WriteTarget } from '../posts/write-target.js';
 import { linkedArchiveArgs, linkedIdArg, linkedSlugArg, type LinkedWriteArgs } from '../schemas/linked-posts.js';
 import { archiveStatuses } from '../schemas/post-args.js';
 import type { LinkedPostService } from '../services/linked-posts.js';
 import type { LinkedRow, LinkedTable } from '../store/linked-posts.js';
 import { toId } from '../args/checks.js';
-
-/** Cuts a search into the fragments every field must contain (lists.md §6). */
-function searchFragments(search: string): string[] {
-  return search.split(/[^\p{L}\p{N}-]+/u).filter(Boolean);
-}
+import { searchFragments } from '../text/search-terms.js';
 
 /**
  * The archive, single and by-slug routes of a linked kind (venues, organizers): one
@@ -64,25 +61,29 @@ export function linkedRoutes<T extends LinkedTable>(
     return { body: await single(ctx, row, true) };
   };
 
-  const update = async (ctx: RequestContext & { params: Record<string, unknown> }) => {
+  /** The item a write addresses, or 400 when the path names none (a query `id` can pass validation in its place). */
+  async function writeTarget(ctx: RequestContext): Promise<WriteTarget<LinkedRow<T>>> {
+    const missing = () => invalidParam(ctx.path('slug') !== undefined ? 'slug' : 'id');
     const row = await target(ctx);
-    if (!row) throw invalidParam(ctx.path('slug') !== undefined ? 'slug' : 'id');
+    if (!row) throw missing();
+    return { row, gone: missing };
+  }
+
+  const update = async (ctx: RequestContext & { params: Record<string, unknown> }) => {
     const { id: _id, slug: _slug, ...input } = ctx.params;
-    const updated = await service(ctx).update(row, input, ctx.principal, ctx.options.timezone, ctx.now());
+    const updated = await service(ctx).update(await writeTarget(ctx), input, ctx.principal, ctx.options.timezone, ctx.now());
     return { body: await single(ctx, updated, false) };
   };
 
   const remove = async (ctx: RequestContext) => {
-    const row = await target(ctx);
-    // The path names no item (a query `id` can pass validation in its place): a client error.
-    if (!row) throw invalidParam(ctx.path('slug') !== undefined ? 'slug' : 'id');
+    const item = await writeTarget(ctx);
     const s = service(ctx);
     if (isTruthy(ctx.input('force'))) {
-      const previous = await single(ctx, row, false);
-      await s.deletePermanently(row);
+      const previous = await single(ctx, item.row, false);
+      await s.deletePermanently(item, ctx.principal);
       return { body: { deleted: true, previous } };
     }
-    const trashed = await s.trash(row, ctx.options.timezone, ctx.now());
+    const trashed = await s.trash(item, ctx.principal, ctx.options.timezone, ctx.now());
     return { body: await single(ctx, trashed, false) };
   };
 
@@ -97,13 +98,13 @@ export function linkedRoutes<T extends LinkedTable>(
       const hasEvents = p.has_events === undefined ? undefined : isTruthy(p.has_events);
       const upcoming = isTruthy(p.only_with_upcoming);
       // Items linked to an event the caller may not read are not revealed through it.
-      const event = p.event !== undefined ? await ctx.services.events.get(p.event) : undefined;
-      const eventVisible = !event || event.status === 'publish' || ctx.services.events.can(ctx.principal, 'read', event);
+      const eventVisible = p.event === undefined || (await ctx.services.events.revealsLinks(p.event, ctx.principal));
       const { rows, total } = await service(ctx).list({
         statuses,
         offset: (page - 1) * perPage,
         limit: perPage,
         searchFragments: p.search !== undefined ? searchFragments(p.search) : undefined,
+        searchPasswords: searchablePasswords(ctx.principal, kindInfo),
         eventId: p.event === undefined ? undefined : eventVisible ? p.event : 0,
         hasEvents,
         upcomingAfterUtc: upcoming ? formatWallClock(ctx.now(), 'UTC') : undefined,

@@ -51,6 +51,9 @@ export function termRoutes(kind: TermKind): Route[] {
       const perPage = Math.min(p.per_page ?? ctx.options.perPage, ctx.options.maxPerPage);
       const page = p.page ?? 1;
       const include = p.include !== undefined ? ids(p.include) : undefined;
+      // The terms of an event the caller may not read are not revealed through it.
+      const event = p.event ?? p.post;
+      const postId = event === undefined ? undefined : (await ctx.services.events.revealsLinks(event, ctx.principal)) ? event : 0;
       const { items, total } = await ctx.services.terms.list(
         kind,
         {
@@ -61,7 +64,7 @@ export function termRoutes(kind: TermKind): Route[] {
           includeOrder: include,
           exclude: p.exclude !== undefined ? ids(p.exclude) : undefined,
           parent: p.parent,
-          postId: p.event ?? p.post,
+          postId,
           // WordPress' term query sanitises the slug it is given (`slug=Foo Bar` finds `foo-bar`).
           slug: p.slug !== undefined ? sanitizeTitle(p.slug) : undefined,
           hideEmpty: p.hide_empty ?? true,

@@ -10,6 +10,7 @@ import { imageCheck } from './image.js';
 import { pageArg, perPageArg } from './archive.js';
 import { linkedEntryCheck } from './linked-entries.js';
 import { archiveStatusCheck, existingEvent, existingUser, phpEmpty, registeredStatus, urlOrEmpty } from './post-args.js';
+import { eventSearchCheck } from '../text/search-terms.js';
 import { sanitizeTermName } from '../text/sanitize.js';
 import { CATEGORIES, TAGS, type TermKind } from './terms.js';
 
@@ -77,7 +78,7 @@ export const eventArchiveArgs = {
   ends_before: arg({ description: 'events.ends_before' }, { check: time }),
   ends_after: arg({ description: 'events.ends_after' }, { check: time }),
   strict_dates: arg({ default: 'false', description: 'events.strict_dates' }, { check: nonEmptyString }),
-  search: arg({ description: 'events.search', type: 'string' }, { check: nonEmptyString }),
+  search: arg({ description: 'events.search', type: 'string' }, { check: eventSearchCheck }),
   categories: arg({ description: 'events.categories', items: { type: 'integer' } }, { check: existingTermList(CATEGORIES), style: 'form' }),
   tags: arg({ description: 'events.tags', items: { type: 'integer' } }, { check: existingTermList(TAGS), style: 'form' }),
   venue: arg({ description: 'events.venue', items: { type: 'integer' } }, { check: existingPostList('venue'), style: 'form' }),

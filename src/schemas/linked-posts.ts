@@ -6,6 +6,7 @@ import type { DescriptionKey } from '../i18n/en.js';
 import { pageArg, perPageArg } from './archive.js';
 import { archiveStatusCheck, existingEvent, existingUser, registeredStatus, stringOrEmpty, time, urlOrEmpty } from './post-args.js';
 import { imageCheck } from './image.js';
+import { linkedSearchCheck } from '../text/search-terms.js';
 
 type Ctx = RequestContext;
 
@@ -15,7 +16,7 @@ export function linkedArchiveArgs(kind: PostKindInfo) {
   return {
     page: pageArg,
     per_page: perPageArg,
-    search: arg({ description: `${k}s.search`, type: 'string' }, { check: nonEmptyString }),
+    search: arg({ description: `${k}s.search`, type: 'string' }, { check: linkedSearchCheck }),
     event: arg({ description: `${k}s.event`, type: 'integer' }, { check: existingEvent }),
     has_events: arg({ description: `${k}s.has_events` }, { swaggerType: 'boolean' }),
     only_with_upcoming: arg({ description: `${k}s.only_with_upcoming`, default: false }),

@@ -1,9 +1,10 @@
 import { can, has, type Principal } from '../auth/capabilities.js';
 import { localToUtc, parseTime, resolveZone, snapToDayEnd, snapToDayStart, timezoneAbbr, wallClockToInstant } from '../dates/index.js';
 import { costFromInput, type StoredCost } from '../events/cost.js';
-import { ApiError, apiError, invalidParam } from '../http/errors.js';
+import { ApiError, apiError, forbidden, invalidParam } from '../http/errors.js';
 import { nowDates, publicationDates } from '../posts/dates.js';
-import { trashPost } from '../posts/trash.js';
+import { leaveTrash, moveToTrash } from '../posts/trash.js';
+import { present, recheck, type WriteTarget } from '../posts/write-target.js';
 import { EVENT } from '../posts/kinds.js';
 import { storedSlugForm, uniquePostSlug } from '../posts/slug.js';
 import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from '../posts/status.js';
@@ -14,6 +15,7 @@ import { termList } from '../schemas/events.js';
 import { CATEGORIES, TAGS } from '../schemas/terms.js';
 import type { EventDetails, EventListQuery, EventRow } from '../store/events.js';
 import type { Store } from '../store/index.js';
+import type { PostRow } from '../store/posts.js';
 import { withRetry } from '../store/retry.js';
 import { sanitizeUrl } from '../text/url.js';
 import type { ImageService } from './images.js';
@@ -109,8 +111,19 @@ export class EventService {
   }
 
   /** Whether `p` may read, edit or delete the event (auth.md §1.1). */
-  can(p: Principal | null, action: 'read' | 'edit' | 'delete', row: EventRow): boolean {
+  can(p: Principal | null, action: 'read' | 'edit' | 'delete', row: PostRow): boolean {
     return can(p, action, { kind: 'events', authorId: row.author, status: row.status, statusBeforeTrash: row.status_before_trash });
+  }
+
+  /**
+   * Whether an archive filtered by this event (`/venues?event=`, `/tags?post=`) may reveal what
+   * is linked to it: the caller may read the event, and see its links (a password-protected
+   * event's are redacted from those who may not edit it, responses.md §7).
+   */
+  async revealsLinks(id: number, p: Principal | null): Promise<boolean> {
+    const row = await this.store.posts.get(id);
+    if (row?.type !== 'event' || (row.status !== 'publish' && !this.can(p, 'read', row))) return false;
+    return !row.password || this.can(p, 'edit', row);
   }
 
   /** One archive page. */
@@ -185,15 +198,25 @@ export class EventService {
     }
   }
 
-  /** Venue and organizer ids for the write, creating the items given as data (inside `tx`). */
+  /**
+   * Venue and organizer ids for the write, creating the items given as data (inside `tx`).
+   * Items given by id are locked and must still exist: a link never points at nothing.
+   */
   private async link(tx: Store, entries: LinkedEntries, p: Principal | null, now: Date) {
-    const create = async (service: LinkedPostService<'venues'> | LinkedPostService<'organizers'>, entry: ResolvedEntry) =>
-      'id' in entry ? entry.id : service.insertIn(tx, entry.data, p, this.deps.timezone, now, entry.imageId);
-    const venue = entries.venue === undefined ? undefined : entries.venue && (await create(this.deps.venues, entries.venue));
+    const linked = async (type: 'venue' | 'organizer', entry: ResolvedEntry) => {
+      if (!('id' in entry)) {
+        const service = type === 'venue' ? this.deps.venues : this.deps.organizers;
+        return service.insertIn(tx, entry.data, p, this.deps.timezone, now, entry.imageId);
+      }
+      const table = type === 'venue' ? tx.venues : tx.organizers;
+      if (!(await table.get(entry.id, { lock: true }))) throw invalidParam(type);
+      return entry.id;
+    };
+    const venue = entries.venue === undefined ? undefined : entries.venue && (await linked('venue', entries.venue));
     let organizers: number[] | undefined;
     if (entries.organizers) {
       organizers = [];
-      for (const entry of entries.organizers) organizers.push(await create(this.deps.organizers, entry));
+      for (const entry of entries.organizers) organizers.push(await linked('organizer', entry));
       organizers = [...new Set(organizers)];
     }
     return { venue, organizers };
@@ -274,7 +297,7 @@ export class EventService {
     const entries = await this.linkedEntries(input, p);
     const imageId = await this.deps.images.resolve(input.image, p);
     const cost = input.cost !== undefined ? storableCost(input.cost) : null;
-    const id = await withRetry(() =>
+    const row = await withRetry(() =>
       this.store.transaction(async (tx) => {
         const { venue, organizers } = await this.link(tx, entries, p, now);
         let status = scaleBackStatus(p, input.status as string | undefined);
@@ -321,27 +344,40 @@ export class EventService {
         await tx.events.insertDetails(id, details);
         if (organizers?.length) await tx.events.setOrganizers(id, organizers);
         await this.assignTerms(tx, id, input, p);
-        return id;
+        return tx.events.get(id);
       }),
     );
-    return (await this.get(id))!;
+    if (!row) throw apiError('could-not-create-event', 'The event could not be created from the provided data', 400);
+    return row;
   }
 
-  /** Updates the fields sent; every other field keeps its value (writes.md §2.11, recommendations). */
-  async update(row: EventRow, input: EventInput, sent: (name: string) => boolean, p: Principal | null, now: Date): Promise<EventRow> {
+  /** The stored times a write sends (writes.md §2.4), from the dates sent and the event's own; `undefined` when none changes. */
+  private sentTimes(row: EventRow, input: EventInput, sent: (name: string) => boolean, now: Date): EventTimes | undefined {
+    if (!(sent('start_date') || sent('end_date') || sent('all_day') || sent('timezone'))) return undefined;
     const site = this.deps.timezone;
     const zone = sent('timezone') && typeof input.timezone === 'string' ? input.timezone || site : row.timezone || site;
-    let times: EventTimes | undefined;
-    if (sent('start_date') || sent('end_date') || sent('all_day') || sent('timezone')) {
-      const start = input.start_date !== undefined ? this.wallClock('start_date', input.start_date, zone, now) : row.start_local;
-      const end = input.end_date !== undefined ? this.wallClock('end_date', input.end_date, zone, now) : row.end_local;
-      const allDay = sent('all_day') ? input.all_day === true : row.all_day === 1;
-      times = this.times(start, end, zone, allDay);
-    }
+    const start = input.start_date !== undefined ? this.wallClock('start_date', input.start_date, zone, now) : row.start_local;
+    const end = input.end_date !== undefined ? this.wallClock('end_date', input.end_date, zone, now) : row.end_local;
+    const allDay = sent('all_day') ? input.all_day === true : row.all_day === 1;
+    return this.times(start, end, zone, allDay);
+  }
+
+  /**
+   * Updates the fields sent; every other field keeps its value (writes.md §2.11,
+   * recommendations). A `status` of `trash` goes through the trash rule, and leaving the
+   * trash restores the slug.
+   */
+  async update(target: WriteTarget<EventRow>, input: EventInput, sent: (name: string) => boolean, p: Principal | null, now: Date): Promise<EventRow> {
+    const site = this.deps.timezone;
+    // Bad dates are refused before anything is fetched; the transaction computes them again from the row it locks.
+    this.sentTimes(target.row, input, sent, now);
     const entries = await this.linkedEntries(input, p);
     const imageId = input.image !== undefined ? await this.deps.images.resolve(input.image, p) : undefined;
-    await withRetry(() =>
+    return withRetry(() =>
       this.store.transaction(async (tx) => {
+        const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'edit', r));
+        const times = this.sentTimes(row, input, sent, now);
+        const zone = times?.timezone || row.timezone || site;
         const { venue, organizers } = await this.link(tx, entries, p, now);
         const post: Parameters<Store['posts']['update']>[1] = {};
         if (input.title !== undefined) post.title = filterTitle(String(input.title), p);
@@ -351,16 +387,20 @@ export class EventService {
         if (imageId !== undefined) post.image_id = imageId;
         if (input.sticky !== undefined) post.menu_order = input.sticky === true ? -1 : 0;
         let status = input.status !== undefined ? scaleBackStatus(p, input.status as string) : row.status;
+        const trashing = status === 'trash' && row.status !== 'trash';
+        if (trashing && !this.can(p, 'delete', row)) throw forbidden(p !== null);
         let dateUtc = row.date_utc;
-        if (input.date !== undefined || input.date_utc !== undefined || (dateUtc.startsWith('0000') && !FLOATING_STATUSES.has(status))) {
+        if (input.date !== undefined || input.date_utc !== undefined || (dateUtc.startsWith('0000') && !FLOATING_STATUSES.has(status) && status !== 'trash')) {
           const dates = publicationDates(input, site, now, false, zone);
           post.date = dates.date;
           post.date_utc = dateUtc = dates.date_utc;
         }
         if (!FLOATING_STATUSES.has(status) && status !== 'trash') status = scheduleStatus(status, dateUtc, now);
-        if (status !== row.status) post.status = status;
+        if (row.status === 'trash' && status !== 'trash') Object.assign(post, await leaveTrash(tx, EVENT, row, status));
+        else if (status !== row.status && !trashing) post.status = status;
+        const slug = post.slug !== undefined ? post.slug : row.slug;
         if (typeof input.slug === 'string') post.slug = (await uniquePostSlug(tx, 'event', input.slug, row.id)) || String(row.id);
-        else if (!row.slug && SLUGGED.has(status)) {
+        else if (!slug && SLUGGED.has(status)) {
           post.slug = (await uniquePostSlug(tx, 'event', post.title ?? row.title, row.id)) || String(row.id);
         }
         const stamp = nowDates(site, now);
@@ -384,20 +424,30 @@ export class EventService {
         await tx.events.updateDetails(row.id, details);
         if (organizers !== undefined) await tx.events.setOrganizers(row.id, organizers);
         await this.assignTerms(tx, row.id, input, p);
+        if (trashing) await moveToTrash(tx, EVENT, present(await tx.events.get(row.id), target), site, now);
+        return present(await tx.events.get(row.id), target);
       }),
     );
-    return (await this.get(row.id))!;
   }
 
   /** Moves the event to the trash (writes.md §2.12); a second time is 410. */
-  async trash(row: EventRow, now: Date): Promise<EventRow> {
-    await trashPost(this.store, EVENT, row, this.deps.timezone, now);
-    return (await this.get(row.id))!;
+  async trash(target: WriteTarget<EventRow>, p: Principal | null, now: Date): Promise<EventRow> {
+    return withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
+        await moveToTrash(tx, EVENT, row, this.deps.timezone, now);
+        return present(await tx.events.get(row.id), target);
+      }),
+    );
   }
 
   /** Removes the event for good (`force=true`), with its links; venues and organizers stay. */
-  async deletePermanently(row: EventRow): Promise<void> {
-    await withRetry(() => this.store.transaction((tx) => tx.events.deletePermanently(row.id)));
+  async deletePermanently(target: WriteTarget<EventRow>, p: Principal | null): Promise<void> {
+    await withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
+        await tx.events.deletePermanently(row.id);
+      }),
+    );
   }
 }
-

@@ -1,7 +1,10 @@
 import { has, type Principal } from '../auth/capabilities.js';
 import { toId } from '../args/checks.js';
 import { invalidParam } from '../http/errors.js';
+import type { Limits } from '../http/limits.js';
+import { ByteBudget } from '../images/byte-budget.js';
 import { fetchImage } from '../images/fetch-image.js';
+import { titleFromUrl } from '../images/file-name.js';
 import { nowDates } from '../posts/dates.js';
 import { imageJson } from '../represent/image.js';
 import type { AttachmentRow } from '../store/attachments.js';
@@ -10,10 +13,19 @@ import { phpEmpty } from '../schemas/post-args.js';
 
 /** Featured images: attachments by id, and images side-loaded from URLs. */
 export class ImageService {
+  /** Bytes of all side-loads of this calendar at once, so concurrent requests cannot pile up bodies. */
+  readonly budget: ByteBudget;
+
   constructor(
     private readonly store: Store,
-    private readonly options: { imageHosts: readonly string[]; timezone: string },
-  ) {}
+    private readonly options: {
+      imageHosts: readonly string[];
+      timezone: string;
+      limits: Pick<Limits, 'imageBytes' | 'imageBytesInFlight'>;
+    },
+  ) {
+    this.budget = new ByteBudget(options.limits.imageBytesInFlight);
+  }
 
   /** An image attachment by id. */
   get(id: number): Promise<AttachmentRow | undefined> {
@@ -44,19 +56,23 @@ export class ImageService {
     if (known) return known.post_id;
     let fetched: Awaited<ReturnType<typeof fetchImage>>;
     try {
-      fetched = await fetchImage(value, { allowHosts: this.options.imageHosts });
+      fetched = await fetchImage(value, {
+        allowHosts: this.options.imageHosts,
+        maxBytes: this.options.limits.imageBytes,
+        budget: this.budget,
+      });
     } catch {
       throw invalidParam('image');
     }
     const stamp = nowDates(this.options.timezone, new Date());
-    const name = decodeURIComponent(new URL(fetched.url).pathname.split('/').pop() ?? '') || 'image';
+    const title = titleFromUrl(new URL(fetched.url));
     return this.store.transaction(async (tx) => {
       const postId = await tx.posts.insert({
         type: 'attachment',
         author: p.id,
         status: 'inherit',
         status_before_trash: null,
-        title: name.replace(/\.[a-z0-9]+$/i, ''),
+        title,
         content: '',
         excerpt: '',
         slug: null,

@@ -1,3 +1,4 @@
+import type { Limits } from '../http/limits.js';
 import type { PostKindInfo } from '../posts/kinds.js';
 import type { Store } from '../store/index.js';
 import type { LinkedTable } from '../store/linked-posts.js';
@@ -25,6 +26,7 @@ export interface Services {
 export interface ServiceOptions {
   timezone: string;
   imageHosts: readonly string[];
+  limits: Pick<Limits, 'imageBytes' | 'imageBytesInFlight'>;
 }
 
 /** Builds the services over a store. */

@@ -1,9 +1,10 @@
 import { can, type Principal } from '../auth/capabilities.js';
 import type { Urls } from '../http/urls.js';
-import { ApiError, apiError, invalidParams, type ParamFailure } from '../http/errors.js';
+import { ApiError, apiError, forbidden, invalidParams, type ParamFailure } from '../http/errors.js';
 import type { PostKindInfo } from '../posts/kinds.js';
 import { nowDates, publicationDates } from '../posts/dates.js';
-import { trashPost } from '../posts/trash.js';
+import { leaveTrash, moveToTrash } from '../posts/trash.js';
+import { present, recheck, type WriteTarget } from '../posts/write-target.js';
 import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from '../posts/status.js';
 import { filterContent, filterTitle } from '../posts/text.js';
 import { storedSlugForm, uniquePostSlug } from '../posts/slug.js';
@@ -39,6 +40,9 @@ export interface LinkedView {
   /** Single reads (and items embedded in a single event) carry `json_ld` when readable. */
   jsonLd: boolean;
 }
+
+/** Items with the same title a create considers for reuse (the first one the caller may read wins). */
+const DUPLICATE_CANDIDATES = 20;
 
 /** Bytes the smallest text column of every store holds (MySQL/MariaDB `text`). */
 const MAX_STORED_BYTES = 65_535;
@@ -118,8 +122,9 @@ export class LinkedPostService<T extends LinkedTable> {
     // Refused before an image URL is fetched and recorded, so that a refusal writes nothing.
     this.assertCreatable(input, p);
     const imageId = await this.images.resolve(input.image, p);
-    const id = await withRetry(() => this.store.transaction((tx) => this.insertIn(tx, input, p, siteZone, now, imageId)));
-    const row = await this.get(id);
+    const row = await withRetry(() =>
+      this.store.transaction(async (tx) => this.rows(tx).get(await this.insertIn(tx, input, p, siteZone, now, imageId))),
+    );
     if (!row) throw this.notCreated();
     return row;
   }
@@ -139,16 +144,24 @@ export class LinkedPostService<T extends LinkedTable> {
     return apiError(`could-not-create-${noun}`, `The ${noun} could not be created from the provided data`, 400);
   }
 
-  /** The creation step of {@link create}, inside a caller's transaction (event writes create linked items). */
+  /**
+   * The creation step of {@link create}, inside a caller's transaction (event writes create
+   * linked items). An item with the same title (and description, when sent) is reused instead
+   * (writes.md §3.2 recommendation): updated with the sent fields when the caller may edit it,
+   * linked as it stands when the caller may only read it; one the caller may not read is no match.
+   */
   async insertIn(tx: Store, input: LinkedInput, p: Principal | null, siteZone: string, now: Date, imageId?: number | null): Promise<number> {
     const { title, content } = this.assertCreatable(input, p);
     const table = this.rows(tx);
-    const duplicate = await table.findDuplicate(title, content === '' ? undefined : content);
-    if (duplicate) {
+    const candidates = await table.findDuplicates(title, content === '' ? undefined : content, DUPLICATE_CANDIDATES);
+    const readable = candidates.find((row) => this.can(p, 'read', row));
+    const duplicate = readable && (await table.get(readable.id, { lock: true }));
+    if (duplicate && this.can(p, 'edit', duplicate)) {
       await table.updateDetails(duplicate.id, this.kind.details(input, duplicate));
       if (imageId !== undefined) await tx.posts.update(duplicate.id, { image_id: imageId });
       return duplicate.id;
     }
+    if (duplicate && this.can(p, 'read', duplicate)) return duplicate.id;
     let status = scaleBackStatus(p, typeof input.status === 'string' ? input.status : undefined);
     const dates = publicationDates(input, siteZone, now, FLOATING_STATUSES.has(status));
     if (!FLOATING_STATUSES.has(status)) status = scheduleStatus(status, dates.date_utc, now);
@@ -177,52 +190,73 @@ export class LinkedPostService<T extends LinkedTable> {
     return id;
   }
 
-  /** Updates the fields sent; every other field keeps its value (writes.md §3.3, §4.3). */
-  async update(row: LinkedRow<T>, input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
+  /**
+   * Updates the fields sent; every other field keeps its value (writes.md §3.3, §4.3). A
+   * `status` of `trash` goes through the trash rule, and leaving the trash restores the slug.
+   */
+  async update(target: WriteTarget<LinkedRow<T>>, input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
     const text: { title?: string; content?: string } = {};
     const title = input[this.kind.titleKey];
     if (title !== undefined) text.title = filterTitle(String(title), p);
     if (input.description !== undefined) text.content = filterContent(String(input.description ?? ''), p);
-    assertStorable({ [this.kind.titleKey]: text.title, description: text.content, ...this.kind.details(input, row) });
-    if (!(text.title ?? row.title).trim() && !(text.content ?? row.content).trim()) {
+    assertStorable({ [this.kind.titleKey]: text.title, description: text.content, ...this.kind.details(input, target.row) });
+    if (!(text.title ?? target.row.title).trim() && !(text.content ?? target.row.content).trim()) {
       throw apiError(`could-not-update-${this.kind.info.noun}`, `The ${this.kind.info.noun} could not be updated`, 400);
     }
     const imageId = input.image !== undefined ? await this.images.resolve(input.image, p) : undefined;
-    await withRetry(() =>
+    return withRetry(() =>
       this.store.transaction(async (tx) => {
+        const table = this.rows(tx);
+        const row = recheck(await table.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'edit', r));
         const changes: Parameters<Store['posts']['update']>[1] = { ...text };
         if (input.author !== undefined) changes.author = input.author as number;
         if (input.image !== undefined) changes.image_id = imageId ?? null;
         let status = row.status;
         if (input.status !== undefined) status = scaleBackStatus(p, input.status as string);
+        const trashing = status === 'trash' && row.status !== 'trash';
+        if (trashing && !this.can(p, 'delete', row)) throw forbidden(p !== null);
         if (input.date !== undefined || input.date_utc !== undefined) {
           const dates = publicationDates(input, siteZone, now, false);
           changes.date = dates.date;
           changes.date_utc = dates.date_utc;
-        } else if (row.date_utc.startsWith('0000') && !FLOATING_STATUSES.has(status)) {
+        } else if (row.date_utc.startsWith('0000') && !FLOATING_STATUSES.has(status) && status !== 'trash') {
           // A draft gets its publication date when it is published.
           Object.assign(changes, publicationDates({}, siteZone, now, false));
         }
         if (!FLOATING_STATUSES.has(status) && status !== 'trash') status = scheduleStatus(status, changes.date_utc ?? row.date_utc, now);
-        if (status !== row.status) changes.status = status;
+        if (row.status === 'trash' && status !== 'trash') Object.assign(changes, await leaveTrash(tx, this.kind.info, row, status));
+        else if (status !== row.status && !trashing) changes.status = status;
         const stamp = nowDates(siteZone, now);
         changes.modified = stamp.local;
         changes.modified_utc = stamp.utc;
         await tx.posts.update(row.id, changes);
-        await this.rows(tx).updateDetails(row.id, this.kind.details(input, row));
+        await table.updateDetails(row.id, this.kind.details(input, row));
+        if (trashing) await moveToTrash(tx, this.kind.info, present(await table.get(row.id), target), siteZone, now, () => table.unlinkFromEvents(row.id));
+        return present(await table.get(row.id), target);
       }),
     );
-    return (await this.get(row.id))!;
   }
 
   /** Moves the item to the trash and unlinks it from events (writes.md §3.4, §4.4). */
-  async trash(row: LinkedRow<T>, siteZone: string, now: Date): Promise<LinkedRow<T>> {
-    await trashPost(this.store, this.kind.info, row, siteZone, now, (tx) => this.rows(tx).unlinkFromEvents(row.id));
-    return (await this.get(row.id))!;
+  async trash(target: WriteTarget<LinkedRow<T>>, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
+    return withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const table = this.rows(tx);
+        const row = recheck(await table.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
+        await moveToTrash(tx, this.kind.info, row, siteZone, now, () => table.unlinkFromEvents(row.id));
+        return present(await table.get(row.id), target);
+      }),
+    );
   }
 
   /** Removes the item for good (`force=true`), unlinking it from events. */
-  async deletePermanently(row: LinkedRow<T>): Promise<void> {
-    await withRetry(() => this.store.transaction((tx) => this.rows(tx).deletePermanently(row.id)));
+  async deletePermanently(target: WriteTarget<LinkedRow<T>>, p: Principal | null): Promise<void> {
+    await withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const table = this.rows(tx);
+        const row = recheck(await table.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
+        await table.deletePermanently(row.id);
+      }),
+    );
   }
 }

@@ -8,6 +8,7 @@ import type { Taxonomy } from '../store/database.js';
 import type { Store } from '../store/index.js';
 import { insertReturningId } from '../store/insert.js';
 import { withRetry } from '../store/retry.js';
+import { locking } from '../store/row-lock.js';
 import { TERM_COLUMN_LIMITS, type TermListQuery, type TermRow } from '../store/terms.js';
 import { sanitizeTermName } from '../text/sanitize.js';
 import { fitSlug, sanitizeTitle } from '../text/slug.js';
@@ -159,7 +160,10 @@ export class TermService {
   /** Deletes a term for good: children move to its parent, events lose it (writes.md §5.4). */
   async delete(kind: TermKind, row: TermRow): Promise<void> {
     await withRetry(() =>
-      this.store.transaction(async ({ db }) => {
+      this.store.transaction(async ({ db, dialect }) => {
+        // Locked first: an event write linking the term meanwhile either goes before (and its
+        // link is deleted here) or after (and finds the term gone).
+        await locking(db.selectFrom('terms').select('id').where('id', '=', row.id), dialect).execute();
         await db.updateTable('terms').set({ parent: row.parent }).where('taxonomy', '=', kind.taxonomy).where('parent', '=', row.id).execute();
         await db.deleteFrom('term_relationships').where('term_id', '=', row.id).execute();
         await db.deleteFrom('terms').where('id', '=', row.id).execute();

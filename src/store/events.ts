@@ -1,7 +1,12 @@
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { MAX_ID } from '../args/checks.js';
 import type { Database, EventsTable, PostsTable, Taxonomy } from './database.js';
+import type { SearchablePasswords } from '../posts/password.js';
+import type { SearchWords } from '../text/search-terms.js';
+import { searchableByPassword } from './password-filter.js';
+import type { DialectName } from './dialect.js';
 import { containsIgnoringCase } from './like.js';
+import { locking, type ReadOptions } from './row-lock.js';
 import { recountTerms, termIdsOf } from './term-counts.js';
 import { VersionedValues } from './version.js';
 
@@ -10,12 +15,6 @@ export type EventRow = Selectable<PostsTable> & Omit<Selectable<EventsTable>, 'p
 
 /** Event details without the key. */
 export type EventDetails = Omit<Insertable<EventsTable>, 'post_id'>;
-
-/** Words of a WordPress search: all `include` words must occur, no `exclude` word may. */
-export interface SearchWords {
-  include: string[];
-  exclude: string[];
-}
 
 /** What an events archive asks for (lists.md §5); bounds are local wall clocks. */
 export interface EventListQuery {
@@ -29,8 +28,8 @@ export interface EventListQuery {
   endsBefore?: string;
   endsAfter?: string;
   search?: SearchWords;
-  /** Leave out password-protected events. */
-  withoutPasswords?: boolean;
+  /** Which password-protected events `search` may find. */
+  searchPasswords?: SearchablePasswords;
   categoryIds?: readonly number[];
   tagIds?: readonly number[];
   venueIds?: readonly number[];
@@ -48,6 +47,7 @@ const validIds = (ids: readonly number[]) => ids.filter((id) => Number.isInteger
 export class EventStore {
   constructor(
     private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
     private readonly version: () => Promise<string | undefined>,
   ) {}
 
@@ -63,9 +63,10 @@ export class EventStore {
   }
 
   /** The event with this id. */
-  async get(id: number): Promise<EventRow | undefined> {
+  async get(id: number, { lock = false }: ReadOptions = {}): Promise<EventRow | undefined> {
     if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) return undefined;
-    return (await this.rows().where('posts.id', '=', id).executeTakeFirst()) as EventRow | undefined;
+    const query = this.rows().where('posts.id', '=', id);
+    return (await (lock ? locking(query, this.dialect) : query).executeTakeFirst()) as EventRow | undefined;
   }
 
   /** The event with this slug. */
@@ -83,8 +84,9 @@ export class EventStore {
     if (q.startsAfter !== undefined) s = s.where('events.start_local', '>', q.startsAfter);
     if (q.endsBefore !== undefined) s = s.where('events.end_local', '<', q.endsBefore);
     if (q.endsAfter !== undefined) s = s.where('events.end_local', '>', q.endsAfter);
-    if (q.withoutPasswords) s = s.where((eb) => eb.or([eb('posts.password', 'is', null), eb('posts.password', '=', '')]));
     if (q.search) {
+      const scope = q.searchPasswords ?? 'none';
+      if (scope !== 'all') s = s.where(searchableByPassword(scope));
       const columns = ['posts.title', 'posts.excerpt', 'posts.content'];
       const contains = (c: string, word: string) => containsIgnoringCase(sql.ref(c), word);
       for (const word of q.search.include) s = s.where((eb) => eb.or(columns.map((c) => contains(c, word))));
@@ -179,17 +181,21 @@ export class EventStore {
     return out;
   }
 
-  /** Replaces an event's terms of one taxonomy. */
+  /** Replaces an event's terms of one taxonomy (terms deleted meanwhile are left out). */
   async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[]): Promise<void> {
     const before = await termIdsOf(this.db, eventId);
+    const wanted = validIds([...new Set(termIds)]);
+    const present = wanted.length
+      ? (await locking(this.db.selectFrom('terms').select('id').where('id', 'in', wanted), this.dialect).execute()).map((r) => r.id)
+      : [];
     await this.db
       .deleteFrom('term_relationships')
       .where('post_id', '=', eventId)
       .where('term_id', 'in', (eb) => eb.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy))
       .execute();
-    const unique = [...new Set(termIds)];
-    if (unique.length) await this.db.insertInto('term_relationships').values(unique.map((term_id) => ({ post_id: eventId, term_id }))).execute();
-    await recountTerms(this.db, [...before, ...unique]);
+    const kept = wanted.filter((id) => present.includes(id));
+    if (kept.length) await this.db.insertInto('term_relationships').values(kept.map((term_id) => ({ post_id: eventId, term_id }))).execute();
+    await recountTerms(this.db, [...before, ...kept]);
   }
 
   /** Deletes an event for good, with its links. */

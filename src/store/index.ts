@@ -34,9 +34,9 @@ export class Store {
     this.terms = new TermStore(db);
     this.posts = new PostStore(db, dialect);
     this.attachments = new AttachmentStore(db);
-    this.events = new EventStore(db, () => this.version());
-    this.venues = new LinkedPostStore(db, 'venues', 'venue', VENUE_SEARCH);
-    this.organizers = new LinkedPostStore(db, 'organizers', 'organizer', ORGANIZER_SEARCH);
+    this.events = new EventStore(db, dialect, () => this.version());
+    this.venues = new LinkedPostStore(db, dialect, 'venues', 'venue', VENUE_SEARCH);
+    this.organizers = new LinkedPostStore(db, dialect, 'organizers', 'organizer', ORGANIZER_SEARCH);
   }
 
   /** A store over a host's (or the helper's) Kysely instance, with its tables prefixed. */

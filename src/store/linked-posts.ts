@@ -1,7 +1,11 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { MAX_ID } from '../args/checks.js';
 import type { Database, OrganizersTable, PostsTable, VenuesTable } from './database.js';
+import type { SearchablePasswords } from '../posts/password.js';
+import type { DialectName } from './dialect.js';
 import { containsIgnoringCase, foldCase } from './like.js';
+import { locking, type ReadOptions } from './row-lock.js';
+import { searchableByPassword } from './password-filter.js';
 
 /** The detail tables of the two linked-post kinds. */
 export type LinkedTable = 'venues' | 'organizers';
@@ -19,6 +23,8 @@ export interface LinkedListQuery {
   limit: number;
   /** Fragments of `search`: an item matches when one of its fields contains them all. */
   searchFragments?: string[];
+  /** Which password-protected items `search` may find. */
+  searchPasswords?: SearchablePasswords;
   eventId?: number;
   /** `true`: linked to a non-draft event; `false`: not linked to one. */
   hasEvents?: boolean;
@@ -32,6 +38,7 @@ type Eb = ExpressionBuilder<Database, 'posts'>;
 export class LinkedPostStore<T extends LinkedTable> {
   constructor(
     private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
     private readonly table: T,
     private readonly type: 'venue' | 'organizer',
     /** Columns searched by `search`, as `posts.x` or `d.x`. */
@@ -51,9 +58,10 @@ export class LinkedPostStore<T extends LinkedTable> {
   }
 
   /** The item with this id. */
-  async get(id: number): Promise<LinkedRow<T> | undefined> {
+  async get(id: number, { lock = false }: ReadOptions = {}): Promise<LinkedRow<T> | undefined> {
     if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) return undefined;
-    return (await this.rows().where('posts.id', '=', id).executeTakeFirst()) as LinkedRow<T> | undefined;
+    const query = this.rows().where('posts.id', '=', id);
+    return (await (lock ? locking(query, this.dialect) : query).executeTakeFirst()) as LinkedRow<T> | undefined;
   }
 
   /** Items by id, any order. */
@@ -68,14 +76,14 @@ export class LinkedPostStore<T extends LinkedTable> {
     return (await this.rows().where('posts.slug', '=', slug).executeTakeFirst()) as LinkedRow<T> | undefined;
   }
 
-  /** A non-trashed item with this title (any case) and, when given, this content. */
-  async findDuplicate(title: string, content?: string): Promise<LinkedRow<T> | undefined> {
+  /** Non-trashed items with this title (any case) and, when given, this content: the first `limit` by id. */
+  async findDuplicates(title: string, content: string | undefined, limit: number): Promise<LinkedRow<T>[]> {
     const wanted = title.toLowerCase();
     let q = this.rows()
       .where('posts.status', 'not in', ['trash', 'auto-draft'])
       .where(sql<SqlBool>`lower(${foldCase(sql.ref('posts.title'), wanted)}) = ${wanted}`);
     if (content !== undefined) q = q.where('posts.content', '=', content);
-    return (await q.orderBy('posts.id').executeTakeFirst()) as LinkedRow<T> | undefined;
+    return (await q.orderBy('posts.id').limit(limit).execute()) as LinkedRow<T>[];
   }
 
   /** Whether the slug is used by another item of this kind. */
@@ -105,6 +113,8 @@ export class LinkedPostStore<T extends LinkedTable> {
     if (query.searchFragments) {
       const fragments = query.searchFragments;
       if (!fragments.length) return q.where(sql<SqlBool>`1 = 0`);
+      const scope = query.searchPasswords ?? 'none';
+      if (scope !== 'all') q = q.where(searchableByPassword(scope));
       q = q
         .where('posts.status', 'not in', ['trash', 'auto-draft'])
         .where((eb) =>

@@ -22,6 +22,12 @@ export class PostStore {
     return row?.type;
   }
 
+  /** The post with this id, whatever its type. */
+  async get(id: number): Promise<PostRow | undefined> {
+    if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) return undefined;
+    return this.db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   /** Inserts a post and returns its id. */
   insert(values: Insertable<PostsTable>): Promise<number> {
     return insertReturningId(this.dialect, this.db.insertInto('posts').values(values));

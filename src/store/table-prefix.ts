@@ -18,6 +18,11 @@ class PrefixTransformer extends OperationNodeTransformer {
     super();
   }
 
+  /** Forgets the nodes a transform that threw was inside of. */
+  reset(): void {
+    this.nodeStack.length = 0;
+  }
+
   protected override transformSchemableIdentifier(node: SchemableIdentifierNode): SchemableIdentifierNode {
     const transformed = super.transformSchemableIdentifier(node);
     const name = transformed.identifier.name;
@@ -38,7 +43,14 @@ export class TablePrefixPlugin implements KyselyPlugin {
   }
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.#transformer.transformNode(args.node);
+    try {
+      return this.#transformer.transformNode(args.node);
+    } finally {
+      // Kysely's transformer keeps a stack of the nodes it is inside; a transform that throws
+      // (a tree too deep for the call stack) would leave it full, keeping that query alive for
+      // the calendar's lifetime. Transforms are synchronous: no other query is in between.
+      this.#transformer.reset();
+    }
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {

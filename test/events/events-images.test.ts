@@ -1,20 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, type TestCalendar } from '../helpers/harness.js';
-import { gif, png, serve, type TestServer } from '../images/fixtures.js';
+import { bmp, gif, png, serve, type TestServer } from '../images/fixtures.js';
 import { createEvent, createLinked, eventFields, invalidParamBody, probedCalendar, type ProbedCalendar } from './fixtures.js';
 
 const PNG = png(3, 2);
 const GIF = gif(5, 4);
+// 600 KB: two never fit in 1 MiB together.
+const BIG = bmp(400, 500);
 
 describe.each(DIALECTS)('events: images on $name', ({ url }) => {
   let t: ProbedCalendar;
   /** The same tables, mounted with the default host policy (public addresses only). */
   let strict: TestCalendar;
   let server: TestServer;
+  /** Another port of the same loopback host, not allow-listed. */
+  let otherPort: TestServer;
   beforeAll(async () => {
+    otherPort = await serve((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG));
     server = await serve((req, res) => {
       const path = req.url ?? '/';
       if (path.startsWith('/img/') && path.endsWith('.png')) res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+      else if (path.startsWith('/big/')) res.writeHead(200, { 'content-type': 'image/bmp', 'content-length': BIG.length }).end(BIG);
+      else if (path === '/latin.png') res.writeHead(302, { location: '/img/gar%E7on%20%ZZ.png' }).end();
+      else if (path === '/other-port.png') res.writeHead(302, { location: otherPort.url('/img/x.png') }).end();
       else if (path === '/pic.gif') res.writeHead(200, { 'content-type': 'image/gif' }).end(GIF);
       else if (path === '/page.html') res.writeHead(200, { 'content-type': 'text/html' }).end('<p>hi</p>');
       else if (path === '/liar.png') res.writeHead(200, { 'content-type': 'image/png' }).end('not really a png');
@@ -22,15 +30,18 @@ describe.each(DIALECTS)('events: images on $name', ({ url }) => {
       else if (path === '/hop.png') res.writeHead(302, { location: '/img/hopped.png' }).end();
       else res.writeHead(404, { 'content-type': 'text/plain' }).end('missing');
     });
-    t = await probedCalendar(url, { imageHosts: ['127.0.0.1'] });
+    // Port 1 is listed so that a refused connection, not the policy, turns it down below.
+    t = await probedCalendar(url, { imageHosts: [`127.0.0.1:${server.port}`, '127.0.0.1:1'] });
     strict = await t.variant({ imageHosts: [] });
   }, 180_000);
   afterAll(async () => {
     await t?.close();
     await server?.close();
+    await otherPort?.close();
   });
 
   const counts = async () => ({ posts: await t.rows('posts'), attachments: await t.rows('attachments'), events: await t.rows('events') });
+  const titleOf = async (id: number) => (await t.db.selectFrom('posts').select('title').where('id', '=', id).executeTakeFirstOrThrow()).title;
 
   it('side-loads an image URL once and shows the image object of responses.md §1.8', async () => {
     const src = server.url('/img/first.png');
@@ -64,6 +75,57 @@ describe.each(DIALECTS)('events: images on $name', ({ url }) => {
     expect(g.image).toMatchObject({ extension: 'gif', width: 5, height: 4, filesize: GIF.length });
     const hop = await createEvent(t, { image: server.url('/hop.png') });
     expect(hop.image).toMatchObject({ extension: 'png', width: 3, height: 2 });
+  });
+
+  it('side-loads URLs whose escapes are not UTF-8, titling them from the decoded file name', async () => {
+    for (const [path, title] of [
+      ['/img/caf%E9.png', 'café'], // Latin-1
+      ['/img/caf%C3%A9.png', 'café'], // UTF-8
+      ['/img/a%ZZ.png', 'a%ZZ'], // malformed, kept as written
+      ['/img/nul%00.png', 'nul%00'],
+      ['/latin.png', 'garçon %ZZ'], // the title comes from where the redirect led
+    ]) {
+      const res = await t.request('POST', '/events', { json: eventFields({ image: server.url(path) }), as: 'admin' });
+      expect({ path, status: res.status }).toEqual({ path, status: 201 });
+      expect(res.body.image).toMatchObject({ url: server.url(path), extension: 'png', width: 3, height: 2 });
+      expect({ path, title: await titleOf(res.body.image.id) }).toEqual({ path, title });
+    }
+    expect(server.hits).toContain('/img/gar%E7on%20%ZZ.png');
+  });
+
+  it('fetches from an allowed host on its listed port only, on every hop', async () => {
+    const before = await counts();
+    for (const src of [otherPort.url('/img/x.png'), `http://localhost:${server.port}/img/x.png`, server.url('/other-port.png')]) {
+      const res = await t.request('POST', '/events', { json: eventFields({ image: src }), as: 'admin' });
+      expect({ src, body: res.body }).toEqual({ src, body: invalidParamBody('image') });
+    }
+    expect(otherPort.hits).toEqual([]);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('takes the size limits of side-loaded images from the calendar limits', async () => {
+    const before = await counts();
+    for (const limits of [{ imageBytes: PNG.length - 1 }, { imageBytesInFlight: PNG.length - 1 }]) {
+      const tight = await t.variant({ limits });
+      const res = await tight.request('POST', '/events', { json: eventFields({ image: server.url('/img/tight.png') }), as: 'admin' });
+      expect({ limits, body: res.body }).toEqual({ limits, body: invalidParamBody('image') });
+      expect((await tight.calendar.services()).images.budget.used).toBe(0);
+    }
+    expect(await counts()).toEqual(before);
+    const exact = await t.variant({ limits: { imageBytes: PNG.length, imageBytesInFlight: PNG.length } });
+    expect((await exact.request('POST', '/events', { json: eventFields({ image: server.url('/img/exact.png') }), as: 'admin' })).status).toBe(201);
+  });
+
+  it('bounds the bytes of concurrent side-loads by imageBytesInFlight, and lets each through in turn', async () => {
+    const bounded = await t.variant({ limits: { imageBytesInFlight: 1024 * 1024 } });
+    const responses = await Promise.all(
+      [1, 2, 3, 4].map((n) => bounded.request('POST', '/events', { json: eventFields({ image: server.url(`/big/${n}.bmp`) }), as: 'admin' })),
+    );
+    for (const res of responses) expect(res.body.image).toMatchObject({ extension: 'bmp', width: 400, height: 500, filesize: BIG.length });
+    const { budget } = (await bounded.calendar.services()).images;
+    expect(budget.peak).toBeGreaterThanOrEqual(BIG.length);
+    expect(budget.peak).toBeLessThanOrEqual(1024 * 1024);
+    expect([budget.used, budget.waiting]).toEqual([0, 0]);
   });
 
   it('keeps the image when omitted on update and replaces it when sent', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, isPublicAddress, normalizeHost, type AddressClass } from '../../src/images/address-policy.js';
+import { classifyAddress, isPublicAddress, type AddressClass } from '../../src/images/address-policy.js';
 
 // Pure string classification: nothing here touches the network.
 const CASES: readonly (readonly [string, AddressClass])[] = [
@@ -125,26 +125,5 @@ describe('classifyAddress', () => {
 describe('isPublicAddress', () => {
   it('is true only for the public class', () => {
     for (const [address, cls] of CASES) expect(isPublicAddress(address)).toBe(cls === 'public');
-  });
-});
-
-describe('normalizeHost', () => {
-  it.each([
-    ['LocalHost', 'localhost'],
-    ['Images.Internal', 'images.internal'],
-    [' 127.0.0.1 ', '127.0.0.1'],
-    ['[::1]', '::1'],
-    ['0:0:0:0:0:0:0:1', '::1'],
-    ['::FFFF:127.0.0.1', '::ffff:7f00:1'],
-    ['2130706433', '127.0.0.1'], // the same canonical form URLs get
-    ['bücher.example', 'xn--bcher-kva.example'],
-  ])('%s → %s', (input, expected) => {
-    expect(normalizeHost(input)).toBe(expected);
-  });
-
-  it('keeps entries with a port, path or credentials verbatim so they match no URL host', () => {
-    expect(normalizeHost('Example.com:8080')).toBe('example.com:8080');
-    expect(normalizeHost('example.com/x')).toBe('example.com/x');
-    expect(normalizeHost('user@example.com')).toBe('user@example.com');
   });
 });

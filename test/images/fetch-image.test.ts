@@ -7,7 +7,8 @@ import { gif, jpeg, png, serve, type TestServer } from './fixtures.js';
 // Every server here listens on 127.0.0.1; no test sends a packet anywhere else. Refusals
 // of other addresses must happen before a socket connects, which the Socket spy asserts.
 
-const LOCAL: FetchImageOptions = { allowHosts: ['127.0.0.1'] };
+/** Allows the loopback test server, on its port only. */
+const local = (s: TestServer): FetchImageOptions => ({ allowHosts: [`127.0.0.1:${s.port}`] });
 const servers: TestServer[] = [];
 
 async function server(...args: Parameters<typeof serve>): Promise<TestServer> {
@@ -43,7 +44,7 @@ describe('fetchImage: images', () => {
   it('fetches a PNG and reports type, size and final URL', async () => {
     const bytes = png(3, 2);
     const s = await server(sendImage(bytes));
-    const out = await fetchImage(s.url('/pics/red.png?v=1'), LOCAL);
+    const out = await fetchImage(s.url('/pics/red.png?v=1'), local(s));
     expect(out).toEqual({
       url: s.url('/pics/red.png?v=1'),
       mimeType: 'image/png',
@@ -57,7 +58,7 @@ describe('fetchImage: images', () => {
   it('fetches a GIF', async () => {
     const bytes = gif(5, 4);
     const s = await server(sendImage(bytes, 'image/gif'));
-    expect(await fetchImage(s.url('/a.gif'), LOCAL)).toMatchObject({
+    expect(await fetchImage(s.url('/a.gif'), local(s))).toMatchObject({
       mimeType: 'image/gif',
       extension: 'gif',
       width: 5,
@@ -73,7 +74,7 @@ describe('fetchImage: images', () => {
       res.write(bytes.subarray(0, 10));
       setTimeout(() => res.end(bytes.subarray(10)), 20);
     });
-    expect(await fetchImage(s.url('/a.jpg'), LOCAL)).toMatchObject({
+    expect(await fetchImage(s.url('/a.jpg'), local(s))).toMatchObject({
       mimeType: 'image/jpeg',
       extension: 'jpg',
       width: 7,
@@ -84,12 +85,12 @@ describe('fetchImage: images', () => {
 
   it('takes the type from the bytes when the header names another image type', async () => {
     const s = await server(sendImage(png(3, 2), 'IMAGE/JPEG; charset=binary'));
-    expect(await fetchImage(s.url(), LOCAL)).toMatchObject({ mimeType: 'image/png', extension: 'png' });
+    expect(await fetchImage(s.url(), local(s))).toMatchObject({ mimeType: 'image/png', extension: 'png' });
   });
 
   it('sends a plain GET with a User-Agent and nothing secret', async () => {
     const s = await server(sendImage(png(1, 1)));
-    await fetchImage(s.url(), LOCAL);
+    await fetchImage(s.url(), local(s));
     const headers = s.lastHeaders();
     expect(headers?.['user-agent']).toMatch(/image fetcher/);
     expect(headers?.cookie).toBeUndefined();
@@ -99,7 +100,7 @@ describe('fetchImage: images', () => {
 
   it('matches allowHosts case-insensitively and resolves allowed names through the guarded lookup', async () => {
     const s = await server(sendImage(png(3, 2)));
-    const out = await fetchImage(`http://LOCALHOST:${s.port}/x.png`, { allowHosts: ['LocalHost'] });
+    const out = await fetchImage(`http://LOCALHOST:${s.port}/x.png`, { allowHosts: [`LocalHost:${s.port}`] });
     expect(out).toMatchObject({ url: `http://localhost:${s.port}/x.png`, width: 3, height: 2 });
   });
 });
@@ -107,12 +108,12 @@ describe('fetchImage: images', () => {
 describe('fetchImage: content checks', () => {
   it('refuses HTML labelled image/png', async () => {
     const s = await server(sendImage(Buffer.from('<html><body>not an image</body></html>'), 'image/png'));
-    expect(await codeOf(fetchImage(s.url(), LOCAL))).toBe('not-an-image');
+    expect(await codeOf(fetchImage(s.url(), local(s)))).toBe('not-an-image');
   });
 
   it('refuses a real image served as text/plain', async () => {
     const s = await server(sendImage(png(3, 2), 'text/plain'));
-    expect(await codeOf(fetchImage(s.url(), LOCAL))).toBe('not-an-image');
+    expect(await codeOf(fetchImage(s.url(), local(s)))).toBe('not-an-image');
   });
 
   it('refuses a real image served without Content-Type', async () => {
@@ -121,18 +122,18 @@ describe('fetchImage: content checks', () => {
       res.removeHeader('Content-Type');
       res.end(bytes);
     });
-    expect(await codeOf(fetchImage(s.url(), LOCAL))).toBe('not-an-image');
+    expect(await codeOf(fetchImage(s.url(), local(s)))).toBe('not-an-image');
   });
 
   it('refuses SVG even when labelled as an image', async () => {
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="3" height="2"/>');
     const s = await server(sendImage(svg, 'image/svg+xml'));
-    expect(await codeOf(fetchImage(s.url(), LOCAL))).toBe('not-an-image');
+    expect(await codeOf(fetchImage(s.url(), local(s)))).toBe('not-an-image');
   });
 
   it('refuses an empty body', async () => {
     const s = await server(sendImage(Buffer.alloc(0)));
-    expect(await codeOf(fetchImage(s.url(), LOCAL))).toBe('not-an-image');
+    expect(await codeOf(fetchImage(s.url(), local(s)))).toBe('not-an-image');
   });
 
   it.each([404, 500, 204, 206])('refuses HTTP %i', async (status) => {
@@ -140,7 +141,7 @@ describe('fetchImage: content checks', () => {
       res.writeHead(status, { 'Content-Type': 'image/png' });
       res.end(status === 204 ? undefined : png(1, 1));
     });
-    const err = await fetchImage(s.url(), LOCAL).catch((e: unknown) => e);
+    const err = await fetchImage(s.url(), local(s)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ImageFetchError);
     expect(err).toMatchObject({ code: 'http-status', status });
   });
@@ -151,7 +152,7 @@ describe('fetchImage: content checks', () => {
       res.write(png(3, 2));
       setTimeout(() => res.socket?.destroy(), 20);
     });
-    expect(await codeOf(fetchImage(s.url(), LOCAL))).toBe('network');
+    expect(await codeOf(fetchImage(s.url(), local(s)))).toBe('network');
   });
 });
 
@@ -162,7 +163,7 @@ describe('fetchImage: limits', () => {
       res.write(Buffer.alloc(100)); // then stall: only the header may decide
     });
     const started = Date.now();
-    expect(await codeOf(fetchImage(s.url(), { ...LOCAL, maxBytes: 1000, timeoutMs: 5000 }))).toBe('too-large');
+    expect(await codeOf(fetchImage(s.url(), { ...local(s), maxBytes: 1000, timeoutMs: 5000 }))).toBe('too-large');
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
@@ -181,7 +182,7 @@ describe('fetchImage: limits', () => {
         clearInterval(pump);
       });
     });
-    expect(await codeOf(fetchImage(s.url(), { ...LOCAL, maxBytes: 1000, timeoutMs: 5000 }))).toBe('too-large');
+    expect(await codeOf(fetchImage(s.url(), { ...local(s), maxBytes: 1000, timeoutMs: 5000 }))).toBe('too-large');
     await vi.waitFor(() => expect(closed).toBe(true));
     expect(written).toBeLessThan(10_000);
   });
@@ -189,8 +190,8 @@ describe('fetchImage: limits', () => {
   it('accepts a body exactly at the limit', async () => {
     const bytes = png(3, 2);
     const s = await server(sendImage(bytes));
-    expect(await fetchImage(s.url(), { ...LOCAL, maxBytes: bytes.length })).toMatchObject({ filesize: bytes.length });
-    expect(await codeOf(fetchImage(s.url(), { ...LOCAL, maxBytes: bytes.length - 1 }))).toBe('too-large');
+    expect(await fetchImage(s.url(), { ...local(s), maxBytes: bytes.length })).toMatchObject({ filesize: bytes.length });
+    expect(await codeOf(fetchImage(s.url(), { ...local(s), maxBytes: bytes.length - 1 }))).toBe('too-large');
   });
 
   it('times out on a server that never answers', async () => {
@@ -198,7 +199,7 @@ describe('fetchImage: limits', () => {
       /* stall */
     });
     const started = Date.now();
-    expect(await codeOf(fetchImage(s.url(), { ...LOCAL, timeoutMs: 300 }))).toBe('timeout');
+    expect(await codeOf(fetchImage(s.url(), { ...local(s), timeoutMs: 300 }))).toBe('timeout');
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(250);
     expect(elapsed).toBeLessThan(2000);
@@ -211,7 +212,7 @@ describe('fetchImage: limits', () => {
       res.write(bytes.subarray(0, 20)); // headers arrive quickly, the rest never
     });
     const started = Date.now();
-    expect(await codeOf(fetchImage(s.url(), { ...LOCAL, timeoutMs: 300 }))).toBe('timeout');
+    expect(await codeOf(fetchImage(s.url(), { ...local(s), timeoutMs: 300 }))).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
@@ -223,7 +224,7 @@ describe('fetchImage: limits', () => {
         res.end();
       }, 120);
     });
-    expect(await codeOf(fetchImage(s.url('/0'), { ...LOCAL, timeoutMs: 300, maxRedirects: 10 }))).toBe('timeout');
+    expect(await codeOf(fetchImage(s.url('/0'), { ...local(s), timeoutMs: 300, maxRedirects: 10 }))).toBe('timeout');
     expect(s.hits.length).toBeLessThanOrEqual(3);
   });
 });
@@ -236,7 +237,7 @@ describe('fetchImage: redirects', () => {
       else if (req.url === '/img/final.png') res.writeHead(307, { Location: s.url('/img/real.png') }).end();
       else sendImage(png(3, 2))(req, res);
     });
-    const out = await fetchImage(s.url('/start'), LOCAL);
+    const out = await fetchImage(s.url('/start'), local(s));
     expect(out.url).toBe(s.url('/img/real.png'));
     expect(out).toMatchObject({ width: 3, height: 2 });
     expect(s.hits).toEqual(['/start', '/next?x=1', '/img/final.png', '/img/real.png']);
@@ -248,26 +249,26 @@ describe('fetchImage: redirects', () => {
       if (n < 4) res.writeHead(302, { Location: `/${n + 1}` }).end();
       else sendImage(png(1, 1))(req, res);
     });
-    expect(await codeOf(fetchImage(s.url('/0'), LOCAL))).toBe('too-many-redirects'); // default 3
-    expect(await fetchImage(s.url('/1'), LOCAL)).toMatchObject({ url: s.url('/4') }); // exactly 3
-    expect(await codeOf(fetchImage(s.url('/3'), { ...LOCAL, maxRedirects: 0 }))).toBe('too-many-redirects');
+    expect(await codeOf(fetchImage(s.url('/0'), local(s)))).toBe('too-many-redirects'); // default 3
+    expect(await fetchImage(s.url('/1'), local(s))).toMatchObject({ url: s.url('/4') }); // exactly 3
+    expect(await codeOf(fetchImage(s.url('/3'), { ...local(s), maxRedirects: 0 }))).toBe('too-many-redirects');
   });
 
   it('stops a redirect loop', async () => {
     const s = await server((_req, res) => res.writeHead(302, { Location: '/' }).end());
-    expect(await codeOf(fetchImage(s.url('/'), LOCAL))).toBe('too-many-redirects');
+    expect(await codeOf(fetchImage(s.url('/'), local(s)))).toBe('too-many-redirects');
     expect(s.hits).toHaveLength(4);
   });
 
   it('refuses a redirect without Location', async () => {
     const s = await server((_req, res) => res.writeHead(302).end());
-    expect(await codeOf(fetchImage(s.url(), LOCAL))).toBe('http-status');
+    expect(await codeOf(fetchImage(s.url(), local(s)))).toBe('http-status');
   });
 
   it('re-checks every hop: an allowed host may not redirect to a disallowed one', async () => {
     const connect = vi.spyOn(Socket.prototype, 'connect');
     const s = await server((_req, res) => res.writeHead(302, { Location: `http://127.0.0.2:${s.port}/x.png` }).end());
-    expect(await codeOf(fetchImage(s.url(), LOCAL))).toBe('not-allowed');
+    expect(await codeOf(fetchImage(s.url(), local(s)))).toBe('not-allowed');
     expect(connect).toHaveBeenCalledTimes(1); // only the first, allowed hop connected
   });
 
@@ -281,7 +282,7 @@ describe('fetchImage: redirects', () => {
     ['a hex loopback', (port: number) => `http://0x7f.0.0.2:${port}/x.png`],
   ])('refuses a redirect to %s', async (_name, target) => {
     const s = await server((_req, res) => res.writeHead(302, { Location: target(s.port) }).end());
-    expect(await codeOf(fetchImage(s.url(), LOCAL))).toBe('not-allowed');
+    expect(await codeOf(fetchImage(s.url(), local(s)))).toBe('not-allowed');
     expect(s.hits).toHaveLength(1);
   });
 
@@ -289,9 +290,59 @@ describe('fetchImage: redirects', () => {
     'refuses a redirect to %s',
     async (target) => {
       const s = await server((_req, res) => res.writeHead(302, { Location: target }).end());
-      expect(await codeOf(fetchImage(s.url(), LOCAL))).toBe('bad-url');
+      expect(await codeOf(fetchImage(s.url(), local(s)))).toBe('bad-url');
     },
   );
+});
+
+/** Whether this machine can listen on ::1 (some containers have no IPv6 loopback). */
+const IPV6 = await serve(() => undefined, '::1').then(
+  (s) => s.close().then(() => true),
+  () => false,
+);
+
+describe('fetchImage: allowed hosts and ports', () => {
+  it('does not let a bare entry reach a port other than 80 and 443, before connecting', async () => {
+    const connect = vi.spyOn(Socket.prototype, 'connect');
+    const s = await server(sendImage(png(3, 2)));
+    expect(await codeOf(fetchImage(s.url(), { allowHosts: ['127.0.0.1'] }))).toBe('not-allowed');
+    expect(connect).not.toHaveBeenCalled();
+    expect(s.hits).toEqual([]);
+  });
+
+  it('does not let an entry for one port reach another port of the same host', async () => {
+    const s = await server(sendImage(png(3, 2)));
+    const other = await server(sendImage(png(3, 2)));
+    expect(await codeOf(fetchImage(s.url(), { allowHosts: [`127.0.0.1:${other.port}`] }))).toBe('not-allowed');
+    expect(s.hits).toEqual([]);
+  });
+
+  it('applies the port to allowed names too: the lookup guard stays on for another port', async () => {
+    const s = await server(sendImage(png(3, 2)));
+    expect(await codeOf(fetchImage(`http://localhost:${s.port}/x.png`, { allowHosts: ['localhost'] }))).toBe('not-allowed');
+    expect(await codeOf(fetchImage(`http://localhost:${s.port}/x.png`, { allowHosts: [`localhost:${s.port + 1}`] }))).toBe('not-allowed');
+    expect(s.hits).toEqual([]);
+    expect(await fetchImage(`http://localhost:${s.port}/x.png`, { allowHosts: [`LOCALHOST:${s.port}`] })).toMatchObject({ width: 3 });
+  });
+
+  it('re-checks the port of every hop: an allowed host:port may not redirect to another port', async () => {
+    const connect = vi.spyOn(Socket.prototype, 'connect');
+    const target = await server(sendImage(png(3, 2)));
+    const s = await server((_req, res) => res.writeHead(302, { Location: target.url('/x.png') }).end());
+    expect(await codeOf(fetchImage(s.url(), local(s)))).toBe('not-allowed');
+    expect(connect).toHaveBeenCalledTimes(1);
+    expect(target.hits).toEqual([]);
+    // Listed as well, the second port is followed.
+    const both = { allowHosts: [`127.0.0.1:${s.port}`, `127.0.0.1:${target.port}`] };
+    expect(await fetchImage(s.url(), both)).toMatchObject({ url: target.url('/x.png'), width: 3 });
+  });
+
+  it.skipIf(!IPV6)('allows an IPv6 loopback server by [::1]:port only', async () => {
+    const s = await server(sendImage(png(3, 2)), '::1');
+    expect(await codeOf(fetchImage(s.url('/x.png'), { allowHosts: ['[::1]', '::1'] }))).toBe('not-allowed');
+    expect(s.hits).toEqual([]);
+    expect(await fetchImage(s.url('/x.png'), { allowHosts: [`[0:0:0:0:0:0:0:1]:${s.port}`] })).toMatchObject({ url: s.url('/x.png'), width: 3 });
+  });
 });
 
 describe('fetchImage: address policy', () => {
@@ -299,7 +350,7 @@ describe('fetchImage: address policy', () => {
     const connect = vi.spyOn(Socket.prototype, 'connect');
     const s = await server(sendImage(png(3, 2)));
     expect(await codeOf(fetchImage(s.url()))).toBe('not-allowed');
-    expect(await codeOf(fetchImage(s.url(), { allowHosts: ['images.internal', '127.0.0.2'] }))).toBe('not-allowed');
+    expect(await codeOf(fetchImage(s.url(), { allowHosts: ['images.internal', '127.0.0.2', `127.0.0.2:${s.port}`] }))).toBe('not-allowed');
     expect(connect).not.toHaveBeenCalled();
     expect(s.hits).toEqual([]);
   });
@@ -371,7 +422,7 @@ describe('fetchImage: address policy', () => {
     'http://127.0.0.1@127.0.0.1/x.png',
   ])('refuses %j as a bad URL, even for allow-listed hosts', async (url) => {
     const connect = vi.spyOn(Socket.prototype, 'connect');
-    expect(await codeOf(fetchImage(url, LOCAL))).toBe('bad-url');
+    expect(await codeOf(fetchImage(url, { allowHosts: ['127.0.0.1', '127.0.0.1:6379', '127.0.0.1:99999'] }))).toBe('bad-url');
     expect(connect).not.toHaveBeenCalled();
   });
 });

@@ -100,10 +100,10 @@ export function bmp(width: number, height: number): Buffer {
   return Buffer.concat([header, pixels]);
 }
 
-/** A local test server on 127.0.0.1 with an ephemeral port. */
+/** A local test server on a loopback address (127.0.0.1 unless asked) with an ephemeral port. */
 export type TestServer = {
   port: number;
-  /** `http://127.0.0.1:{port}{path}` */
+  /** `http://127.0.0.1:{port}{path}` (or `http://[::1]:{port}{path}`) */
   url: (path?: string) => string;
   /** Paths requested so far, in order. */
   hits: string[];
@@ -113,7 +113,10 @@ export type TestServer = {
 };
 
 /** Starts an HTTP server on the loopback interface only. */
-export async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<TestServer> {
+export async function serve(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  host: '127.0.0.1' | '::1' = '127.0.0.1',
+): Promise<TestServer> {
   const hits: string[] = [];
   let headers: IncomingMessage['headers'] | undefined;
   const server = createServer((req, res) => {
@@ -121,11 +124,15 @@ export async function serve(handler: (req: IncomingMessage, res: ServerResponse)
     headers = req.headers;
     handler(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
+  const origin = host === '::1' ? `http://[::1]:${port}` : `http://127.0.0.1:${port}`;
   return {
     port,
-    url: (path = '/') => `http://127.0.0.1:${port}${path}`,
+    url: (path = '/') => `${origin}${path}`,
     hits,
     lastHeaders: () => headers,
     close: () =>

@@ -38,7 +38,17 @@ describe('default limits', () => {
   afterAll(() => t.close());
 
   it('are the documented ones', () => {
-    expect(t.calendar.options.limits).toEqual({ depth: 5, parameters: 1000, arrayIndex: 100, bodyBytes: 1024 * 1024, stringLength: 100_000, listItems: 200 });
+    expect(t.calendar.options.limits).toEqual({
+      depth: 5,
+      parameters: 1000,
+      arrayIndex: 100,
+      bodyBytes: 1024 * 1024,
+      stringLength: 100_000,
+      listItems: 200,
+      searchTerms: 32,
+      imageBytes: 10 * 1024 * 1024,
+      imageBytesInFlight: 32 * 1024 * 1024,
+    });
     expect(t.calendar.options.maxPerPage).toBe(50);
     expect(DEFAULT_PARSE_LIMITS.bodyBytes).toBe(1024 * 1024);
   });
@@ -214,7 +224,7 @@ describe('image side-loading bounds through POST /events', () => {
         res.write(png(1, 1).subarray(0, 8)); // and nothing more
       } else res.writeHead(404).end();
     });
-    t = await storeCalendar(':memory:', { ...OPTIONS, imageHosts: ['127.0.0.1'] });
+    t = await storeCalendar(':memory:', { ...OPTIONS, imageHosts: [`127.0.0.1:${images.port}`] });
   });
   afterAll(async () => {
     await images.close();

@@ -257,21 +257,25 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
     }
   });
 
-  it('method override (`_method`, X-HTTP-Method-Override) goes through the same checks', async () => {
+  it('method override (`_method`, X-HTTP-Method-Override) goes through the same checks, and never turns a GET or HEAD into a write', async () => {
     const item = items.find((i) => i.kind === 'events' && i.status === 'publish' && i.author === 1)!;
     const path = `/events/${item.id}`;
     const cases: [As, string, Record<string, string>, Record<string, string>, Outcome][] = [
-      [null, 'GET', { _method: 'DELETE' }, {}, { status: 401, code: 'rest_forbidden' }],
+      [null, 'POST', { _method: 'DELETE' }, {}, { status: 401, code: 'rest_forbidden' }],
       ['subscriber', 'POST', {}, { 'x-http-method-override': 'DELETE' }, { status: 403, code: 'rest_forbidden' }],
-      ['contributor', 'GET', { _method: 'put' }, {}, { status: 403, code: 'rest_forbidden' }],
-      ['author', 'HEAD', { _method: 'DELETE' }, {}, { status: 403, code: 'rest_forbidden' }],
+      ['contributor', 'POST', { _method: 'put' }, {}, { status: 403, code: 'rest_forbidden' }],
       ['admin', 'POST', { _method: 'DELETE' }, {}, { status: 200 }],
+      // A read stays a read, whoever asks: no link or image on another page can write.
+      [null, 'GET', { _method: 'DELETE' }, {}, { status: 200 }],
+      ['admin', 'GET', { _method: 'DELETE' }, {}, { status: 200 }],
+      ['admin', 'GET', {}, { 'x-http-method-override': 'PUT' }, { status: 200 }],
+      ['admin', 'HEAD', { _method: 'DELETE' }, {}, { status: 200 }],
     ];
     for (const [as, method, query, headers, want] of cases) {
       const before = await t.db.selectFrom('posts').selectAll().where('id', '=', item.id).executeTakeFirstOrThrow();
       const r = await writeAndRestore(item, () => t.request(method, path, { as, query, headers }));
       expect({ status: r.status, code: r.body?.code }, `${method} ${JSON.stringify(query)} ${JSON.stringify(headers)} as ${as}`).toEqual(want);
-      if (r.status >= 400) expect(await t.db.selectFrom('posts').selectAll().where('id', '=', item.id).executeTakeFirstOrThrow()).toEqual(before);
+      if (r.status >= 400 || method !== 'POST') expect(await t.db.selectFrom('posts').selectAll().where('id', '=', item.id).executeTakeFirstOrThrow()).toEqual(before);
     }
   });
 

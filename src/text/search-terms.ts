@@ -1,0 +1,71 @@
+import { nonEmptyString } from '../args/checks.js';
+import type { ParamFailure } from '../http/errors.js';
+
+/** Words of a WordPress search: all `include` words must occur, no `exclude` word may. */
+export interface SearchWords {
+  include: string[];
+  exclude: string[];
+}
+
+const STOPWORDS = new Set('about an are as at be by com for from how in is it of on or that the this to was what when where who will with www'.split(' '));
+
+/** WordPress' split of a search into terms: quoted phrases (to the end when unclosed), else runs between tabs, spaces, quotes, commas and `+`. */
+const WORD = /".*?(?:"|$)|(?:(?<=[\t ",+])|^)[^\t ",+]+/g;
+
+/** More kept words than this and WordPress searches for the whole text as one phrase. */
+const MOST_WORDS = 9;
+
+/**
+ * WordPress' search terms (`WP_Query::parse_search`): quoted phrases whole, stop words and
+ * lone letters dropped, `-word` excluded; nothing left, or more than nine words, and the
+ * whole text is one phrase.
+ */
+export function searchWords(search: string): SearchWords {
+  const kept: string[] = [];
+  for (const raw of search.match(WORD) ?? []) {
+    const word = /^".+"$/.test(raw) ? raw.replace(/^["']+|["']+$/g, '') : raw.replace(/^["' ]+|["' ]+$/g, '');
+    if (!word || /^[a-z-]$/i.test(word) || STOPWORDS.has(word.toLowerCase())) continue;
+    kept.push(word);
+  }
+  const list = kept.length && kept.length <= MOST_WORDS ? kept : [search.trim()];
+  return {
+    include: list.filter((w) => !w.startsWith('-') || w.length === 1),
+    exclude: list.filter((w) => w.startsWith('-') && w.length > 1).map((w) => w.slice(1)),
+  };
+}
+
+/** A fragment of a venue or organizer search: a run of letters, digits and `-`. */
+const FRAGMENT = /[\p{L}\p{N}-]+/gu;
+
+/** The fragments every field must contain in a venue or organizer search (lists.md §6): the text cut at each character that is not a letter, digit or `-`. */
+export function searchFragments(search: string): string[] {
+  return search.match(FRAGMENT) ?? [];
+}
+
+/** Whether `pattern` matches more than `most` times in `text`, counting no further than that. */
+function moreThan(pattern: RegExp, text: string, most: number): boolean {
+  let n = 0;
+  for (const _ of text.matchAll(pattern)) if (++n > most) return true;
+  return false;
+}
+
+/**
+ * The first-pass check of a `search` parameter: a non-empty string cut into at most
+ * `limits.searchTerms` pieces (`pattern`), since every piece adds conditions to the query
+ * (README "Limits").
+ */
+function searchCheck(pattern: RegExp) {
+  return (value: unknown, ctx: { options: { limits: { searchTerms: number } } }): boolean | ParamFailure => {
+    if (!nonEmptyString.safeParse(value).success) return false;
+    const most = ctx.options.limits.searchTerms;
+    if (!moreThan(pattern, value as string, most)) return true;
+    const message = `search has more than ${most} words.`;
+    return { message, detail: { code: 'rest_param_too_large', message, data: { param: 'search' } } };
+  };
+}
+
+/** The check of the events archive's `search`: counted as WordPress cuts it into words. */
+export const eventSearchCheck = searchCheck(WORD);
+
+/** The check of the venue and organizer archives' `search`: counted in fragments. */
+export const linkedSearchCheck = searchCheck(FRAGMENT);

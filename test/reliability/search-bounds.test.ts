@@ -1,0 +1,118 @@
+/**
+ * Issue 11, finding 1: a `search` of thousands of words once built one SQL condition per word
+ * (a 500 from SQLite's expression-depth limit, then a call-stack overflow that kept every such
+ * query alive in the table-prefix transformer). Every search is now cut into at most
+ * `limits.searchTerms` words or fragments (400 past that), events follow WordPress' own rule
+ * (more than nine words are one phrase), and a failed query leaves nothing behind.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TablePrefixPlugin } from '../../src/store/table-prefix.js';
+import { searchWords } from '../../src/text/search-terms.js';
+import { DIALECTS, type TestResponse } from '../helpers/harness.js';
+import { storeCalendar, type StoreCalendar } from '../helpers/store.js';
+
+const soon = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
+const WINDOW = { start_date: '2000-01-01', end_date: '2100-01-01' };
+const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+
+function expectTooManyWords(r: TestResponse, most: number): void {
+  const message = `search has more than ${most} words.`;
+  expect(r.status, r.text).toBe(400);
+  expect(r.body).toEqual({
+    code: 'rest_invalid_param',
+    message: 'Invalid parameter(s): search',
+    data: { status: 400, params: { search: message }, details: { search: { code: 'rest_param_too_large', message, data: { param: 'search' } } } },
+  });
+}
+
+describe.each(DIALECTS)('search bounds ($name)', ({ url }) => {
+  let t: StoreCalendar;
+  beforeAll(async () => {
+    t = await storeCalendar(url);
+    const times = { start_date: `${soon} 10:00:00`, end_date: `${soon} 11:00:00` };
+    for (const [path, json] of [
+      ['/events', { title: 'Jazz at night', ...times }],
+      ['/events', { title: 'one two three four five six seven eight nine ten', ...times }],
+      ['/venues', { venue: 'Jazz hall', address: '1 Night Rd' }],
+      ['/organizers', { organizer: 'Jazz club', phone: '555-0100' }],
+    ] as const) {
+      expect((await t.request('POST', path, { as: 'admin', json })).status).toBe(201);
+    }
+  });
+  afterAll(() => t.close());
+
+  it.each(['/events', '/venues', '/organizers'])('refuses a search of thousands of words on %s, in the query or a JSON body', async (path) => {
+    expectTooManyWords(await t.request('GET', path, { query: { ...WINDOW, search: words(1000) } }), 32);
+    expectTooManyWords(await t.request('GET', path, { query: WINDOW, json: { search: 'ab '.repeat(33_000) } }), 32);
+    // Fragments of a venue or organizer search are cut at any character but letters, digits and `-`.
+    if (path !== '/events') expectTooManyWords(await t.request('GET', path, { query: { search: Array.from({ length: 40 }, (_, i) => `x${i}`).join('.') } }), 32);
+  });
+
+  it.each(['/events', '/venues', '/organizers'])('takes 32 words on %s and refuses 33', async (path) => {
+    expect((await t.request('GET', path, { query: { ...WINDOW, search: words(32) } })).status).toBe(200);
+    expectTooManyWords(await t.request('GET', path, { query: { ...WINDOW, search: words(33) } }), 32);
+  });
+
+  it('follows a configured limit', async () => {
+    const small = await storeCalendar(url, { limits: { searchTerms: 2 } });
+    try {
+      expect((await small.request('GET', '/venues', { query: { search: 'a b' } })).status).toBe(200);
+      expectTooManyWords(await small.request('GET', '/venues', { query: { search: 'a b c' } }), 2);
+      expectTooManyWords(await small.request('GET', '/events', { query: { search: 'jazz at night' } }), 2);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('cuts event searches as WordPress does: commas and `+` separate words, more than nine words are one phrase', async () => {
+    const titles = async (search: string) => (await t.request('GET', '/events', { query: { ...WINDOW, search } })).body.events.map((e: { title: string }) => e.title);
+    expect(await titles('jazz,night')).toEqual(['Jazz at night']);
+    expect(await titles('night+jazz')).toEqual(['Jazz at night']);
+    // Ten words in another order match nothing: they are looked for as one phrase.
+    expect(await titles('ten nine eight seven six five four three two one')).toEqual([]);
+    expect(await titles('one two three four five six seven eight nine ten')).toEqual(['one two three four five six seven eight nine ten']);
+    // Nine words are words, in any order.
+    expect(await titles('nine eight seven six five four three two one')).toEqual(['one two three four five six seven eight nine ten']);
+  });
+});
+
+describe('search words', () => {
+  it('are WordPress terms', () => {
+    expect(searchWords('"live jazz" -rock a the night')).toEqual({ include: ['live jazz', 'night'], exclude: ['rock'] });
+    expect(searchWords('"unclosed phrase')).toEqual({ include: ['unclosed phrase'], exclude: [] });
+    expect(searchWords('the a of')).toEqual({ include: ['the a of'], exclude: [] });
+    expect(searchWords('jazz,blues+rock')).toEqual({ include: ['jazz', 'blues', 'rock'], exclude: [] });
+  });
+});
+
+describe('the table-prefix plugin after a query that fails to compile', () => {
+  it('keeps nothing of it', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const raw = new Kysely<Record<string, { a: number }>>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+    const plugin = new TablePrefixPlugin('p_', ['posts']);
+    const db = raw.withPlugin(plugin);
+    await sql`create table p_posts (a integer)`.execute(raw);
+    let tracked: WeakRef<object> | undefined;
+    (() => {
+      // A condition nested deeper than the call stack allows: transforming it throws RangeError.
+      let deep = sql<boolean>`1 = 1`;
+      for (let i = 0; i < 50_000; i++) deep = sql<boolean>`(${deep})`;
+      const node = raw.selectFrom('posts').selectAll().where(deep).toOperationNode();
+      tracked = new WeakRef(node);
+      expect(() => plugin.transformQuery({ node, queryId: { queryId: 'deep' } })).toThrow(RangeError);
+    })();
+    // The plugin still works, and the failed query can be collected.
+    expect(await db.selectFrom('posts').selectAll().execute()).toEqual([]);
+    for (let i = 0; i < 5 && tracked?.deref(); i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
+    expect(tracked?.deref()).toBeUndefined();
+    await raw.destroy();
+  });
+});
