@@ -24,10 +24,11 @@ export type CorsPolicy =
   | {
       /** How an origin may read answers: with credentials, without, or not at all. */
       access(origin: string): 'credentials' | 'plain' | false;
-      /** Whether the origin is one the host listed for credentialed reads (also trusted for cookie writes). */
-      listed(origin: string): boolean;
+      /** `Access-Control-Allow-Headers`, on every answer. */
       allowHeaders: string;
+      /** `Access-Control-Allow-Methods`, on answers to allowed origins. */
       allowMethods: string;
+      /** `Access-Control-Max-Age` of preflight answers, when set. */
       maxAge?: number;
     };
 
@@ -58,7 +59,6 @@ export function corsPolicy(options: CorsOptions | false | undefined): CorsPolicy
   const credentials = origins !== '*' && (options?.credentials ?? true);
   return {
     access: (origin) => (listed(origin) ? (credentials ? 'credentials' : 'plain') : origins === '*' ? 'plain' : false),
-    listed,
     allowHeaders: (options?.allowHeaders ?? ALLOW_HEADERS).join(', '),
     allowMethods: (options?.allowMethods ?? ALLOW_METHODS).join(', '),
     maxAge: options?.maxAge,

@@ -15,11 +15,15 @@ export interface CsrfOptions {
   secret?: string;
   /** Seconds a nonce stays valid: at least half of it, at most all of it (WordPress: one day). Default 86 400. */
   lifetime?: number;
-  /** Origins whose pages may write with the visitor's cookies without a nonce, besides the site's own and the `cors` origins listed with credentials. */
+  /** Origins whose pages may write with the visitor's cookies without a nonce, besides the site's own and the `cors` origins allowed credentials. */
   trustedOrigins?: readonly string[];
   /** The visitor's session, to bind nonces to it (a nonce then dies with its session); none by default. */
   session?: (request: CoreRequest) => string | undefined;
-  /** Whether the caller was authenticated by a cookie. Default: the request carries `Cookie` and no `Authorization`. */
+  /**
+   * Whether the caller may have been authenticated by credentials the browser sends on its own.
+   * Default: the request carries a `Cookie`, and no `Authorization: Bearer` (browsers add Basic,
+   * Digest or Negotiate credentials by themselves once a user has typed them, never a bearer token).
+   */
   cookieAuthenticated?: (request: CoreRequest) => boolean;
 }
 
@@ -38,15 +42,19 @@ export interface CsrfGuard {
 /** Nonces are bound to this action, as WordPress binds REST nonces to `wp_rest`. */
 const ACTION = 'wp_rest';
 
-const defaultCookieAuthenticated = (request: CoreRequest) => headerValue(request.headers, 'cookie') !== undefined && headerValue(request.headers, 'authorization') === undefined;
+const defaultCookieAuthenticated = (request: CoreRequest) =>
+  headerValue(request.headers, 'cookie') !== undefined && !/^\s*bearer\s/i.test(headerValue(request.headers, 'authorization') ?? '');
 
 /** The guard of a calendar's `csrf` option; `false` trusts every cookie-authenticated write (the host guards them). */
 export function csrfGuard(options: CsrfOptions | false | undefined, cors: CorsPolicy): CsrfGuard {
-  const secret = (options && options.secret) || randomBytes(32).toString('hex');
-  const half = Math.max(1, Math.floor(((options && options.lifetime) || 86_400) / 2)) * 1000;
-  const trusted = new Set(((options && options.trustedOrigins) || []).map(canonicalOrigin));
-  const session = (options && options.session) || (() => undefined);
-  const cookieAuthenticated = (options && options.cookieAuthenticated) || defaultCookieAuthenticated;
+  const given = options || {};
+  const lifetime = given.lifetime ?? 86_400;
+  if (!Number.isSafeInteger(lifetime) || lifetime < 2) throw new RangeError(`csrf.lifetime must be a whole number of seconds ≥ 2, not ${String(lifetime)}`);
+  const secret = given.secret || randomBytes(32).toString('hex');
+  const half = Math.floor(lifetime / 2) * 1000;
+  const trusted = new Set((given.trustedOrigins ?? []).map(canonicalOrigin));
+  const session = given.session ?? (() => undefined);
+  const cookieAuthenticated = given.cookieAuthenticated ?? defaultCookieAuthenticated;
 
   const sign = (tick: number, userId: number, sessionId: string) =>
     createHmac('sha256', secret).update(`${tick}|${ACTION}|${userId}|${sessionId}`).digest('base64url').slice(0, 24);
@@ -68,7 +76,8 @@ export function csrfGuard(options: CsrfOptions | false | undefined, cors: CorsPo
     const origin = headerValue(request.headers, 'origin');
     if (!origin || origin === 'null') return false;
     if (canonicalOrigin(origin) === new URL(urls.home).origin || trusted.has(canonicalOrigin(origin))) return true;
-    return cors !== false && cors.listed(origin);
+    // Origins listed for reads without credentials are not trusted with the visitor's cookies.
+    return cors !== false && cors.access(origin) === 'credentials';
   };
 
   return {

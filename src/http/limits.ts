@@ -12,6 +12,8 @@ export interface Limits extends ParseLimits {
   imageBytes: number;
   /** Bytes of images being side-loaded at once, all requests together (bodies wait their turn). */
   imageBytesInFlight: number;
+  /** Most images one write may side-load (its own, and those of the venue and organizers it creates). */
+  imagesPerRequest: number;
 }
 
 /** The limits used when a calendar does not set its own. */
@@ -20,6 +22,7 @@ export const DEFAULT_LIMITS: Limits = {
   searchTerms: 32,
   imageBytes: 10 * 1024 * 1024,
   imageBytesInFlight: 32 * 1024 * 1024,
+  imagesPerRequest: 10,
 };
 
 /** A calendar's limits: the defaults with the host's own; a limit that is not a whole number ≥ 0 is refused at once. */

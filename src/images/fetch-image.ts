@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { classifyAddress, stripBrackets } from './address-policy.js';
-import { allowsUrl, parseAllowedHost, type AllowedHost } from './allowed-hosts.js';
+import { allowsUrl, effectivePort, parseAllowedHost, type AllowedHost } from './allowed-hosts.js';
 import { ImageProbe } from './image-probe.js';
 import type { ByteBudget, Reservation } from './byte-budget.js';
 import { ImageFetchError } from './errors.js';
@@ -43,6 +43,8 @@ const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 8000;
 const DEFAULT_MAX_REDIRECTS = 3;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Ports of hosts `allowHosts` does not list (WordPress' `wp_http_validate_url`). */
+const PUBLIC_PORTS: readonly number[] = [80, 443, 8080];
 const USER_AGENT = 'calendar-events-rest image fetcher';
 
 /** Downloads an image URL under an SSRF policy and reports its type, size and final URL. */
@@ -91,9 +93,13 @@ function checkUrl(raw: string, allowed: readonly AllowedHost[]): URL {
   if (url.port === '0') throw new ImageFetchError('bad-url', 'port 0');
   const host = stripBrackets(url.hostname);
   if (!host) throw new ImageFetchError('bad-url', 'no host');
+  const listed = allowsUrl(allowed, url);
+  // Web servers only, as WordPress' `wp_http_validate_url`: a URL must not make the server
+  // knock on other services of other machines.
+  if (!listed && !PUBLIC_PORTS.includes(effectivePort(url))) throw new ImageFetchError('not-allowed', `port ${effectivePort(url)}`);
   // The URL parser has already turned 2130706433, 0x7f.1, 0177.0.0.1 … into dotted form.
   // Node connects to IP literals without calling `lookup`, so they are judged here.
-  if (isIP(host) && !allowsUrl(allowed, url)) {
+  if (isIP(host) && !listed) {
     const cls = classifyAddress(host);
     if (cls !== 'public') throw new ImageFetchError('not-allowed', `${host} is a ${cls} address`);
   }

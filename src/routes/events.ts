@@ -3,7 +3,7 @@ import type { Args } from '../args/arg.js';
 import { parseList, toId } from '../args/checks.js';
 import type { RequestContext } from '../context.js';
 import { defaultEndBound, defaultStartBound, endOfDay, rawDefaultEnd, rawDefaultStart, startOfDay, strictBound } from '../dates/index.js';
-import { apiError } from '../http/errors.js';
+import { apiError, invalidParam } from '../http/errors.js';
 import { encodedUrl, pagingUrls, rawUrl, type QueryPair } from '../http/archive-urls.js';
 import { asQueryValue } from '../http/query-string.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../http/route.js';
@@ -73,7 +73,7 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
     endsOnOrBefore: end,
     ...relativeBounds,
     search: typeof p.search === 'string' ? searchWords(p.search) : undefined,
-    searchPasswords: searchablePasswords(ctx.principal, EVENT),
+    searchPasswords: typeof p.search === 'string' ? searchablePasswords(ctx.principal, EVENT) : undefined,
     categoryIds: p.categories !== undefined ? await termFilter(ctx, CATEGORIES, p.categories) : undefined,
     tagIds: p.tags !== undefined ? await termFilter(ctx, TAGS, p.tags) : undefined,
     venueIds: p.venue !== undefined ? ids(p.venue) : undefined,
@@ -144,10 +144,20 @@ async function target(ctx: RequestContext, bySlug: boolean): Promise<EventRow> {
   return row;
 }
 
-/** The event a write addresses; if it is deleted before the write's transaction reads it again, the request answers as for an unknown id. */
-async function writeTarget(ctx: RequestContext, bySlug: boolean): Promise<WriteTarget<EventRow>> {
+/**
+ * The event a write addresses; if it is deleted before the write's transaction reads it again,
+ * the request answers as for an unknown event (writes.md §2.11, §2.12): 404 by id, and by slug
+ * the 400 of a DELETE or the 404 "ID 0" of an update.
+ */
+async function writeTarget(ctx: RequestContext, bySlug: boolean, action: 'edit' | 'delete'): Promise<WriteTarget<EventRow>> {
   const row = await target(ctx, bySlug);
-  return { row, gone: () => apiError('rest-event-not-found', `Event with ID ${row.id} does not exist.`, 404) };
+  const gone = () =>
+    !bySlug
+      ? apiError('rest-event-not-found', `Event with ID ${row.id} does not exist.`, 404)
+      : action === 'delete'
+        ? invalidParam('slug')
+        : apiError('rest-event-not-found', 'Event with ID 0 does not exist.', 404);
+  return { row, gone };
 }
 
 const PHP_INT_MAX = 9223372036854775807n;
@@ -193,7 +203,7 @@ function singleEndpoints(bySlug: boolean) {
       args: key,
       permission: allowed('delete', bySlug),
       handler: async (ctx) => {
-        const event = await writeTarget(ctx, bySlug);
+        const event = await writeTarget(ctx, bySlug, 'delete');
         const render = async (r: EventRow) => (await ctx.services.events.render([r], { urls: ctx.urls, principal: ctx.principal, single: false }))[0];
         if (isTruthy(ctx.input('force'))) {
           const previous = await render(event.row);
@@ -209,7 +219,7 @@ function singleEndpoints(bySlug: boolean) {
       args: bySlug ? { slug: eventWriteArgs(false).slug, ...writeArgs } : { ...key, ...eventWriteArgs(false) },
       permission: allowed('edit', bySlug),
       handler: async (ctx) => {
-        const event = await writeTarget(ctx, bySlug);
+        const event = await writeTarget(ctx, bySlug, 'edit');
         const { id: _id, password: _pw, ...input } = ctx.params as Record<string, unknown>;
         // The path slug only finds the event; a new slug must be sent.
         if (!ctx.sent('slug')) delete input.slug;

@@ -104,7 +104,7 @@ export function linkedRoutes<T extends LinkedTable>(
         offset: (page - 1) * perPage,
         limit: perPage,
         searchFragments: p.search !== undefined ? searchFragments(p.search) : undefined,
-        searchPasswords: searchablePasswords(ctx.principal, kindInfo),
+        searchPasswords: p.search !== undefined ? searchablePasswords(ctx.principal, kindInfo) : undefined,
         eventId: p.event === undefined ? undefined : eventVisible ? p.event : 0,
         hasEvents,
         upcomingAfterUtc: upcoming ? formatWallClock(ctx.now(), 'UTC') : undefined,

@@ -1,7 +1,7 @@
 import { can, has, type Principal } from '../auth/capabilities.js';
 import { localToUtc, parseTime, resolveZone, snapToDayEnd, snapToDayStart, timezoneAbbr, wallClockToInstant } from '../dates/index.js';
 import { costFromInput, type StoredCost } from '../events/cost.js';
-import { ApiError, apiError, forbidden, invalidParam } from '../http/errors.js';
+import { ApiError, apiError, forbidden, invalidParam, invalidParams } from '../http/errors.js';
 import { nowDates, publicationDates } from '../posts/dates.js';
 import { leaveTrash, moveToTrash } from '../posts/trash.js';
 import { present, recheck, type WriteTarget } from '../posts/write-target.js';
@@ -18,7 +18,7 @@ import type { Store } from '../store/index.js';
 import type { PostRow } from '../store/posts.js';
 import { withRetry } from '../store/retry.js';
 import { sanitizeUrl } from '../text/url.js';
-import type { ImageService } from './images.js';
+import type { ImageChoice, ImageService } from './images.js';
 import type { LinkedPostService } from './linked-posts.js';
 import type { TermService } from './terms.js';
 import type { Urls } from '../http/urls.js';
@@ -51,8 +51,14 @@ function storableCost(input: unknown): StoredCost | null {
   return cost;
 }
 
+/** 400 for a write that would side-load more images than `limits.imagesPerRequest`, named by the parameter that went over. */
+function tooManyImages(param: string, most: number): ApiError {
+  const message = `${param} has more than ${most} images to download.`;
+  return invalidParams(new Map([[param, { message, detail: { code: 'rest_param_too_large', message, data: { param } } }]]));
+}
+
 /** A linked entry ready to store: data entries carry their side-loaded image. */
-type ResolvedEntry = LinkedEntry & { imageId?: number | null };
+type ResolvedEntry = LinkedEntry & { image?: ImageChoice };
 
 /** The venue (`null`: none) and organizers a write sends; absent keys were not sent. */
 interface LinkedEntries {
@@ -95,6 +101,8 @@ export class EventService {
       venues: LinkedPostService<'venues'>;
       organizers: LinkedPostService<'organizers'>;
       timezone: string;
+      /** Most images one write may side-load (`limits.imagesPerRequest`). */
+      imagesPerRequest: number;
     },
   ) {}
 
@@ -122,7 +130,7 @@ export class EventService {
    */
   async revealsLinks(id: number, p: Principal | null): Promise<boolean> {
     const row = await this.store.posts.get(id);
-    if (row?.type !== 'event' || (row.status !== 'publish' && !this.can(p, 'read', row))) return false;
+    if (row?.type !== 'event' || !this.can(p, 'read', row)) return false;
     return !row.password || this.can(p, 'edit', row);
   }
 
@@ -171,17 +179,30 @@ export class EventService {
    * entries given as data are side-loaded here too, so that a bad one stops the write early.
    */
   private async linkedEntries(input: EventInput, p: Principal | null): Promise<LinkedEntries> {
-    const out: LinkedEntries = {};
+    let venue: LinkedEntry[] | undefined;
+    let organizers: LinkedEntry[] | undefined;
     if (input.venue !== undefined) {
-      const entries = parseLinkedEntries('venue', input.venue);
-      if (!entries || entries.length > 1) throw apiError('could-not-create-venue', 'The venue could not be created from the provided data', 400);
-      out.venue = entries.length ? await this.withImage('venue', entries[0], p) : null;
+      venue = parseLinkedEntries('venue', input.venue);
+      if (!venue || venue.length > 1) throw apiError('could-not-create-venue', 'The venue could not be created from the provided data', 400);
     }
     if (input.organizer !== undefined) {
-      const entries = parseLinkedEntries('organizer', input.organizer);
-      if (!entries) throw apiError('could-not-create-organizer', 'The organizer could not be created from the provided data', 400);
+      organizers = parseLinkedEntries('organizer', input.organizer);
+      if (!organizers) throw apiError('could-not-create-organizer', 'The organizer could not be created from the provided data', 400);
+    }
+    // Each image URL is a download of up to `imageBytes` for up to 8 s: a request may ask for a bounded number.
+    let downloads = this.deps.images.downloads(input.image) ? 1 : 0;
+    for (const [name, entries] of [
+      ['venue', venue],
+      ['organizer', organizers],
+    ] as const) {
+      downloads += (entries ?? []).filter((e) => 'data' in e && this.deps.images.downloads(e.data.image)).length;
+      if (downloads > this.deps.imagesPerRequest) throw tooManyImages(name, this.deps.imagesPerRequest);
+    }
+    const out: LinkedEntries = {};
+    if (venue) out.venue = venue.length ? await this.withImage('venue', venue[0], p) : null;
+    if (organizers) {
       out.organizers = [];
-      for (const entry of entries) out.organizers.push(await this.withImage('organizer', entry, p));
+      for (const entry of organizers) out.organizers.push(await this.withImage('organizer', entry, p));
     }
     return out;
   }
@@ -190,7 +211,7 @@ export class EventService {
   private async withImage(type: 'venue' | 'organizer', entry: LinkedEntry, p: Principal | null): Promise<ResolvedEntry> {
     if ('id' in entry || entry.data.image === undefined) return entry;
     try {
-      return { ...entry, imageId: await this.deps.images.resolve(entry.data.image, p) };
+      return { ...entry, image: await this.deps.images.choose(entry.data.image, p) };
     } catch (e) {
       // The image is part of the venue (organizer) value: report that parameter.
       if (e instanceof ApiError && e.code === 'rest_invalid_param') throw invalidParam(type);
@@ -200,23 +221,24 @@ export class EventService {
 
   /**
    * Venue and organizer ids for the write, creating the items given as data (inside `tx`).
-   * Items given by id are locked and must still exist: a link never points at nothing.
+   * Items given by id are locked and must still exist: a link never points at nothing. They
+   * are locked in one order (the venue, then organizers by id) and before the event itself,
+   * as deleting a venue or organizer locks it before the events it leaves: two writes then
+   * never wait on each other in a circle.
    */
   private async link(tx: Store, entries: LinkedEntries, p: Principal | null, now: Date) {
-    const linked = async (type: 'venue' | 'organizer', entry: ResolvedEntry) => {
-      if (!('id' in entry)) {
-        const service = type === 'venue' ? this.deps.venues : this.deps.organizers;
-        return service.insertIn(tx, entry.data, p, this.deps.timezone, now, entry.imageId);
-      }
-      const table = type === 'venue' ? tx.venues : tx.organizers;
-      if (!(await table.get(entry.id, { lock: true }))) throw invalidParam(type);
-      return entry.id;
-    };
-    const venue = entries.venue === undefined ? undefined : entries.venue && (await linked('venue', entries.venue));
+    const byId = (list: (ResolvedEntry | null | undefined)[]) => list.flatMap((e) => (e && 'id' in e ? [e.id] : []));
+    for (const id of byId([entries.venue])) if (!(await tx.venues.get(id, { lock: true }))) throw invalidParam('venue');
+    for (const id of [...new Set(byId(entries.organizers ?? []))].sort((a, b) => a - b)) {
+      if (!(await tx.organizers.get(id, { lock: true }))) throw invalidParam('organizer');
+    }
+    const linked = (service: LinkedPostService<'venues'> | LinkedPostService<'organizers'>, entry: ResolvedEntry) =>
+      'id' in entry ? entry.id : service.insertIn(tx, entry.data, p, this.deps.timezone, now, entry.image);
+    const venue = entries.venue === undefined ? undefined : entries.venue && (await linked(this.deps.venues, entries.venue));
     let organizers: number[] | undefined;
     if (entries.organizers) {
       organizers = [];
-      for (const entry of entries.organizers) organizers.push(await linked('organizer', entry));
+      for (const entry of entries.organizers) organizers.push(await linked(this.deps.organizers, entry));
       organizers = [...new Set(organizers)];
     }
     return { venue, organizers };
@@ -295,7 +317,7 @@ export class EventService {
     const allDay = input.all_day === true;
     const times = this.times(this.wallClock('start_date', input.start_date, zone, now), this.wallClock('end_date', input.end_date, zone, now), zone, allDay);
     const entries = await this.linkedEntries(input, p);
-    const imageId = await this.deps.images.resolve(input.image, p);
+    const image = await this.deps.images.choose(input.image, p);
     const cost = input.cost !== undefined ? storableCost(input.cost) : null;
     const row = await withRetry(() =>
       this.store.transaction(async (tx) => {
@@ -324,7 +346,7 @@ export class EventService {
           modified_utc: stamp.utc,
           menu_order: input.sticky === true ? -1 : 0,
           parent: 0,
-          image_id: imageId ?? null,
+          image_id: (await this.deps.images.record(tx, image)) ?? null,
         });
         if (!slug && slugSource) await tx.posts.update(id, { slug: String(id) });
         const details: EventDetails = {
@@ -372,19 +394,19 @@ export class EventService {
     // Bad dates are refused before anything is fetched; the transaction computes them again from the row it locks.
     this.sentTimes(target.row, input, sent, now);
     const entries = await this.linkedEntries(input, p);
-    const imageId = input.image !== undefined ? await this.deps.images.resolve(input.image, p) : undefined;
+    const image = await this.deps.images.choose(input.image, p);
     return withRetry(() =>
       this.store.transaction(async (tx) => {
+        const { venue, organizers } = await this.link(tx, entries, p, now);
         const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'edit', r));
         const times = this.sentTimes(row, input, sent, now);
         const zone = times?.timezone || row.timezone || site;
-        const { venue, organizers } = await this.link(tx, entries, p, now);
         const post: Parameters<Store['posts']['update']>[1] = {};
         if (input.title !== undefined) post.title = filterTitle(String(input.title), p);
         if (input.description !== undefined) post.content = filterContent(String(input.description), p);
         if (input.excerpt !== undefined) post.excerpt = filterExcerpt(String(input.excerpt), p);
         if (input.author !== undefined) post.author = input.author as number;
-        if (imageId !== undefined) post.image_id = imageId;
+        if (image !== undefined) post.image_id = (await this.deps.images.record(tx, image)) ?? null;
         if (input.sticky !== undefined) post.menu_order = input.sticky === true ? -1 : 0;
         let status = input.status !== undefined ? scaleBackStatus(p, input.status as string) : row.status;
         const trashing = status === 'trash' && row.status !== 'trash';

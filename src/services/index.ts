@@ -26,7 +26,7 @@ export interface Services {
 export interface ServiceOptions {
   timezone: string;
   imageHosts: readonly string[];
-  limits: Pick<Limits, 'imageBytes' | 'imageBytesInFlight'>;
+  limits: Pick<Limits, 'imageBytes' | 'imageBytesInFlight' | 'imagesPerRequest'>;
 }
 
 /** Builds the services over a store. */
@@ -35,7 +35,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const venues = new LinkedPostService(store, images, venueKind);
   const organizers = new LinkedPostService(store, images, organizerKind);
   const terms = new TermService(store);
-  const events = new EventService(store, { images, terms, venues, organizers, timezone: options.timezone });
+  const events = new EventService(store, { images, terms, venues, organizers, timezone: options.timezone, imagesPerRequest: options.limits.imagesPerRequest });
   return {
     terms,
     events,

@@ -11,7 +11,7 @@ import { storedSlugForm, uniquePostSlug } from '../posts/slug.js';
 import type { Store } from '../store/index.js';
 import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTable } from '../store/linked-posts.js';
 import { withRetry } from '../store/retry.js';
-import type { ImageService } from './images.js';
+import type { ImageChoice, ImageService } from './images.js';
 
 /** What a venue or organizer write carries, after validation. */
 export type LinkedInput = Record<string, unknown>;
@@ -121,9 +121,9 @@ export class LinkedPostService<T extends LinkedTable> {
   async create(input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
     // Refused before an image URL is fetched and recorded, so that a refusal writes nothing.
     this.assertCreatable(input, p);
-    const imageId = await this.images.resolve(input.image, p);
+    const image = await this.images.choose(input.image, p);
     const row = await withRetry(() =>
-      this.store.transaction(async (tx) => this.rows(tx).get(await this.insertIn(tx, input, p, siteZone, now, imageId))),
+      this.store.transaction(async (tx) => this.rows(tx).get(await this.insertIn(tx, input, p, siteZone, now, image))),
     );
     if (!row) throw this.notCreated();
     return row;
@@ -150,18 +150,22 @@ export class LinkedPostService<T extends LinkedTable> {
    * (writes.md §3.2 recommendation): updated with the sent fields when the caller may edit it,
    * linked as it stands when the caller may only read it; one the caller may not read is no match.
    */
-  async insertIn(tx: Store, input: LinkedInput, p: Principal | null, siteZone: string, now: Date, imageId?: number | null): Promise<number> {
+  async insertIn(tx: Store, input: LinkedInput, p: Principal | null, siteZone: string, now: Date, image?: ImageChoice): Promise<number> {
     const { title, content } = this.assertCreatable(input, p);
     const table = this.rows(tx);
+    // A password-protected item's title and description are hidden from who may not edit it:
+    // matching them would let a create tell whether a guess was right.
+    const reusable = (row: LinkedRow<T>) => row.status !== 'trash' && this.can(p, 'read', row) && (!row.password || this.can(p, 'edit', row));
     const candidates = await table.findDuplicates(title, content === '' ? undefined : content, DUPLICATE_CANDIDATES);
-    const readable = candidates.find((row) => this.can(p, 'read', row));
-    const duplicate = readable && (await table.get(readable.id, { lock: true }));
-    if (duplicate && this.can(p, 'edit', duplicate)) {
+    const match = candidates.find(reusable);
+    // Locked and judged again: it may have changed since it was found.
+    const duplicate = match && (await table.get(match.id, { lock: true }));
+    if (duplicate && reusable(duplicate)) {
+      if (!this.can(p, 'edit', duplicate)) return duplicate.id;
       await table.updateDetails(duplicate.id, this.kind.details(input, duplicate));
-      if (imageId !== undefined) await tx.posts.update(duplicate.id, { image_id: imageId });
+      if (image !== undefined) await tx.posts.update(duplicate.id, { image_id: (await this.images.record(tx, image)) ?? null });
       return duplicate.id;
     }
-    if (duplicate && this.can(p, 'read', duplicate)) return duplicate.id;
     let status = scaleBackStatus(p, typeof input.status === 'string' ? input.status : undefined);
     const dates = publicationDates(input, siteZone, now, FLOATING_STATUSES.has(status));
     if (!FLOATING_STATUSES.has(status)) status = scheduleStatus(status, dates.date_utc, now);
@@ -183,7 +187,7 @@ export class LinkedPostService<T extends LinkedTable> {
       modified_utc: stamp.utc,
       menu_order: 0,
       parent: 0,
-      image_id: imageId ?? null,
+      image_id: (await this.images.record(tx, image)) ?? null,
     });
     if (!slug) await tx.posts.update(id, { slug: String(id) });
     await table.insertDetails(id, { ...this.kind.blank(), ...this.kind.details(input, undefined) });
@@ -203,14 +207,14 @@ export class LinkedPostService<T extends LinkedTable> {
     if (!(text.title ?? target.row.title).trim() && !(text.content ?? target.row.content).trim()) {
       throw apiError(`could-not-update-${this.kind.info.noun}`, `The ${this.kind.info.noun} could not be updated`, 400);
     }
-    const imageId = input.image !== undefined ? await this.images.resolve(input.image, p) : undefined;
+    const image = await this.images.choose(input.image, p);
     return withRetry(() =>
       this.store.transaction(async (tx) => {
         const table = this.rows(tx);
         const row = recheck(await table.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'edit', r));
         const changes: Parameters<Store['posts']['update']>[1] = { ...text };
         if (input.author !== undefined) changes.author = input.author as number;
-        if (input.image !== undefined) changes.image_id = imageId ?? null;
+        if (image !== undefined) changes.image_id = (await this.images.record(tx, image)) ?? null;
         let status = row.status;
         if (input.status !== undefined) status = scaleBackStatus(p, input.status as string);
         const trashing = status === 'trash' && row.status !== 'trash';

@@ -18,14 +18,16 @@ const MOST_WORDS = 9;
 /**
  * WordPress' search terms (`WP_Query::parse_search`): quoted phrases whole, stop words and
  * lone letters dropped, `-word` excluded; nothing left, or more than nine words, and the
- * whole text is one phrase.
+ * whole text is one phrase. So an events search never has more than nine terms, however long.
  */
 export function searchWords(search: string): SearchWords {
   const kept: string[] = [];
-  for (const raw of search.match(WORD) ?? []) {
+  for (const [raw] of search.matchAll(WORD)) {
     const word = /^".+"$/.test(raw) ? raw.replace(/^["']+|["']+$/g, '') : raw.replace(/^["' ]+|["' ]+$/g, '');
     if (!word || /^[a-z-]$/i.test(word) || STOPWORDS.has(word.toLowerCase())) continue;
     kept.push(word);
+    // A tenth word makes it one phrase: the rest need not be cut.
+    if (kept.length > MOST_WORDS) break;
   }
   const list = kept.length && kept.length <= MOST_WORDS ? kept : [search.trim()];
   return {
@@ -50,22 +52,26 @@ function moreThan(pattern: RegExp, text: string, most: number): boolean {
 }
 
 /**
- * The first-pass check of a `search` parameter: a non-empty string cut into at most
- * `limits.searchTerms` pieces (`pattern`), since every piece adds conditions to the query
- * (README "Limits").
+ * The first-pass check of a `search` parameter: a non-empty string that `tooMany` does not
+ * find cut into more than `limits.searchTerms` pieces, since every piece adds conditions to
+ * the query (README "Limits").
  */
-function searchCheck(pattern: RegExp) {
+function searchCheck(tooMany: (search: string, most: number) => boolean) {
   return (value: unknown, ctx: { options: { limits: { searchTerms: number } } }): boolean | ParamFailure => {
-    if (!nonEmptyString.safeParse(value).success) return false;
+    const parsed = nonEmptyString.safeParse(value);
+    if (!parsed.success) return false;
     const most = ctx.options.limits.searchTerms;
-    if (!moreThan(pattern, value as string, most)) return true;
+    if (!tooMany(parsed.data, most)) return true;
     const message = `search has more than ${most} words.`;
     return { message, detail: { code: 'rest_param_too_large', message, data: { param: 'search' } } };
   };
 }
 
-/** The check of the events archive's `search`: counted as WordPress cuts it into words. */
-export const eventSearchCheck = searchCheck(WORD);
+/** The check of the events archive's `search`: its terms as WordPress searches them (never more than nine). */
+export const eventSearchCheck = searchCheck((search, most) => {
+  const { include, exclude } = searchWords(search);
+  return include.length + exclude.length > most;
+});
 
-/** The check of the venue and organizer archives' `search`: counted in fragments. */
-export const linkedSearchCheck = searchCheck(FRAGMENT);
+/** The check of the venue and organizer archives' `search`: its fragments. */
+export const linkedSearchCheck = searchCheck((search, most) => moreThan(FRAGMENT, search, most));

@@ -126,6 +126,18 @@ describe('CSRF guard for cookie-authenticated writes', () => {
     expect(bearer.status).toBe(201);
   });
 
+  it('guards a cookie write that also carries credentials a browser sends by itself (Basic)', async () => {
+    const r = await create({ cookie: 'session=admin', authorization: `Basic ${Buffer.from('admin:secret').toString('base64')}`, origin: EVIL });
+    expect([r.status, r.body.code]).toEqual([401, 'rest_forbidden']);
+  });
+
+  it('runs a cross-site POST `?_method=DELETE` with the visitor\'s cookie as anonymous', async () => {
+    const id = (await t.request('POST', '/categories', { as: 'admin', json: { name: 'Not yours to delete' } })).body.id;
+    const r = await t.request('POST', `/categories/${id}`, { query: '_method=DELETE', headers: { cookie: 'session=admin', origin: EVIL } });
+    expect([r.status, r.body.code]).toEqual([401, 'rest_forbidden']);
+    expect((await t.request('GET', `/categories/${id}`)).status).toBe(200);
+  });
+
   it('never lets a GET with `_method=DELETE` delete, with or without a nonce', async () => {
     const id = (await t.request('POST', '/categories', { as: 'admin', json: { name: 'Keep me' } })).body.id;
     const nonce = t.calendar.createNonce(USERS.admin);
@@ -145,6 +157,20 @@ describe('CSRF guard for cookie-authenticated writes', () => {
     } finally {
       await bound.close();
     }
+  });
+
+  it('does not trust with cookies an origin listed for reads without credentials', async () => {
+    const plain = await httpCalendar(':memory:', { cors: { origins: [APP], credentials: false } });
+    try {
+      const r = await plain.request('POST', '/categories', { headers: { cookie: 'session=admin', origin: APP }, json: { name: 'Plain' } });
+      expect([r.status, r.body.code]).toEqual([401, 'rest_forbidden']);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('refuses a nonce lifetime it cannot honour', async () => {
+    await expect(httpCalendar(':memory:', { csrf: { lifetime: 0 } })).rejects.toThrow(/csrf.lifetime/);
   });
 
   it('trusts every cookie write with `csrf: false` (a host that guards them itself)', async () => {

@@ -310,6 +310,17 @@ describe('fetchImage: allowed hosts and ports', () => {
     expect(s.hits).toEqual([]);
   });
 
+  it('reaches hosts nobody listed on the web ports 80, 443 and 8080 only, as WordPress, before connecting', async () => {
+    const connect = vi.spyOn(Socket.prototype, 'connect');
+    for (const url of ['http://93.184.215.14:22/x.png', 'https://93.184.215.14:25/x.png', 'http://images.example.com:6379/x.png']) {
+      expect(await codeOf(fetchImage(url)), url).toBe('not-allowed');
+    }
+    expect(connect).not.toHaveBeenCalled();
+    // And no allowed host may send a fetch there either.
+    const s = await server((_req, res) => res.writeHead(302, { Location: 'http://93.184.215.14:22/x.png' }).end());
+    expect(await codeOf(fetchImage(s.url(), local(s)))).toBe('not-allowed');
+  });
+
   it('does not let an entry for one port reach another port of the same host', async () => {
     const s = await server(sendImage(png(3, 2)));
     const other = await server(sendImage(png(3, 2)));

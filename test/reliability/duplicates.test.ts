@@ -8,18 +8,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, type As } from '../helpers/harness.js';
 import { httpCalendar, type HttpCalendar } from '../helpers/http.js';
+import { png, serve, type TestServer } from '../images/fixtures.js';
 
 const soon = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
 const times = { start_date: `${soon} 10:00:00`, end_date: `${soon} 11:00:00` };
 
 describe.each(DIALECTS)('duplicate venues and organizers ($name, over HTTP)', ({ url }) => {
   let t: HttpCalendar;
+  let images: TestServer;
   const id: Record<string, number> = {};
   const details = async (table: 'venues' | 'organizers', postId: number) =>
     t.db.selectFrom(table).selectAll().where('post_id', '=', postId).executeTakeFirstOrThrow();
 
   beforeAll(async () => {
-    t = await httpCalendar(url);
+    images = await serve((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png(2, 2)));
+    t = await httpCalendar(url, { imageHosts: [`127.0.0.1:${images.port}`] });
     const post = async (name: string, path: string, json: Record<string, unknown>, as: As = 'admin') => {
       const r = await t.request('POST', path, { as, json });
       expect(r.status, r.text).toBe(201);
@@ -29,8 +32,13 @@ describe.each(DIALECTS)('duplicate venues and organizers ($name, over HTTP)', ({
     await post('secret', '/venues', { venue: 'Secret Hall', address: '42 Hidden Rd', status: 'private' });
     await post('org', '/organizers', { organizer: 'Big Org', email: 'boss@example.org' });
     await post('own', '/venues', { venue: 'My Hall', city: 'Lyon' }, 'contributor');
+    await post('guarded', '/venues', { venue: 'Guarded hall', description: 'door code 1234' });
+    await t.db.updateTable('posts').set({ password: 'pw' }).where('id', '=', id.guarded).execute();
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await images.close();
+  });
 
   it('a contributor creating a venue with a published title gets it linked as it stands', async () => {
     const before = await details('venues', id.opera);
@@ -60,6 +68,22 @@ describe.each(DIALECTS)('duplicate venues and organizers ($name, over HTTP)', ({
     expect(r.body.id).not.toBe(id.secret);
     expect(r.text).not.toContain('42 Hidden Rd');
     expect((await details('venues', id.secret)).address).toBe('42 Hidden Rd');
+  });
+
+  it('records no image for a match linked as it stands', async () => {
+    const attachments = await t.rows('attachments');
+    const r = await t.request('POST', '/venues', { as: 'author', json: { venue: 'Opera House', image: images.url('/new.png') } });
+    expect([r.status, r.body.id, r.body.image ?? false]).toEqual([201, id.opera, false]);
+    expect(await t.rows('attachments')).toBe(attachments);
+  });
+
+  it('never matches the hidden title and description of a password-protected item the caller may not edit', async () => {
+    for (const json of [{ venue: 'Guarded hall', description: 'door code 1234' }, { venue: 'guarded hall' }]) {
+      const r = await t.request('POST', '/venues', { as: 'contributor', json });
+      expect([r.status, r.body.id === id.guarded], JSON.stringify(json)).toEqual([201, false]);
+    }
+    const editor = await t.request('POST', '/venues', { as: 'editor', json: { venue: 'Guarded hall', description: 'door code 1234' } });
+    expect(editor.body.id).toBe(id.guarded);
   });
 
   it('a match the caller may edit is reused and updated, as upstream', async () => {

@@ -18,8 +18,7 @@ const event = (extra: Record<string, unknown> = {}) => ({ title: 'Limit', start_
 const OPTIONS = { userExists: (id: number) => Object.values(USERS).some((u) => u.id === id) };
 
 /** Asserts the 400 a value over a limit gets: `rest_invalid_param` whose detail is `rest_param_too_large`. */
-function expectTooLarge(r: TestResponse, param: string): void {
-  const message = `${param} is too large.`;
+function expectTooLarge(r: TestResponse, param: string, message = `${param} is too large.`): void {
   expect(r.status, r.text).toBe(400);
   expect(r.body).toEqual({
     code: 'rest_invalid_param',
@@ -48,6 +47,7 @@ describe('default limits', () => {
       searchTerms: 32,
       imageBytes: 10 * 1024 * 1024,
       imageBytesInFlight: 32 * 1024 * 1024,
+      imagesPerRequest: 10,
     });
     expect(t.calendar.options.maxPerPage).toBe(50);
     expect(DEFAULT_PARSE_LIMITS.bodyBytes).toBe(1024 * 1024);
@@ -202,7 +202,7 @@ describe('image side-loading bounds through POST /events', () => {
   let images: TestServer;
   beforeAll(async () => {
     images = await serve((req, res) => {
-      if (req.url === '/ok.png') {
+      if (req.url?.startsWith('/ok.png')) {
         res.writeHead(200, { 'content-type': 'image/png' }).end(png(2, 2));
       } else if (req.url === '/huge.png') {
         // Announces 11 MiB: refused on the header, before any body is read.
@@ -237,6 +237,19 @@ describe('image side-loading bounds through POST /events', () => {
     const r = await post('/ok.png');
     expect(r.status, r.text).toBe(201);
     expect(r.body.image).toMatchObject({ url: images.url('/ok.png'), width: 2, height: 2 });
+  });
+
+  it('refuses a write that would side-load more than 10 images, before downloading any', async () => {
+    const before = await storeSnapshot(t.db);
+    const hits = images.hits.length;
+    const organizers = Array.from({ length: 10 }, (_, i) => ({ organizer: `Pictured ${i}`, image: images.url(`/ok.png?o=${i}`) }));
+    const r = await t.request('POST', '/events', { as: 'admin', json: event({ image: images.url('/ok.png?e'), organizer: organizers }) });
+    expectTooLarge(r, 'organizer', 'organizer has more than 10 images to download.');
+    expect(images.hits.length).toBe(hits);
+    expect(await storeSnapshot(t.db)).toEqual(before);
+    // Ten are fine.
+    const ok = await t.request('POST', '/events', { as: 'admin', json: event({ organizer: organizers }) });
+    expect(ok.status, ok.text).toBe(201);
   });
 
   it.each([

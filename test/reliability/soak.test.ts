@@ -108,8 +108,8 @@ describe.skipIf(process.platform !== 'linux')('soak: hostile searches and image 
 
     const summary = `statuses ${JSON.stringify(Object.fromEntries(statuses))}, RSS ${start.toFixed(0)} → peak ${peak.toFixed(0)} MB`;
     expect([...statuses.keys()].every((s) => s < 500), summary).toBe(true);
-    // Hostile searches are refused, good images stored, oversized ones refused.
-    expect(statuses.get(400), summary).toBeGreaterThan(REQUESTS / 2);
+    // Venue and organizer searches of thousands of words are refused (event ones are one phrase), good images stored, oversized ones refused.
+    expect(statuses.get(400), summary).toBeGreaterThan(REQUESTS / 4);
     expect(statuses.get(201), summary).toBeGreaterThan(REQUESTS / 4);
     expect(peak - start, summary).toBeLessThan(HEADROOM_MB);
     console.log(`soak: ${summary}`);
