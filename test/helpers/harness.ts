@@ -65,23 +65,29 @@ export async function testCalendar(url: string, options: Partial<CalendarOptions
   return { calendar, ns, base: `http://example.org/wp-json/${ns}`, request, close };
 }
 
+/** The body, its `Content-Type` (unless the headers name one) and the query string of a test request. */
+export function encodeRequest(init: RequestInit, headers: Record<string, string>): { body: string | undefined; query: string } {
+  let body: string | undefined;
+  if (init.json !== undefined) {
+    body = JSON.stringify(init.json);
+    headers['content-type'] ??= 'application/json';
+  } else if (init.form !== undefined) {
+    body = init.form;
+    headers['content-type'] ??= 'application/x-www-form-urlencoded';
+  } else body = init.body;
+  const query =
+    typeof init.query === 'string'
+      ? init.query
+      : new URLSearchParams(Object.entries(init.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  return { body, query };
+}
+
 /** The request helper of a test calendar: core requests with the harness' defaults (host, root, users). */
 export function requester(calendar: Calendar): TestCalendar['request'] {
   const ns = calendar.options.namespace;
   return async (method: string, path: string, init: RequestInit = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { host: 'example.org', ...init.headers };
-    let body: string | undefined;
-    if (init.json !== undefined) {
-      body = JSON.stringify(init.json);
-      headers['content-type'] ??= 'application/json';
-    } else if (init.form !== undefined) {
-      body = init.form;
-      headers['content-type'] ??= 'application/x-www-form-urlencoded';
-    } else body = init.body;
-    const query =
-      typeof init.query === 'string'
-        ? init.query
-        : new URLSearchParams(Object.entries(init.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    const { body, query } = encodeRequest(init, headers);
     const res = await calendar.handle({
       method,
       path: path.startsWith('/') && !path.startsWith(`/${ns}`) ? `/${ns}${path}` : path,

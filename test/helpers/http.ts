@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { calendarRouter } from '../../adapters/express.js';
 import type { CalendarOptions, CoreRequest, User } from '../../src/index.js';
-import { USERS, type RequestInit, type TestResponse } from './harness.js';
+import { USERS, encodeRequest, type RequestInit, type TestResponse } from './harness.js';
 import { storeCalendar, type StoreCalendar } from './store.js';
 
 /** A store calendar mounted in an Express app on 127.0.0.1, called over real HTTP. */
@@ -45,18 +45,7 @@ export async function httpCalendar(url: string, options: Partial<CalendarOptions
   const request = async (method: string, path: string, init: RequestInit = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...init.headers };
     if (init.as) headers.authorization = `Bearer user-${init.as}`;
-    let body: string | undefined;
-    if (init.json !== undefined) {
-      body = JSON.stringify(init.json);
-      headers['content-type'] ??= 'application/json';
-    } else if (init.form !== undefined) {
-      body = init.form;
-      headers['content-type'] ??= 'application/x-www-form-urlencoded';
-    } else body = init.body;
-    const query =
-      typeof init.query === 'string'
-        ? init.query
-        : new URLSearchParams(Object.entries(init.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    const { body, query } = encodeRequest(init, headers);
     const full = path.startsWith(`/${t.ns}`) ? path : `/${t.ns}${path}`;
     const res = await fetch(`${origin}${init.root ?? '/wp-json'}${full}${query ? `?${query}` : ''}`, { method, headers, body, redirect: 'manual' });
     const text = await res.text();

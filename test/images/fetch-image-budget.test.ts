@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ByteBudget } from '../../src/images/byte-budget.js';
-import { fetchImage, ImageFetchError, type FetchImageOptions } from '../../src/images/fetch-image.js';
-import { bmp, png, serve, type TestServer } from './fixtures.js';
+import { fetchImage, type FetchImageOptions } from '../../src/images/fetch-image.js';
+import { bmp, codeOf, png, serve, type TestServer } from './fixtures.js';
 
 // The shared byte budget of concurrent fetches, against loopback servers only. Nothing
 // here asserts on timing: order and amounts are read off the budget itself.
@@ -24,17 +24,6 @@ const options = (s: TestServer, budget: ByteBudget, more: FetchImageOptions = {}
   budget,
   ...more,
 });
-
-/** The error code `fetchImage` rejected with (fails the test if it resolved). */
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ImageFetchError);
-    return (err as ImageFetchError).code;
-  }
-  throw new Error('expected fetchImage to fail');
-}
 
 // 600 KB: two never fit in 1 MiB together.
 const BIG = bmp(400, 500);

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fetchImage, ImageFetchError, type FetchImageOptions } from '../../src/images/fetch-image.js';
-import { gif, jpeg, png, serve, type TestServer } from './fixtures.js';
+import { codeOf, gif, jpeg, png, serve, type TestServer } from './fixtures.js';
 
 // Every server here listens on 127.0.0.1; no test sends a packet anywhere else. Refusals
 // of other addresses must happen before a socket connects, which the Socket spy asserts.
@@ -21,17 +21,6 @@ afterEach(async () => {
   vi.restoreAllMocks();
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-
-/** The error code `fetchImage` rejected with (fails the test if it resolved). */
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ImageFetchError);
-    return (err as ImageFetchError).code;
-  }
-  throw new Error('expected fetchImage to fail');
-}
 
 function sendImage(body: Buffer, type = 'image/png') {
   return (_req: unknown, res: ServerResponse): void => {

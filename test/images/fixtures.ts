@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
+import { expect } from 'vitest';
+import { ImageFetchError } from '../../src/images/errors.js';
 
 // Tiny but genuinely valid images, built byte by byte so the tests need no binary files.
 
@@ -176,4 +178,15 @@ function u16le(n: number): Buffer {
   const b = Buffer.alloc(2);
   b.writeUInt16LE(n);
   return b;
+}
+
+/** The error code `fetchImage` rejected with (fails the test if it resolved). */
+export async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(ImageFetchError);
+    return (err as ImageFetchError).code;
+  }
+  throw new Error('expected fetchImage to fail');
 }
