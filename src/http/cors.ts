@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/capabilities.js';
+import { headerValue } from './header-value.js';
 import type { Headers } from './types.js';
 
 /** Which pages of other origins may read the API's answers (README "CORS and CSRF"). */
@@ -46,16 +47,19 @@ export function canonicalOrigin(origin: string): string {
   }
 }
 
+/** Whether the host listed an origin (none are, under `'*'`). */
+function listedBy(origins: NonNullable<CorsOptions['origins']>): (origin: string) => boolean {
+  if (origins === '*') return () => false;
+  if (typeof origins === 'function') return origins;
+  const set = new Set(origins.map(canonicalOrigin));
+  return (origin) => set.has(canonicalOrigin(origin));
+}
+
 /** The policy of a calendar's `cors` option (`undefined`: any origin, without credentials). */
 export function corsPolicy(options: CorsOptions | false | undefined): CorsPolicy {
   if (options === false) return false;
   const origins = options?.origins ?? '*';
-  const listed =
-    origins === '*'
-      ? () => false
-      : typeof origins === 'function'
-        ? (origin: string) => origins(origin)
-        : ((set: ReadonlySet<string>) => (origin: string) => set.has(canonicalOrigin(origin)))(new Set(origins.map(canonicalOrigin)));
+  const listed = listedBy(origins);
   const credentials = origins !== '*' && (options?.credentials ?? true);
   return {
     access: (origin) => (listed(origin) ? (credentials ? 'credentials' : 'plain') : origins === '*' ? 'plain' : false),
@@ -69,12 +73,6 @@ export function corsPolicy(options: CorsOptions | false | undefined): CorsPolicy
 export function corsHeaders(policy: CorsPolicy): Record<string, string> {
   if (!policy) return {};
   return { 'Access-Control-Expose-Headers': EXPOSE_HEADERS, 'Access-Control-Allow-Headers': policy.allowHeaders };
-}
-
-/** The first value of a request header. */
-export function headerValue(headers: Headers, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Principal, User } from '../auth/capabilities.js';
-import { canonicalOrigin, headerValue, type CorsPolicy } from './cors.js';
+import { canonicalOrigin, type CorsPolicy } from './cors.js';
+import { headerValue } from './header-value.js';
 import { ApiError } from './errors.js';
 import type { ParamMap } from './params.js';
 import type { CoreRequest } from './types.js';
@@ -61,12 +62,12 @@ export function csrfGuard(options: CsrfOptions | false | undefined, cors: CorsPo
   const tick = () => Math.ceil(Date.now() / half);
 
   const valid = (nonce: string, userId: number, sessionId: string) => {
-    const given = Buffer.from(nonce);
+    const sent = Buffer.from(nonce);
     const now = tick();
     // This half-lifetime's nonce, or the previous one's: WordPress' two "ticks".
     return [now, now - 1].some((t) => {
       const expected = Buffer.from(sign(t, userId, sessionId));
-      return given.length === expected.length && timingSafeEqual(given, expected);
+      return sent.length === expected.length && timingSafeEqual(sent, expected);
     });
   };
 

@@ -1,5 +1,6 @@
 import qs from 'qs';
 import { invalidJson, type ApiError } from './errors.js';
+import { headerValue } from './header-value.js';
 import type { CoreRequest } from './types.js';
 
 /** Parameter values as clients send them: strings, or arrays/objects from bracket notation or JSON. */
@@ -95,14 +96,9 @@ export function parseBracketString(text: string, limits: ParseLimits = DEFAULT_P
   return qs.parse(text, qsOptions(limits)) as ParamMap;
 }
 
-function headerValue(req: CoreRequest, name: string): string {
-  const v = req.headers[name];
-  return (Array.isArray(v) ? v[0] : v) ?? '';
-}
-
 /** The media type of the request body, lower-cased, without parameters. */
 export function mediaType(req: CoreRequest): string {
-  return headerValue(req, 'content-type').split(';')[0].trim().toLowerCase();
+  return (headerValue(req.headers, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
 }
 
 /** Whether a media type is JSON (`application/json`, `application/…+json`). */
@@ -132,7 +128,7 @@ async function parseMultipart(req: CoreRequest, body: Uint8Array | string, limit
   // bracket names are then interpreted exactly as a form body would be.
   const request = new Request('http://localhost/', {
     method: 'POST',
-    headers: { 'content-type': headerValue(req, 'content-type') },
+    headers: { 'content-type': headerValue(req.headers, 'content-type') ?? '' },
     body: typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength),
   });
   const form = await request.formData();

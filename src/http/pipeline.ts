@@ -6,6 +6,7 @@ import type { Services } from '../services/index.js';
 import { ApiError, INVALID_PARAMETER, apiError, forbidden, invalidParams, missingParams, noRoute, type ParamFailure } from './errors.js';
 import { callerHeaders } from './cors.js';
 import { commonHeaders } from './headers.js';
+import { headerValue } from './header-value.js';
 import { limitFailure } from './limits.js';
 import { isDatabaseUnavailable } from '../store/unavailable.js';
 import { cleanStrings, parseBracketString, readBody, type ParamMap } from './params.js';
@@ -68,8 +69,7 @@ function overriddenMethod(req: CoreRequest, query: ParamMap): string {
   const method = req.method.toUpperCase();
   if (method !== 'POST') return method;
   const fromQuery = query._method;
-  const header = req.headers['x-http-method-override'];
-  const override = typeof fromQuery === 'string' && fromQuery ? fromQuery : Array.isArray(header) ? header[0] : header;
+  const override = typeof fromQuery === 'string' && fromQuery ? fromQuery : headerValue(req.headers, 'x-http-method-override');
   return (override || method).toUpperCase();
 }
 
