@@ -21,14 +21,15 @@ const MIGRATIONS: [string, InCodeMigration][] = [
 export async function migrateToLatest(db: Kysely<unknown>, prefix: string): Promise<string[]> {
   const table = `${prefix}migrations`;
   const dialect = dialectOf(db);
-  await db.schema
-    .createTable(table)
-    .ifNotExists()
-    .addColumn('name', 'varchar(190)', (c) => c.primaryKey())
-    .addColumn('applied_at', 'varchar(32)', (c) => c.notNull())
-    .execute();
-
+  // The ledger is created under the lock too: two PostgreSQL sessions running
+  // `create table if not exists` at once can both pass the check and one then fails.
   const apply = async (conn: Kysely<unknown>) => {
+    await conn.schema
+      .createTable(table)
+      .ifNotExists()
+      .addColumn('name', 'varchar(190)', (c) => c.primaryKey())
+      .addColumn('applied_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
     const done = new Set(
       (await sql<{ name: string }>`select name from ${sql.table(table)}`.execute(conn)).rows.map((r) => r.name),
     );
