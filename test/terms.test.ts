@@ -61,7 +61,7 @@ describe.each(DIALECTS)('categories and tags on $name', ({ url }) => {
     });
     afterAll(() => t.close());
 
-    it.each(['foo', '-1', '0', 'foo bar', '1.5', '', '1e2', '0x10', ' 1'])('rejects page and per_page %j', async (value) => {
+    it.each(['foo', '-1', '0', 'foo bar', '1.5', '', '0x10', '1e-1'])('rejects page and per_page %j', async (value) => {
       const page = await t.request('GET', '/tags', { query: { page: value } });
       expect(page.status).toBe(400);
       expect(page.body).toEqual(invalid('page'));
@@ -576,7 +576,6 @@ describe.each(DIALECTS)('categories and tags on $name', ({ url }) => {
         ["'; drop table x; --", "'; drop table x; --"],
         ['Robert"); DROP TABLE terms;--', 'Robert"); DROP TABLE terms;--'],
         ['nul\u0000inside', 'nulinside'],
-        ['lone \uD800 surrogate', 'lone \uFFFD surrogate'],
         ['100% _real_', '100% _real_'],
         ['back\\slash', 'back\\slash'],
       ];
@@ -591,6 +590,9 @@ describe.each(DIALECTS)('categories and tags on $name', ({ url }) => {
         expect(ids(found, 'tags'), name).toEqual([r.body.id]);
       }
       expect((await t.request('GET', '/tags', { query: 'hide_empty=0&per_page=50' })).status).toBe(200);
+      // A lone surrogate escape is refused as PHP's decoder refuses it (errors.md §3).
+      const json = await t.request('POST', '/tags', { json: { name: 'lone \uD800 surrogate' }, as: 'admin' });
+      expect([json.status, json.body.data.json_error_code]).toEqual([400, 10]);
     });
   });
 

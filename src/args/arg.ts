@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { phpInteger } from '../php/numeric.js';
 import { INVALID_PARAMETER, type ParamFailure } from '../http/errors.js';
 import type { DescriptionKey } from '../i18n/en.js';
 
@@ -59,18 +60,14 @@ export type ParamsOf<A> = {
   [K in keyof A]: A[K] extends Arg<infer T, infer R> ? (R extends true ? T : T | undefined) : never;
 };
 
-const MAX_INT = Number.MAX_SAFE_INTEGER;
 
 /** zod coercions for WordPress' `type` pass (`rest_sanitize_value_from_schema`). */
 export const typeSchemas = {
-  integer: z.union([
-    z.number().refine((n) => Number.isInteger(n) && Math.abs(n) <= MAX_INT),
-    z
-      .string()
-      .regex(/^[+-]?\d{1,16}(?:\.0*)?$/)
-      .transform((s) => Number(s))
-      .refine((n) => Math.abs(n) <= MAX_INT),
-  ]),
+  // `rest_is_integer`: a number or PHP-numeric string with a whole value (`" 1"`, `"1e0"`).
+  integer: z
+    .union([z.number(), z.string()])
+    .transform((v) => phpInteger(v))
+    .pipe(z.number()),
   number: z.union([
     z.number().refine(Number.isFinite),
     z

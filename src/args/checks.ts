@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { phpInteger } from '../php/numeric.js';
 
 /** Largest id the store can hold (32-bit on PostgreSQL and MySQL). */
 export const MAX_ID = 2_147_483_647;
@@ -8,6 +9,12 @@ export const positiveInteger = z.union([
   z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   z.string().regex(/^\d{1,15}$/).refine((s) => Number(s) > 0),
 ]);
+
+/**
+ * A positive integer as TEC's `is_positive_int` reads it: PHP-numeric with a whole value
+ * above zero (`1`, `"2"`, `" 1"`, `"+1"`, `"1e0"`; not `0`, `-1`, `1.5`, `""`).
+ */
+export const phpPositiveInteger = z.custom<unknown>((v) => (phpInteger(v) ?? 0) > 0);
 
 /** A non-empty string (PHP's `empty()` also rejects `"0"`). */
 export const nonEmptyString = z.string().refine((s) => s !== '' && s !== '0');

@@ -6,6 +6,7 @@ import { FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 import { scanDateString, type OwnZone, type ParsedParts } from './strtotime.js';
 import { daysInMonth, fieldsToNaiveMs, formatFields, type WallClockFields } from './wall-clock.js';
 import { epochMsToFields, fieldsToEpochMs, isStorableInstant, resolveZone } from './zones.js';
+import { isPhpNumeric } from '../php/numeric.js';
 
 /** A parsed date string or timestamp. */
 export interface ParsedTime {
@@ -40,12 +41,9 @@ export interface ParseOptions {
   strictCalendar?: boolean;
 }
 
-/** PHP `is_numeric` for strings: optional white space, sign, decimal digits, exponent. */
-const NUMERIC_RE = /^[ \t\n\r\v\f]*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
-
 /** Whether a string is numeric the way PHP's `is_numeric` sees it (so a UNIX timestamp here). */
 export function isNumericString(value: string): boolean {
-  return value.length <= 64 && NUMERIC_RE.test(value);
+  return value.length <= 64 && isPhpNumeric(value);
 }
 
 function zoneOfString(own: OwnZone): Zone {

@@ -8,6 +8,7 @@
  * quadratically are written as loops instead of regular expressions.
  */
 import { sanitizeTitle } from '../text/slug.js';
+import { isPhpNumeric } from '../php/numeric.js';
 
 /**
  * Upstream's number pattern: optional `,`/`.`, digits, optional `,`/`.`, optional digits.
@@ -43,17 +44,6 @@ export function phpTrim(text: string): string {
   return text.slice(start, end);
 }
 
-/**
- * PHP 8's `is_numeric` for strings: optional surrounding white space, sign, decimal
- * digits with at most one `.`, optional exponent. No quantifier below can give
- * characters to a neighbour that also accepts them, so matching stays linear.
- */
-const PHP_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
-
-/** PHP's `is_numeric()` applied to a string. */
-export function isPhpNumeric(text: string): boolean {
-  return PHP_NUMERIC.test(text);
-}
 
 /**
  * A matched number with the separators resolved (responses.md §2.2 step 3): with both

@@ -1,3 +1,5 @@
+import type { PhpJsonError } from '../php/json-errors.js';
+
 /** Data attached to an error; `status` sets the HTTP status. */
 export type ErrorData = ({ status: number } & Record<string, unknown>) | null;
 
@@ -34,12 +36,12 @@ export function noRoute(): ApiError {
   return apiError('rest_no_route', 'No route was found matching the URL and request method.', 404);
 }
 
-/** 400 `rest_invalid_json`. */
-export function invalidJson(detail: string): ApiError {
+/** 400 `rest_invalid_json`, with the code and message PHP's decoder gave. */
+export function invalidJson(error: PhpJsonError): ApiError {
   return new ApiError('rest_invalid_json', 'Invalid JSON body passed.', {
     status: 400,
-    json_error_code: 4,
-    json_error_message: detail,
+    json_error_code: error.code,
+    json_error_message: error.message,
   });
 }
 

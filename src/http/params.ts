@@ -1,6 +1,7 @@
 import qs from 'qs';
 import { invalidJson, type ApiError } from './errors.js';
 import { headerValue } from './header-value.js';
+import { mayFailInPhp, phpJsonError, SYNTAX } from '../php/json-errors.js';
 import type { CoreRequest } from './types.js';
 
 /** Parameter values as clients send them: strings, or arrays/objects from bracket notation or JSON. */
@@ -162,10 +163,17 @@ export async function readBody(req: CoreRequest, method: string, limits: ParseLi
       const text = toText(raw as Uint8Array | string);
       // PHP's `empty()`: no body at all (white space alone is a syntax error there too).
       if (text === '') return result;
+      let parsed = true;
       try {
         value = JSON.parse(text);
       } catch {
-        result.jsonError = invalidJson('Syntax error');
+        parsed = false;
+      }
+      // The error PHP would report (errors.md §3): JSON.parse knows no codes, and accepts
+      // some bodies PHP refuses (bytes that are not UTF-8, lone surrogate escapes, depth).
+      const refused = !parsed || mayFailInPhp(text) ? (phpJsonError(raw as Uint8Array | string) ?? (parsed ? undefined : SYNTAX)) : undefined;
+      if (refused) {
+        result.jsonError = invalidJson(refused);
         return result;
       }
     }

@@ -1,9 +1,10 @@
 import { arg } from '../args/arg.js';
-import { positiveInteger } from '../args/checks.js';
+import { phpPositiveInteger } from '../args/checks.js';
+import { phpInteger } from '../php/numeric.js';
 import type { RequestContext } from '../context.js';
 
 /** `page` of every archive. */
-export const pageArg = arg({ default: 1, description: 'archive.page', type: 'integer' }, { check: positiveInteger });
+export const pageArg = arg({ default: 1, description: 'archive.page', type: 'integer' }, { check: phpPositiveInteger });
 
 /**
  * `per_page` of every archive: its own sanitiser (no type error; clamping to the
@@ -12,5 +13,5 @@ export const pageArg = arg({ default: 1, description: 'archive.page', type: 'int
  */
 export const perPageArg = arg(
   { default: (ctx: RequestContext) => String(ctx.options.perPage), description: 'archive.per_page', type: 'integer' },
-  { check: positiveInteger, sanitize: (v) => Number(v) },
+  { check: phpPositiveInteger, sanitize: (v) => phpInteger(v) ?? 0 },
 );

@@ -67,7 +67,6 @@ const MALICIOUS = [
   '%00%27%22',
   'a\u0000b',
   '\ud83d\ude00 emoji and \u202e right-to-left',
-  'lone \ud800 surrogate',
   '../../../../etc/passwd',
   '${jndi:ldap://x}',
   '{{7*7}}',
@@ -151,6 +150,9 @@ describe.each(DIALECTS)('events: bad input on $name', ({ url }) => {
       }
     }
     expect(unexpected).toEqual([]);
+    // A lone surrogate escape is refused by PHP's decoder (errors.md §3), as here.
+    const lone = await t.request('POST', '/events', { json: eventFields({ title: 'lone \ud800 surrogate' }), as: 'admin' });
+    expect([lone.status, lone.body.code, lone.body.data.json_error_code]).toEqual([400, 'rest_invalid_json', 10]);
     // The injection attempts were data, not SQL: every table is still there.
     expect((await t.request('GET', '/events', { query: { search: "'; DROP TABLE posts; --", start_date: '2027-01-01' } })).status).toBe(200);
     expect(await t.rows('posts')).toBeGreaterThan(0);
