@@ -9,8 +9,9 @@ export function nowDates(siteZone: string, now: Date): { local: string; utc: str
 /**
  * The publication dates of a write (writes.md §2.2): `date` is read in `zone` (the event's
  * zone, else the site's) and its wall clock kept as the site-local date; `date_utc` is
- * read as UTC; one derives the other through the site zone. Without either: now, or for
- * a draft no UTC date at all.
+ * read as UTC; one derives the other through the site zone. Without either: now. A post in
+ * a floating status (draft, pending) has no UTC date unless `date_utc` itself is sent, as
+ * WordPress stores none for a post not yet published.
  */
 export function publicationDates(
   input: { date?: unknown; date_utc?: unknown },
@@ -22,8 +23,9 @@ export function publicationDates(
   const local = input.date !== undefined ? parseTime(input.date, zone, now)?.wallClock : undefined;
   const utc = input.date_utc !== undefined ? parseTime(input.date_utc, 'UTC', now)?.wallClock : undefined;
   if (local && utc) return { date: local, date_utc: utc };
-  if (local) return { date: local, date_utc: localToUtc(local, siteZone) ?? local };
   if (utc) return { date: utcToLocal(utc, siteZone) ?? utc, date_utc: utc };
+  if (floating) return { date: local ?? nowDates(siteZone, now).local, date_utc: ZERO_DATE };
+  if (local) return { date: local, date_utc: localToUtc(local, siteZone) ?? local };
   const stamp = nowDates(siteZone, now);
-  return { date: stamp.local, date_utc: floating ? ZERO_DATE : stamp.utc };
+  return { date: stamp.local, date_utc: stamp.utc };
 }

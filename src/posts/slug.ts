@@ -47,10 +47,11 @@ async function freeSlug(tx: Store, type: PostType, base: string, exceptId?: numb
 
 /**
  * The slug of a trashed post: `slug__trashed` (numbered when another trashed post has it),
- * the slug cut so that the whole fits the slug column, as WordPress cuts it to 191.
+ * the slug cut so that the whole fits the slug column, as WordPress cuts it to 191. A draft's
+ * empty slug becomes `__trashed` as in WordPress.
  */
-export async function trashedSlug(tx: Store, type: PostType, slug: string | null, id: number): Promise<string | null> {
-  if (!slug) return slug;
+export async function trashedSlug(tx: Store, type: PostType, stored: string | null, id: number): Promise<string> {
+  const slug = stored ?? '';
   const suffix = '__trashed';
   const base = `${truncateSlug(slug, SLUG_COLUMN - suffix.length)}${suffix}`;
   if (!(await tx.posts.slugTaken(type, base, id))) return base;
@@ -60,11 +61,15 @@ export async function trashedSlug(tx: Store, type: PostType, slug: string | null
   }
 }
 
-/** The slug a trashed post had before (its `__trashed` suffix removed), made unique again; `null` stays `null`. */
+/**
+ * The slug a trashed post had before (its `__trashed` suffix removed), made unique again;
+ * `null` when it had none (a draft's: the caller derives one if the new status needs it).
+ */
 export async function restoredSlug(tx: Store, type: PostType, slug: string | null, id: number): Promise<string | null> {
   if (!slug) return slug;
   const before = slug.replace(/__trashed(?:-\d+)?$/, '');
-  if (before === slug || !before) return slug;
+  if (before === slug) return slug;
+  if (!before) return null;
   return (await freeSlug(tx, type, before, id)) || slug;
 }
 

@@ -4,12 +4,15 @@ import type { PostRow } from '../store/posts.js';
 import { nowDates } from './dates.js';
 import type { PostKindInfo } from './kinds.js';
 import { restoredSlug, trashedSlug } from './slug.js';
+import { ZERO_DATE } from './status.js';
 
 /**
  * Moves a post to the trash inside `tx` (writes.md §2.12, §3.4, §4.4): its status and slug
  * change and the status it had is kept; a second time is 410 `<noun>-is-in-trash`. Every way
  * into the trash (DELETE, or an update to `status: "trash"`) comes here, so that venues and
  * organizers always leave their events (`alsoInside`) and permissions see the old status.
+ * A post never published (no UTC date) is dated now, as WordPress' `wp_update_post` clears
+ * a draft's date that nobody set and then dates every post that is not a draft or pending one.
  */
 export async function moveToTrash(
   tx: Store,
@@ -25,6 +28,7 @@ export async function moveToTrash(
     status: 'trash',
     status_before_trash: current.status,
     slug: await trashedSlug(tx, kind.type, current.slug, current.id),
+    ...(current.date_utc === ZERO_DATE ? { date: stamp.local, date_utc: stamp.utc } : {}),
     modified: stamp.local,
     modified_utc: stamp.utc,
   });

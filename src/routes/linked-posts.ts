@@ -4,11 +4,12 @@ import { apiError, invalidParam } from '../http/errors.js';
 import { pagingUrls } from '../http/archive-urls.js';
 import { asQueryValue } from '../http/query-string.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../http/route.js';
-import { formatWallClock } from '../dates/index.js';
 import { isTruthy } from '../represent/empty-filter.js';
 import { redact } from '../represent/redact.js';
 import { searchablePasswords, unlocks } from '../posts/password.js';
 import type { WriteTarget } from '../posts/write-target.js';
+import { EVENT } from '../posts/kinds.js';
+import { nowDates } from '../posts/dates.js';
 import { linkedArchiveArgs, linkedIdArg, linkedSlugArg, type LinkedWriteArgs } from '../schemas/linked-posts.js';
 import { archiveStatuses } from '../schemas/post-args.js';
 import type { LinkedPostService } from '../services/linked-posts.js';
@@ -107,7 +108,8 @@ export function linkedRoutes<T extends LinkedTable>(
         searchPasswords: p.search !== undefined ? searchablePasswords(ctx.principal, kindInfo) : undefined,
         eventId: p.event === undefined ? undefined : eventVisible ? p.event : 0,
         hasEvents,
-        upcomingAfterUtc: upcoming ? formatWallClock(ctx.now(), 'UTC') : undefined,
+        // The events that count are the ones the caller's own events archive lists (lists.md §6).
+        upcoming: upcoming ? { afterUtc: nowDates(ctx.options.timezone, ctx.now()).utc, statuses: archiveStatuses(EVENT, undefined, ctx).statuses } : undefined,
       });
       if (page > 1 && rows.length === 0) {
         throw apiError(`${noun}-archive-page-not-found`, `The requested ${noun} archive page does not exist`, 404);

@@ -63,8 +63,9 @@ export function venueWriteArgs<R extends boolean>(required: R) {
     venue: arg({ type: 'string', description: 'venue.venue' }, { required, check: nonEmptyString }),
     description: arg({ type: 'string', default: null, description: 'venue.description' }, { check: stringOrEmpty }),
     status: arg({ type: 'string', description: 'venue.status' }, { check: registeredStatus }),
-    show_map: stringArg('venue.show_map'),
-    show_map_link: stringArg('venue.show_map_link'),
+    // Type-checked only (writes.md §3.1): a JSON boolean is `show_map is not of type string.`
+    show_map: arg({ type: 'string', default: null, description: 'venue.show_map' }),
+    show_map_link: arg({ type: 'string', default: null, description: 'venue.show_map_link' }),
     address: stringArg('venue.address'),
     city: stringArg('venue.city'),
     country: stringArg('venue.country'),

@@ -326,7 +326,6 @@ export class EventService {
         const floating = FLOATING_STATUSES.has(status);
         const dates = publicationDates(input, site, now, floating, zone);
         if (!floating) status = scheduleStatus(status, dates.date_utc, now);
-        const stamp = nowDates(site, now);
         const title = filterTitle(String(input.title), p);
         const slugSource = typeof input.slug === 'string' ? input.slug : SLUGGED.has(status) ? title : '';
         const slug = slugSource ? await uniquePostSlug(tx, 'event', slugSource) : '';
@@ -342,8 +341,9 @@ export class EventService {
           password: null,
           date: dates.date,
           date_utc: dates.date_utc,
-          modified: stamp.local,
-          modified_utc: stamp.utc,
+          // WordPress inserts a post with its modification date set to its publication date.
+          modified: dates.date,
+          modified_utc: dates.date_utc,
           menu_order: input.sticky === true ? -1 : 0,
           parent: 0,
           image_id: (await this.deps.images.record(tx, image)) ?? null,
@@ -373,15 +373,35 @@ export class EventService {
     return row;
   }
 
-  /** The stored times a write sends (writes.md §2.4), from the dates sent and the event's own; `undefined` when none changes. */
+  /**
+   * The stored times after an update (writes.md §2.4, update specifics); `undefined` when none
+   * changes. The dates move only when both are sent, or when `all_day` is turned on (the stored
+   * dates stand in for one not sent); a lone date is ignored, as upstream. A `timezone` or
+   * `all_day: false` without both dates changes the zone (and its abbreviation) or the flag
+   * and leaves local and UTC times as they are.
+   */
   private sentTimes(row: EventRow, input: EventInput, sent: (name: string) => boolean, now: Date): EventTimes | undefined {
-    if (!(sent('start_date') || sent('end_date') || sent('all_day') || sent('timezone'))) return undefined;
     const site = this.deps.timezone;
     const zone = sent('timezone') && typeof input.timezone === 'string' ? input.timezone || site : row.timezone || site;
-    const start = input.start_date !== undefined ? this.wallClock('start_date', input.start_date, zone, now) : row.start_local;
-    const end = input.end_date !== undefined ? this.wallClock('end_date', input.end_date, zone, now) : row.end_local;
+    // A date that is sent is read (an impossible one is a 400) even when it is then ignored.
+    const start = input.start_date !== undefined ? this.wallClock('start_date', input.start_date, zone, now) : undefined;
+    const end = input.end_date !== undefined ? this.wallClock('end_date', input.end_date, zone, now) : undefined;
     const allDay = sent('all_day') ? input.all_day === true : row.all_day === 1;
-    return this.times(start, end, zone, allDay);
+    if ((start !== undefined && end !== undefined) || (sent('all_day') && allDay)) {
+      return this.times(start ?? row.start_local, end ?? row.end_local, zone, allDay);
+    }
+    if (!sent('all_day') && !sent('timezone')) return undefined;
+    const resolved = resolveZone(zone) ? zone : site;
+    const instant = wallClockToInstant(row.start_local, resolved) ?? new Date(`${row.start_utc.replace(' ', 'T')}Z`);
+    return {
+      start_local: row.start_local,
+      end_local: row.end_local,
+      start_utc: row.start_utc,
+      end_utc: row.end_utc,
+      timezone: zone,
+      timezone_abbr: timezoneAbbr(resolved, instant) ?? timezoneAbbr(site, instant) ?? '',
+      all_day: flag(allDay),
+    };
   }
 
   /**
@@ -413,7 +433,7 @@ export class EventService {
         if (trashing && !this.can(p, 'delete', row)) throw forbidden(p !== null);
         let dateUtc = row.date_utc;
         if (input.date !== undefined || input.date_utc !== undefined || (dateUtc.startsWith('0000') && !FLOATING_STATUSES.has(status) && status !== 'trash')) {
-          const dates = publicationDates(input, site, now, false, zone);
+          const dates = publicationDates(input, site, now, FLOATING_STATUSES.has(status), zone);
           post.date = dates.date;
           post.date_utc = dateUtc = dates.date_utc;
         }

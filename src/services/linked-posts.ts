@@ -169,7 +169,6 @@ export class LinkedPostService<T extends LinkedTable> {
     let status = scaleBackStatus(p, typeof input.status === 'string' ? input.status : undefined);
     const dates = publicationDates(input, siteZone, now, FLOATING_STATUSES.has(status));
     if (!FLOATING_STATUSES.has(status)) status = scheduleStatus(status, dates.date_utc, now);
-    const stamp = nowDates(siteZone, now);
     const slug = await uniquePostSlug(tx, this.kind.info.type, title);
     const id = await tx.posts.insert({
       type: this.kind.info.type,
@@ -183,8 +182,9 @@ export class LinkedPostService<T extends LinkedTable> {
       password: null,
       date: dates.date,
       date_utc: dates.date_utc,
-      modified: stamp.local,
-      modified_utc: stamp.utc,
+      // WordPress inserts a post with its modification date set to its publication date.
+      modified: dates.date,
+      modified_utc: dates.date_utc,
       menu_order: 0,
       parent: 0,
       image_id: (await this.images.record(tx, image)) ?? null,
@@ -220,7 +220,7 @@ export class LinkedPostService<T extends LinkedTable> {
         const trashing = status === 'trash' && row.status !== 'trash';
         if (trashing && !this.can(p, 'delete', row)) throw forbidden(p !== null);
         if (input.date !== undefined || input.date_utc !== undefined) {
-          const dates = publicationDates(input, siteZone, now, false);
+          const dates = publicationDates(input, siteZone, now, FLOATING_STATUSES.has(status));
           changes.date = dates.date;
           changes.date_utc = dates.date_utc;
         } else if (row.date_utc.startsWith('0000') && !FLOATING_STATUSES.has(status) && status !== 'trash') {

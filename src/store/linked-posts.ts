@@ -28,8 +28,8 @@ export interface LinkedListQuery {
   eventId?: number;
   /** `true`: linked to a non-draft event; `false`: not linked to one. */
   hasEvents?: boolean;
-  /** Only items linked to a published, listed event starting at or after this UTC time. */
-  upcomingAfterUtc?: string;
+  /** Only items linked to a listed event in one of `statuses` starting at or after `afterUtc`. */
+  upcoming?: { afterUtc: string; statuses: readonly string[] };
 }
 
 type Eb = ExpressionBuilder<Database, 'posts'>;
@@ -76,13 +76,17 @@ export class LinkedPostStore<T extends LinkedTable> {
     return (await this.rows().where('posts.slug', '=', slug).executeTakeFirst()) as LinkedRow<T> | undefined;
   }
 
-  /** Non-trashed items with this title (any case) and, when given, this content: the first `limit` by id. */
+  /**
+   * Non-trashed items with this title and, when given, this content, both in any case (as
+   * MySQL's default collation compares them upstream, writes.md §3.2): the first `limit` by id.
+   */
   async findDuplicates(title: string, content: string | undefined, limit: number): Promise<LinkedRow<T>[]> {
-    const wanted = title.toLowerCase();
-    let q = this.rows()
-      .where('posts.status', 'not in', ['trash', 'auto-draft'])
-      .where(sql<SqlBool>`lower(${foldCase(sql.ref('posts.title'), wanted)}) = ${wanted}`);
-    if (content !== undefined) q = q.where('posts.content', '=', content);
+    const sameText = (column: 'posts.title' | 'posts.content', text: string) => {
+      const wanted = text.toLowerCase();
+      return sql<SqlBool>`lower(${foldCase(sql.ref(column), wanted)}) = ${wanted}`;
+    };
+    let q = this.rows().where('posts.status', 'not in', ['trash', 'auto-draft']).where(sameText('posts.title', title));
+    if (content !== undefined) q = q.where(sameText('posts.content', content));
     return (await q.orderBy('posts.id').limit(limit).execute()) as LinkedRow<T>[];
   }
 
@@ -136,8 +140,8 @@ export class LinkedPostStore<T extends LinkedTable> {
         );
       q = q.where((eb) => (query.hasEvents ? withEvents(eb) : eb.not(withEvents(eb))));
     }
-    if (query.upcomingAfterUtc !== undefined) {
-      const after = query.upcomingAfterUtc;
+    if (query.upcoming !== undefined) {
+      const { afterUtc: after, statuses } = query.upcoming;
       q = q.where((eb) =>
         eb.exists(
           eb
@@ -145,7 +149,7 @@ export class LinkedPostStore<T extends LinkedTable> {
             .innerJoin('events as ue', 'ue.post_id', 'up.id')
             .select('up.id')
             .where('up.id', 'in', this.linkedEvents(eb))
-            .where('up.status', '=', 'publish')
+            .where('up.status', 'in', statuses)
             .where('ue.hidden', '=', 0)
             .where('ue.start_utc', '>=', after),
         ),

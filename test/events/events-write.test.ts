@@ -323,24 +323,30 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
       expect((await createEvent(t, { start_date: '2028-02-29', end_date: '2028-02-29' })).start_date).toBe('2028-02-29 00:00:00');
     });
 
-    it('updates a lone date against the stored other one, zones alone keep the wall clock', async () => {
+    it('ignores a lone date on update; a zone alone keeps local and UTC times (writes.md §2.4)', async () => {
       const e = await createEvent(t, { start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 12:00:00' });
       const upd = (json: Record<string, unknown>) => t.request('POST', `/events/${e.id}`, { json, as: 'admin' }).then((r) => r.body);
-      expect(times(await upd({ start_date: '2027-03-01 11:00:00' })).slice(0, 2)).toEqual(['2027-03-01 11:00:00', '2027-03-01 12:00:00']);
-      expect(times(await upd({ end_date: '2027-03-01 15:00:00' })).slice(0, 2)).toEqual(['2027-03-01 11:00:00', '2027-03-01 15:00:00']);
-      // A lone start after the stored end pulls the end along.
-      expect(times(await upd({ start_date: '2027-03-02 09:00:00' })).slice(0, 2)).toEqual(['2027-03-02 09:00:00', '2027-03-02 09:00:00']);
-      expect(times(await upd({ end_date: '2027-03-02 18:00:00' })).slice(0, 2)).toEqual(['2027-03-02 09:00:00', '2027-03-02 18:00:00']);
+      const stored = ['2027-03-01 10:00:00', '2027-03-01 12:00:00', '2027-03-01 10:00:00', '2027-03-01 12:00:00', 'UTC', 'UTC'];
+      expect(times(await upd({ start_date: '2027-03-01 11:00:00' }))).toEqual(stored);
+      expect(times(await upd({ end_date: '2027-03-01 15:00:00' }))).toEqual(stored);
+      expect(times(await upd({ start_date: '2027-03-02 09:00:00', end_date: '2027-03-02 18:00:00' })).slice(0, 2)).toEqual(['2027-03-02 09:00:00', '2027-03-02 18:00:00']);
       const zoned = await upd({ timezone: 'America/New_York' });
-      expect(times(zoned)).toEqual(['2027-03-02 09:00:00', '2027-03-02 18:00:00', '2027-03-02 14:00:00', '2027-03-02 23:00:00', 'America/New_York', 'EST']);
+      expect(times(zoned)).toEqual(['2027-03-02 09:00:00', '2027-03-02 18:00:00', '2027-03-02 09:00:00', '2027-03-02 18:00:00', 'America/New_York', 'EST']);
       // Dates sent later are read in the stored zone.
       const moved = await upd({ start_date: '2027-07-02 09:00:00', end_date: '2027-07-02 10:00:00' });
       expect(times(moved)).toEqual(['2027-07-02 09:00:00', '2027-07-02 10:00:00', '2027-07-02 13:00:00', '2027-07-02 14:00:00', 'America/New_York', 'EDT']);
+      // Turning all_day on snaps the stored dates (or the ones sent with it) to whole days.
       const allDay = await upd({ all_day: true });
       expect(times(allDay).slice(0, 4)).toEqual(['2027-07-02 00:00:00', '2027-07-02 23:59:59', '2027-07-02 04:00:00', '2027-07-03 03:59:59']);
       expect(allDay.all_day).toBe(true);
+      const snapped = await upd({ all_day: true, end_date: '2027-07-04 10:00:00' });
+      expect(times(snapped).slice(0, 2)).toEqual(['2027-07-02 00:00:00', '2027-07-04 23:59:59']);
       const back = await upd({ timezone: '' });
-      expect(times(back)).toEqual(['2027-07-02 00:00:00', '2027-07-02 23:59:59', '2027-07-02 00:00:00', '2027-07-02 23:59:59', 'UTC', 'UTC']);
+      expect(times(back)).toEqual(['2027-07-02 00:00:00', '2027-07-04 23:59:59', '2027-07-02 04:00:00', '2027-07-05 03:59:59', 'UTC', 'UTC']);
+      // Turning it off alone keeps the times.
+      const off = await upd({ all_day: false });
+      expect([off.all_day, ...times(off).slice(0, 2)]).toEqual([false, '2027-07-02 00:00:00', '2027-07-04 23:59:59']);
+      // An impossible date is refused even when it would be ignored.
       expect((await t.request('POST', `/events/${e.id}`, { json: { start_date: '2027-02-30' }, as: 'admin' })).body).toEqual(invalidParamBody('start_date'));
     });
   });
