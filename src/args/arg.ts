@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { phpInteger } from '../php/numeric.js';
+import { isPhpNumeric, phpInteger } from '../php/numeric.js';
 import { INVALID_PARAMETER, type ParamFailure } from '../http/errors.js';
 import type { DescriptionKey } from '../i18n/en.js';
 
@@ -60,7 +60,6 @@ export type ParamsOf<A> = {
   [K in keyof A]: A[K] extends Arg<infer T, infer R> ? (R extends true ? T : T | undefined) : never;
 };
 
-
 /** zod coercions for WordPress' `type` pass (`rest_sanitize_value_from_schema`). */
 export const typeSchemas = {
   // `rest_is_integer`: a number or PHP-numeric string with a whole value (`" 1"`, `"1e0"`).
@@ -68,14 +67,8 @@ export const typeSchemas = {
     .union([z.number(), z.string()])
     .transform((v) => phpInteger(v))
     .pipe(z.number()),
-  number: z.union([
-    z.number().refine(Number.isFinite),
-    z
-      .string()
-      .regex(/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/)
-      .transform(Number)
-      .refine(Number.isFinite),
-  ]),
+  // `rest_is_number`: PHP's `is_numeric`.
+  number: z.union([z.number(), z.string().refine(isPhpNumeric).transform(Number)]).pipe(z.number().refine(Number.isFinite)),
   boolean: z.union([
     z.boolean(),
     z.literal(0).transform(() => false),

@@ -44,7 +44,6 @@ export function phpTrim(text: string): string {
   return text.slice(start, end);
 }
 
-
 /**
  * A matched number with the separators resolved (responses.md §2.2 step 3): with both
  * `,` and `.` the last one is the decimal separator; with one kind followed by exactly

@@ -1,5 +1,5 @@
 import { formatWallClock, localToUtc, parseTime, utcToLocal } from '../dates/index.js';
-import { ZERO_DATE } from './status.js';
+import { FLOATING_STATUSES, ZERO_DATE } from './status.js';
 
 /** The current instant as a site-local and a UTC wall clock. */
 export function nowDates(siteZone: string, now: Date): { local: string; utc: string } {
@@ -28,4 +28,28 @@ export function publicationDates(
   if (local) return { date: local, date_utc: localToUtc(local, siteZone) ?? local };
   const stamp = nowDates(siteZone, now);
   return { date: stamp.local, date_utc: stamp.utc };
+}
+
+/** Whether a post has no UTC publication date: it was never published (writes.md §2.2). */
+export function isUndated(post: { date_utc: string }): boolean {
+  return post.date_utc === ZERO_DATE;
+}
+
+/**
+ * The publication dates an update sets, if any (writes.md §2.2, §2.11 recommendation): the
+ * ones sent; else, for a post never published that leaves the draft statuses, now (WordPress
+ * dates a draft when it publishes it); else none, and the stored ones stay.
+ */
+export function updatedPublicationDates(
+  input: { date?: unknown; date_utc?: unknown },
+  current: { date_utc: string },
+  status: string,
+  siteZone: string,
+  now: Date,
+  zone: string = siteZone,
+): { date: string; date_utc: string } | undefined {
+  const floating = FLOATING_STATUSES.has(status);
+  if (input.date !== undefined || input.date_utc !== undefined) return publicationDates(input, siteZone, now, floating, zone);
+  if (isUndated(current) && !floating && status !== 'trash') return publicationDates({}, siteZone, now, false);
+  return undefined;
 }

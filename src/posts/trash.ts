@@ -1,10 +1,9 @@
 import { ApiError } from '../http/errors.js';
 import type { Store } from '../store/index.js';
 import type { PostRow } from '../store/posts.js';
-import { nowDates } from './dates.js';
+import { isUndated, nowDates } from './dates.js';
 import type { PostKindInfo } from './kinds.js';
 import { restoredSlug, trashedSlug } from './slug.js';
-import { ZERO_DATE } from './status.js';
 
 /**
  * Moves a post to the trash inside `tx` (writes.md §2.12, §3.4, §4.4): its status and slug
@@ -28,7 +27,7 @@ export async function moveToTrash(
     status: 'trash',
     status_before_trash: current.status,
     slug: await trashedSlug(tx, kind.type, current.slug, current.id),
-    ...(current.date_utc === ZERO_DATE ? { date: stamp.local, date_utc: stamp.utc } : {}),
+    ...(isUndated(current) ? { date: stamp.local, date_utc: stamp.utc } : {}),
     modified: stamp.local,
     modified_utc: stamp.utc,
   });

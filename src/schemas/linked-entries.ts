@@ -20,7 +20,8 @@ export function isEmptyEntry(value: unknown): boolean {
 }
 
 const STRING_FIELDS: Record<LinkedType, string[]> = {
-  venue: ['description', 'show_map', 'show_map_link', 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'status'],
+  // `show_map` and `show_map_link` have no check upstream (only a type, which nested data skips).
+  venue: ['description', 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'status'],
   organizer: ['description', 'phone', 'email', 'status'],
 };
 

@@ -1,3 +1,4 @@
+import { phpInteger } from '../php/numeric.js';
 import { arg, type Args } from '../args/arg.js';
 import { MAX_ID, isScalar, nonEmptyString, parseList, toId } from '../args/checks.js';
 import type { RequestContext } from '../context.js';
@@ -87,8 +88,9 @@ export function termWriteArgs<R extends boolean>(kind: TermKind, required: R) {
           parent: arg(
             { type: 'integer', description: 'category.parent' },
             {
-              // An existing category: by id, or by slug, which then fails the integer type pass.
-              check: async (value: unknown, ctx: Ctx) => isScalar(value) && (await ctx.services.terms.resolve(kind.taxonomy, value)) !== undefined,
+              // An existing category: by id (as the integer type pass will read it: `"1.0"` is 1),
+              // or by slug, which then fails the integer type pass.
+              check: async (value: unknown, ctx: Ctx) => isScalar(value) && (await ctx.services.terms.resolve(kind.taxonomy, phpInteger(value) ?? value)) !== undefined,
             },
           ),
         }

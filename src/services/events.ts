@@ -2,7 +2,7 @@ import { can, has, type Principal } from '../auth/capabilities.js';
 import { localToUtc, parseTime, resolveZone, snapToDayEnd, snapToDayStart, timezoneAbbr, wallClockToInstant } from '../dates/index.js';
 import { costFromInput, type StoredCost } from '../events/cost.js';
 import { ApiError, apiError, forbidden, invalidParam, invalidParams } from '../http/errors.js';
-import { nowDates, publicationDates } from '../posts/dates.js';
+import { nowDates, publicationDates, updatedPublicationDates } from '../posts/dates.js';
 import { leaveTrash, moveToTrash } from '../posts/trash.js';
 import { present, recheck, type WriteTarget } from '../posts/write-target.js';
 import { EVENT } from '../posts/kinds.js';
@@ -144,10 +144,22 @@ export class EventService {
    * that is stored but names no real zone (`UTCfoo` passes validation) reads as the site's.
    */
   private wallClock(name: string, value: unknown, zone: string, now: Date): string {
-    const parsed = parseTime(value, resolveZone(zone) ? zone : this.deps.timezone, now, { strictCalendar: true });
+    const parsed = parseTime(value, this.realZone(zone), now, { strictCalendar: true });
     if (!parsed) throw invalidParam(name);
     // A string with its own offset keeps its digits (verified upstream); timestamps are converted.
     return parsed.zoneSource === 'string' ? parsed.ownWallClock : parsed.wallClock;
+  }
+
+  /** `zone` when it names a real zone, else the site's. */
+  private realZone(zone: string): string {
+    return resolveZone(zone) ? zone : this.deps.timezone;
+  }
+
+  /** The stored zone of an event and its abbreviation at the event's start (responses.md §2.1). */
+  private zoneFields(zone: string, startLocal: string, startUtc: string): Pick<EventTimes, 'timezone' | 'timezone_abbr'> {
+    const real = this.realZone(zone);
+    const instant = wallClockToInstant(startLocal, real) ?? new Date(`${startUtc.replace(' ', 'T')}Z`);
+    return { timezone: zone, timezone_abbr: timezoneAbbr(real, instant) ?? timezoneAbbr(this.deps.timezone, instant) ?? '' };
   }
 
   /** Computes the stored times from wall clocks, zone and all-day flag. */
@@ -159,18 +171,9 @@ export class EventService {
       e = snapToDayEnd(e) ?? e;
     }
     if (e < s) e = s;
-    const resolved = resolveZone(zone) ? zone : this.deps.timezone;
-    const startUtc = localToUtc(s, resolved) ?? s;
-    const instant = wallClockToInstant(s, resolved) ?? new Date(`${startUtc.replace(' ', 'T')}Z`);
-    return {
-      start_local: s,
-      end_local: e,
-      start_utc: startUtc,
-      end_utc: localToUtc(e, resolved) ?? e,
-      timezone: zone,
-      timezone_abbr: timezoneAbbr(resolved, instant) ?? timezoneAbbr(this.deps.timezone, instant) ?? '',
-      all_day: flag(allDay),
-    };
+    const real = this.realZone(zone);
+    const startUtc = localToUtc(s, real) ?? s;
+    return { start_local: s, end_local: e, start_utc: startUtc, end_utc: localToUtc(e, real) ?? e, ...this.zoneFields(zone, s, startUtc), all_day: flag(allDay) };
   }
 
   /**
@@ -376,32 +379,22 @@ export class EventService {
   /**
    * The stored times after an update (writes.md §2.4, update specifics); `undefined` when none
    * changes. The dates move only when both are sent, or when `all_day` is turned on (the stored
-   * dates stand in for one not sent); a lone date is ignored, as upstream. A `timezone` or
-   * `all_day: false` without both dates changes the zone (and its abbreviation) or the flag
+   * dates stand in for one not sent); a lone date is ignored, as upstream. A `timezone`
+   * or `all_day: false` without both dates changes the zone (and its abbreviation) or the flag
    * and leaves local and UTC times as they are.
    */
   private sentTimes(row: EventRow, input: EventInput, sent: (name: string) => boolean, now: Date): EventTimes | undefined {
     const site = this.deps.timezone;
     const zone = sent('timezone') && typeof input.timezone === 'string' ? input.timezone || site : row.timezone || site;
-    // A date that is sent is read (an impossible one is a 400) even when it is then ignored.
-    const start = input.start_date !== undefined ? this.wallClock('start_date', input.start_date, zone, now) : undefined;
-    const end = input.end_date !== undefined ? this.wallClock('end_date', input.end_date, zone, now) : undefined;
     const allDay = sent('all_day') ? input.all_day === true : row.all_day === 1;
-    if ((start !== undefined && end !== undefined) || (sent('all_day') && allDay)) {
-      return this.times(start ?? row.start_local, end ?? row.end_local, zone, allDay);
+    const bothDates = input.start_date !== undefined && input.end_date !== undefined;
+    if (bothDates || (sent('all_day') && allDay)) {
+      const read = (name: 'start_date' | 'end_date', stored: string) => (input[name] !== undefined ? this.wallClock(name, input[name], zone, now) : stored);
+      return this.times(read('start_date', row.start_local), read('end_date', row.end_local), zone, allDay);
     }
     if (!sent('all_day') && !sent('timezone')) return undefined;
-    const resolved = resolveZone(zone) ? zone : site;
-    const instant = wallClockToInstant(row.start_local, resolved) ?? new Date(`${row.start_utc.replace(' ', 'T')}Z`);
-    return {
-      start_local: row.start_local,
-      end_local: row.end_local,
-      start_utc: row.start_utc,
-      end_utc: row.end_utc,
-      timezone: zone,
-      timezone_abbr: timezoneAbbr(resolved, instant) ?? timezoneAbbr(site, instant) ?? '',
-      all_day: flag(allDay),
-    };
+    const { start_local, end_local, start_utc, end_utc } = row;
+    return { start_local, end_local, start_utc, end_utc, ...this.zoneFields(zone, start_local, start_utc), all_day: flag(allDay) };
   }
 
   /**
@@ -431,13 +424,8 @@ export class EventService {
         let status = input.status !== undefined ? scaleBackStatus(p, input.status as string) : row.status;
         const trashing = status === 'trash' && row.status !== 'trash';
         if (trashing && !this.can(p, 'delete', row)) throw forbidden(p !== null);
-        let dateUtc = row.date_utc;
-        if (input.date !== undefined || input.date_utc !== undefined || (dateUtc.startsWith('0000') && !FLOATING_STATUSES.has(status) && status !== 'trash')) {
-          const dates = publicationDates(input, site, now, FLOATING_STATUSES.has(status), zone);
-          post.date = dates.date;
-          post.date_utc = dateUtc = dates.date_utc;
-        }
-        if (!FLOATING_STATUSES.has(status) && status !== 'trash') status = scheduleStatus(status, dateUtc, now);
+        Object.assign(post, updatedPublicationDates(input, row, status, site, now, zone));
+        if (!FLOATING_STATUSES.has(status) && status !== 'trash') status = scheduleStatus(status, post.date_utc ?? row.date_utc, now);
         if (row.status === 'trash' && status !== 'trash') Object.assign(post, await leaveTrash(tx, EVENT, row, status));
         else if (status !== row.status && !trashing) post.status = status;
         const slug = post.slug !== undefined ? post.slug : row.slug;

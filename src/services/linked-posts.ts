@@ -2,7 +2,7 @@ import { can, type Principal } from '../auth/capabilities.js';
 import type { Urls } from '../http/urls.js';
 import { ApiError, apiError, forbidden, invalidParams, type ParamFailure } from '../http/errors.js';
 import type { PostKindInfo } from '../posts/kinds.js';
-import { nowDates, publicationDates } from '../posts/dates.js';
+import { nowDates, publicationDates, updatedPublicationDates } from '../posts/dates.js';
 import { leaveTrash, moveToTrash } from '../posts/trash.js';
 import { present, recheck, type WriteTarget } from '../posts/write-target.js';
 import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from '../posts/status.js';
@@ -219,14 +219,7 @@ export class LinkedPostService<T extends LinkedTable> {
         if (input.status !== undefined) status = scaleBackStatus(p, input.status as string);
         const trashing = status === 'trash' && row.status !== 'trash';
         if (trashing && !this.can(p, 'delete', row)) throw forbidden(p !== null);
-        if (input.date !== undefined || input.date_utc !== undefined) {
-          const dates = publicationDates(input, siteZone, now, FLOATING_STATUSES.has(status));
-          changes.date = dates.date;
-          changes.date_utc = dates.date_utc;
-        } else if (row.date_utc.startsWith('0000') && !FLOATING_STATUSES.has(status) && status !== 'trash') {
-          // A draft gets its publication date when it is published.
-          Object.assign(changes, publicationDates({}, siteZone, now, false));
-        }
+        Object.assign(changes, updatedPublicationDates(input, row, status, siteZone, now));
         if (!FLOATING_STATUSES.has(status) && status !== 'trash') status = scheduleStatus(status, changes.date_utc ?? row.date_utc, now);
         if (row.status === 'trash' && status !== 'trash') Object.assign(changes, await leaveTrash(tx, this.kind.info, row, status));
         else if (status !== row.status && !trashing) changes.status = status;

@@ -15,7 +15,8 @@ const MAX_FOLDED_LETTERS = 32;
  * collation): without this, `ÉTÉ` would not find `Été`.
  */
 export function foldCase(column: Expression<unknown>, text: string): Expression<unknown> {
-  const letters = new Set([...text.toLowerCase()].filter((ch) => ch > '\x7f'));
+  // Only letters that have a case count: other characters (`«`, `—`, CJK) need no folding.
+  const letters = new Set([...text.toLowerCase()].filter((ch) => ch > '\x7f' && ch.toUpperCase() !== ch));
   if (letters.size > MAX_FOLDED_LETTERS) return column;
   let folded = column;
   for (const lower of letters) {

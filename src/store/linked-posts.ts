@@ -81,9 +81,10 @@ export class LinkedPostStore<T extends LinkedTable> {
    * MySQL's default collation compares them upstream, writes.md §3.2): the first `limit` by id.
    */
   async findDuplicates(title: string, content: string | undefined, limit: number): Promise<LinkedRow<T>[]> {
+    // The same text always matches, even where `foldCase` gives up on too many letters.
     const sameText = (column: 'posts.title' | 'posts.content', text: string) => {
       const wanted = text.toLowerCase();
-      return sql<SqlBool>`lower(${foldCase(sql.ref(column), wanted)}) = ${wanted}`;
+      return sql<SqlBool>`(${sql.ref(column)} = ${text} or lower(${foldCase(sql.ref(column), wanted)}) = ${wanted})`;
     };
     let q = this.rows().where('posts.status', 'not in', ['trash', 'auto-draft']).where(sameText('posts.title', title));
     if (content !== undefined) q = q.where(sameText('posts.content', content));

@@ -54,7 +54,9 @@ export async function migrateToLatest(db: Kysely<unknown>, prefix: string): Prom
   if (dialect === 'mysql') {
     // MySQL commits DDL implicitly: hold a named lock on one connection instead.
     return db.connection().execute(async (conn) => {
-      await sql`select get_lock(${lockName}, 120)`.execute(conn);
+      const { rows } = await sql<{ locked: number | null }>`select get_lock(${lockName}, 120) as locked`.execute(conn);
+      // 0: another instance held the lock for two minutes; null: an error. Never migrate unlocked.
+      if (Number(rows[0]?.locked) !== 1) throw new Error(`Could not take the migration lock ${lockName}`);
       try {
         return await apply(conn);
       } finally {

@@ -72,6 +72,11 @@ describe.each(DIALECTS)('answers as the original gives them ($name, over HTTP)',
       const updated = await t.request('PATCH', `/venues/${venue.id}`, { as: 'admin', json: { show_map_link: true } });
       expect([updated.status, updated.body]).toEqual([400, typeErrorBody('show_map_link', 'string')]);
     });
+
+    it('is no error in a venue given as data in an event write (no check runs there)', async () => {
+      const event = await create('/events', { title: 'Nested hall party', ...TIMES, venue: { venue: 'Nested boolean hall', show_map: false, show_map_link: true } });
+      expect([event.venue.venue, event.venue.show_map, event.venue.show_map_link]).toEqual(['Nested boolean hall', false, true]);
+    });
   });
 
   describe('3. trashing a post never published', () => {
@@ -221,6 +226,9 @@ describe.each(DIALECTS)('answers as the original gives them ($name, over HTTP)',
       expect([draft.status, draft.date, draft.date_utc, draft.modified, draft.modified_utc]).toEqual(['draft', date, ZERO, date, ZERO]);
       const pending = await create(path, { ...body('pending'), date, date_utc: '2020-01-03 09:00:00', status: 'pending' });
       expect([pending.status, pending.date_utc, pending.modified_utc]).toEqual(['pending', '2020-01-03 09:00:00', '2020-01-03 09:00:00']);
+      // Published later without a date, the draft is dated then (WordPress clears a draft's unset date).
+      const published2 = await t.request('PATCH', `${path}/${draft.id}`, { as: 'admin', json: { status: 'publish' } });
+      expect([published2.body.status, isNowUtc(published2.body.date_utc), published2.body.date]).toEqual(['publish', true, published2.body.date_utc]);
     });
   });
 });
