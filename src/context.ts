@@ -2,7 +2,7 @@ import type { Principal } from './auth/capabilities.js';
 import type { Route } from './http/route.js';
 import type { Urls } from './http/urls.js';
 import type { ResolvedOptions } from './options.js';
-import type { Services } from './services/index.js';
+import type { Services } from './resources/services.js';
 
 /** Everything a request's checks, permissions and handlers may use. */
 export interface RequestContext {

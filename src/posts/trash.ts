@@ -1,6 +1,6 @@
 import { ApiError } from '../http/errors.js';
 import type { Store } from '../store/index.js';
-import type { PostRow } from '../store/posts.js';
+import type { PostRow } from './queries.js';
 import { isUndated, nowDates } from './dates.js';
 import type { PostKindInfo } from './kinds.js';
 import { restoredSlug, trashedSlug } from './slug.js';

@@ -2,12 +2,12 @@ import type { Kysely } from 'kysely';
 import { TABLES, type Database } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
 import { dropStore, migrateToLatest } from './migrate.js';
-import { PostStore } from './posts.js';
+import { PostStore } from '../posts/queries.js';
 import { TablePrefixPlugin } from './table-prefix.js';
-import { TermStore } from './terms.js';
-import { AttachmentStore } from './attachments.js';
-import { EventStore } from './events.js';
-import { LinkedPostStore } from './linked-posts.js';
+import { TermStore } from '../resources/terms/queries.js';
+import { AttachmentStore } from '../images/queries.js';
+import { EventStore } from '../resources/events/queries.js';
+import { LinkedPostStore } from '../resources/linked/queries.js';
 import { StoreVersion } from './version.js';
 
 // Fields `search` looks in (lists.md §6).

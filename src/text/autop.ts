@@ -12,7 +12,7 @@
  *    and the newline → `<br />` step are hand-written scanners with upstream's semantics.
  */
 import { splitHtml } from './html-split.js';
-import { phpTrim } from './php-string.js';
+import { phpTrim } from '../php/string.js';
 
 /** The block-level element names of upstream's `$allblocks`. */
 const BLOCKS =

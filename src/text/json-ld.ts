@@ -6,7 +6,7 @@ import { wpautop } from './autop.js';
 import { escapeHtml } from './entities.js';
 import { kses } from './kses.js';
 import type { AllowedHtml } from './kses-allowed.js';
-import { phpAddslashes, phpStripslashes, phpTrim } from './php-string.js';
+import { phpAddslashes, phpStripslashes, phpTrim } from '../php/string.js';
 import { renderTitle } from './render.js';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -11,7 +11,7 @@
 import { wpautop } from './autop.js';
 import { convertInvalidEntities } from './entities.js';
 import { ksesPost, ksesTitle } from './kses.js';
-import { phpTrim } from './php-string.js';
+import { phpTrim } from '../php/string.js';
 import { convertChars, wptexturize } from './texturize.js';
 
 /** Entries each render memo keeps (the texts of the pages being served). */

@@ -16,7 +16,7 @@
  * awareness (no shortcodes are registered here), and the translation/filter hooks.
  */
 import { splitHtml } from './html-split.js';
-import { phpTrim } from './php-string.js';
+import { phpTrim } from '../php/string.js';
 
 // wp_spaces_regexp(): the characters WordPress treats as spaces around quotes and dashes.
 const SP = '(?:[\\r\\n\\t ]|\\u00a0|&nbsp;)';

@@ -1,7 +1,7 @@
-import type { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs } from '../schemas/events.js';
-import type { linkedArchiveArgs, linkedIdArg, linkedSlugArg, organizerWriteArgs, venueWriteArgs } from '../schemas/linked-posts.js';
-import type { passwordArg } from '../schemas/post-args.js';
-import type { termArchiveArgs, termIdArg, termWriteArgs } from '../schemas/terms.js';
+import type { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs } from '../resources/events/args.js';
+import type { linkedArchiveArgs, linkedIdArg, linkedSlugArg, organizerWriteArgs, venueWriteArgs } from '../resources/linked/args.js';
+import type { passwordArg } from '../posts/args.js';
+import type { termArchiveArgs, termIdArg, termWriteArgs } from '../resources/terms/args.js';
 import type { ArgsInput } from './inputs.js';
 
 // Input types are computed from the argument declarations the routes use; the router

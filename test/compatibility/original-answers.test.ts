@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, type As } from '../helpers/harness.js';
 import { httpCalendar, type HttpCalendar } from '../helpers/http.js';
-import { typeErrorBody } from '../events/fixtures.js';
+import { typeErrorBody } from '../resources/events/fixtures.js';
 
 const ZERO = '0000-00-00 00:00:00';
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCalendar } from '../../src/index.js';
 import { DIALECTS } from '../helpers/harness.js';
-import { createEvent, probedCalendar, type ProbedCalendar } from '../events/fixtures.js';
+import { createEvent, probedCalendar, type ProbedCalendar } from '../resources/events/fixtures.js';
 
 /** Where the dialect gives the store a version, logged-out reads are answered from the cache. */
 const CACHES: Record<string, boolean> = { sqlite: true, postgres: true, mysql: false };

@@ -33,7 +33,7 @@ describe('protected content (SQLite)', () => {
   });
   afterAll(() => t.close());
 
-  // KI-1 (src/routes/linked-posts.ts): responses.md §7 — password-protected venues and
+  // KI-1 (src/resources/linked/routes.ts): responses.md §7 — password-protected venues and
   // organizers are redacted on their own single GET and in their archives unless the request
   // carries their `password`. Today both answer the full item to anyone.
   it('KI-1: password-protected venues and organizers are redacted on single GET and in archives', async () => {
@@ -51,7 +51,7 @@ describe('protected content (SQLite)', () => {
     expect(unlocked.body).toMatchObject({ venue: 'Locked hall', address: '9 Locked St' });
   });
 
-  // KI-2 (src/routes/events.ts / src/store/events.ts search): an anonymous `search` matches the
+  // KI-2 (src/resources/events/routes.ts / queries.ts search): an anonymous `search` matches the
   // hidden description of a password-protected event, so the (redacted) hit tells the caller
   // what the protected text contains. WordPress' own search excludes password-protected posts
   // for logged-out callers (WP_Query::parse_search adds `post_password = ''`).
@@ -60,7 +60,7 @@ describe('protected content (SQLite)', () => {
     expect([r.status, r.body.events, r.body.total]).toEqual([200, [], 0]);
   });
 
-  // KI-3 (src/routes/linked-posts.ts, src/schemas/linked-posts.ts `event`): the venue and
+  // KI-3 (src/resources/linked/routes.ts, src/resources/linked/args.ts `event`): the venue and
   // organizer archives filtered by `event` accept any existing event id and list what is
   // linked to it, so an anonymous caller learns where and by whom a draft event is held.
   // Expected: the filter only reveals the links of an event the caller may read (or the

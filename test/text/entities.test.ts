@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertInvalidEntities, decodeNormalizedEntities, escapeHtml, normalizeEntities } from '../../src/text/entities.js';
 import { splitHtml } from '../../src/text/html-split.js';
-import { phpAddslashes, phpStripslashes, phpTrim } from '../../src/text/php-string.js';
+import { phpAddslashes, phpStripslashes, phpTrim } from '../../src/php/string.js';
 
 describe('normalizeEntities (wp_kses_normalize_entities)', () => {
   it.each([

@@ -1,0 +1,40 @@
+import type { Kysely, Selectable } from 'kysely';
+import { MAX_ID } from '../args/checks.js';
+import type { AttachmentsTable, Database } from '../store/database.js';
+
+/** A stored image attachment. */
+export type AttachmentRow = Selectable<AttachmentsTable>;
+
+/** Image attachments (featured images of events, venues and organizers). */
+export class AttachmentStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The attachment with this post id. */
+  async get(id: number): Promise<AttachmentRow | undefined> {
+    if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) return undefined;
+    return this.db
+      .selectFrom('attachments')
+      .innerJoin('posts', 'posts.id', 'attachments.post_id')
+      .selectAll('attachments')
+      .where('posts.type', '=', 'attachment')
+      .where('attachments.post_id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Attachments by id, any order. */
+  async getMany(ids: readonly number[]): Promise<AttachmentRow[]> {
+    const valid = [...new Set(ids)].filter((id) => Number.isInteger(id) && id > 0 && id <= MAX_ID);
+    if (!valid.length) return [];
+    return this.db.selectFrom('attachments').selectAll().where('post_id', 'in', valid).execute();
+  }
+
+  /** An attachment already made from this URL. */
+  async byUrl(url: string): Promise<AttachmentRow | undefined> {
+    return this.db.selectFrom('attachments').selectAll().where('url', '=', url).executeTakeFirst();
+  }
+
+  /** Records the details of a new attachment post. */
+  async insert(row: AttachmentRow): Promise<void> {
+    await this.db.insertInto('attachments').values(row).execute();
+  }
+}

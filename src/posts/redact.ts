@@ -1,0 +1,50 @@
+import { REDACTED_COST_DETAILS } from '../resources/events/cost.js';
+
+/** What each key of a password-protected item becomes (responses.md §7). */
+const REPLACEMENTS: Record<string, () => unknown> = {
+  description: () => '',
+  excerpt: () => '',
+  image: () => false,
+  all_day: () => null,
+  cost: () => '',
+  cost_details: () => ({ ...REDACTED_COST_DETAILS, values: [] }),
+  website: () => '',
+  show_map: () => null,
+  show_map_link: () => null,
+  hide_from_listings: () => null,
+  sticky: () => null,
+  featured: () => null,
+  categories: () => [],
+  tags: () => [],
+  venue: () => [],
+  organizer: () => [],
+  ticketed: () => null,
+  is_virtual: () => null,
+  virtual_url: () => '',
+  virtual_video_source: () => '',
+  attendance: () => ({ total_attendees: null, checked_in: null, not_checked_in: null }),
+  custom_fields: () => [],
+  email: () => '',
+  phone: () => '',
+  geo_lat: () => 0,
+  geo_lng: () => 0,
+  stateprovince: () => '',
+  zip: () => '',
+  province: () => '',
+  country: () => '',
+  city: () => '',
+  address: () => '',
+};
+
+/** Redacts a password-protected item in place of its keys, walking nested objects (responses.md §7). */
+export function redact(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const replace = REPLACEMENTS[key];
+    if (replace) out[key] = replace();
+    else if (Array.isArray(v)) out[key] = v.map((x) => (typeof x === 'object' && x !== null ? redact(x as Record<string, unknown>) : x));
+    else if (typeof v === 'object' && v !== null) out[key] = redact(v as Record<string, unknown>);
+    else out[key] = v;
+  }
+  return out;
+}

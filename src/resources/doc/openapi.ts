@@ -1,0 +1,150 @@
+import type { ArgDoc, Args, WpType } from '../../args/arg.js';
+import type { RequestContext } from '../../context.js';
+import type { Endpoint, Method, Route } from '../../http/route.js';
+import type { DescriptionKey } from '../../i18n/en.js';
+import { describe } from '../../i18n/index.js';
+import { DOC_RESPONSES, RESOURCES, type Collection, type ResourceDoc, type ResponsesDoc } from './resources.js';
+import { SCHEMAS, SCHEMA_NAMES, type SchemaName } from './schemas.js';
+
+/** A JSON object of the document (the document is data for clients, not for this code). */
+export type JsonObject = Record<string, unknown>;
+
+/** The OpenAPI document `/doc` answers (index-and-doc.md §2), keys in upstream order. */
+export interface OpenApiDocument {
+  openapi: '3.0.0';
+  info: { version: string; title: string; description: string };
+  components: { schemas: Record<SchemaName, JsonObject> };
+  servers: { url: string }[];
+  paths: Record<string, JsonObject>;
+}
+
+/** The API's semantic version (`V1/Main.php::get_semantic_version`). */
+export const API_VERSION = '1.0.0';
+
+type Translate = (key: DescriptionKey) => string;
+
+/**
+ * The type `/doc` gives an argument: its declared `type`, else what its other
+ * declarations imply (a list with `items`, a `double`, a boolean default), else `string`.
+ */
+export function documentedType(doc: ArgDoc, swaggerType?: WpType): WpType {
+  if (swaggerType) return swaggerType;
+  if (doc.type) return doc.type;
+  if (doc.items) return 'array';
+  if (doc.format === 'double') return 'number';
+  if (typeof doc.default === 'boolean') return 'boolean';
+  return 'string';
+}
+
+/** The OpenAPI path of a route pattern: `(?P<id>\d+)` captures become `{id}`. */
+export function openApiPath(pattern: string): string {
+  return pattern.replace(/\(\?P<(\w+)>[^)]*\)/g, '{$1}');
+}
+
+function descriptionOf(doc: ArgDoc, t: Translate): string {
+  return t(doc.description ?? 'doc.no_description');
+}
+
+/**
+ * The parameter objects of an operation (`Base.php::swaggerize_args`). Arguments without a
+ * declared `in` go in the query: upstream's `body` for `post` is not an OpenAPI 3 location.
+ */
+export function parameters(args: Args<RequestContext>, t: Translate): JsonObject[] {
+  return Object.entries(args).map(([name, a]) => {
+    const schema: JsonObject = { type: documentedType(a.doc, a.swaggerType) };
+    if (a.doc.items) schema.items = { ...a.doc.items };
+    const parameter: JsonObject = { in: a.in ?? 'query', schema, description: descriptionOf(a.doc, t), required: a.required, name };
+    if (a.style) parameter.style = a.style;
+    return parameter;
+  });
+}
+
+/** The form body of a `post` operation (`Base.php::swaggerize_post_args`). */
+export function requestBody(args: Args<RequestContext>, t: Translate): JsonObject {
+  const properties: JsonObject = {};
+  for (const [name, a] of Object.entries(args)) {
+    const property: JsonObject = { description: descriptionOf(a.doc, t), type: documentedType(a.doc, a.swaggerType) };
+    if (a.doc.items) property.items = { ...a.doc.items };
+    properties[name] = property;
+  }
+  return { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties } } } };
+}
+
+function responses(docs: ResponsesDoc, t: Translate, collection?: Collection): JsonObject {
+  const out: JsonObject = {};
+  for (const [code, r] of Object.entries(docs)) {
+    const response: JsonObject = { description: t(r.description) };
+    if (r.content && collection) {
+      const $ref = `#/components/schemas/${RESOURCES[collection].schema}`;
+      const schema = r.content === 'list' ? { title: collection, type: 'array', items: { $ref } } : { $ref };
+      response.content = { 'application/json': { schema } };
+    }
+    out[code] = response;
+  }
+  return out;
+}
+
+/** `components.schemas`, with each property's description translated in place. */
+export function schemaComponents(t: Translate): Record<SchemaName, JsonObject> {
+  const out = {} as Record<SchemaName, JsonObject>;
+  for (const name of SCHEMA_NAMES) {
+    const properties: JsonObject = {};
+    for (const [property, doc] of Object.entries(SCHEMAS[name])) {
+      properties[property] = Object.fromEntries(Object.entries(doc).map(([k, v]) => [k, k === 'description' ? t(v as DescriptionKey) : v]));
+    }
+    out[name] = { type: 'object', properties };
+  }
+  return out;
+}
+
+/** The endpoint of `route` answering `method`; a route the document describes must have it. */
+function endpointOf(route: Route | undefined, method: Method): Endpoint {
+  const e = route?.endpoints.find((x) => x.methods.includes(method));
+  if (!e) throw new Error(`/doc: no ${method} endpoint on ${route?.pattern ?? 'a missing route'}`);
+  return e;
+}
+
+function collectionOf(route: Route): Collection {
+  const collection = route.pattern.split('/')[1];
+  if (!Object.hasOwn(RESOURCES, collection)) throw new Error(`/doc: route ${route.pattern} has no documentation`);
+  return collection as Collection;
+}
+
+/** The operations of one path: `get` for archives; `get`, `post`, `delete` for single items. */
+function pathItem(route: Route, routes: readonly Route[], t: Translate): JsonObject {
+  if (route.pattern === '/doc') return { get: { responses: responses(DOC_RESPONSES, t) } };
+  const collection = collectionOf(route);
+  const doc: ResourceDoc = RESOURCES[collection];
+  if (!route.hasCaptures) {
+    return { get: { parameters: parameters(endpointOf(route, 'GET').args, t), responses: responses(doc.archive, t, collection) } };
+  }
+  const read = endpointOf(route, 'GET').args;
+  const create = endpointOf(
+    routes.find((r) => r.pattern === `/${collection}`),
+    'POST',
+  ).args;
+  const body = doc.body === 'create' ? create : { ...read, ...create };
+  return {
+    get: { parameters: parameters(read, t), responses: responses(doc.get, t, collection) },
+    post: { parameters: parameters(read, t), requestBody: requestBody(body, t), responses: responses(doc.post, t, collection) },
+    delete: { parameters: parameters(endpointOf(route, 'DELETE').args, t), responses: responses(doc.delete, t, collection) },
+  };
+}
+
+/**
+ * The OpenAPI 3.0 document of the calendar's routes, in the request's language and with
+ * the request's root in `servers` (index-and-doc.md §2, §3).
+ */
+export function openApiDocument(ctx: Pick<RequestContext, 'routes' | 'urls' | 'locale' | 'options'>): OpenApiDocument {
+  const t: Translate = (key) => describe(key, ctx.locale, ctx.options.dictionaries);
+  const paths: Record<string, JsonObject> = {};
+  // The namespace index is WordPress' own route, not part of the API's document.
+  for (const route of ctx.routes) if (route.pattern !== '') paths[openApiPath(route.pattern)] = pathItem(route, ctx.routes, t);
+  return {
+    openapi: '3.0.0',
+    info: { version: API_VERSION, title: t('doc.info.title'), description: t('doc.info.description') },
+    components: { schemas: schemaComponents(t) },
+    servers: [{ url: `${ctx.urls.base}/` }],
+    paths,
+  };
+}

@@ -1,0 +1,87 @@
+import type { DescriptionKey } from '../../i18n/en.js';
+import type { SchemaName } from './schemas.js';
+
+/** One documented response: its description key and, for successes, what its body holds. */
+export interface ResponseDoc {
+  description: DescriptionKey;
+  content?: 'item' | 'list';
+}
+
+/** Responses by status code (integer-like keys keep ascending order in JSON). */
+export type ResponsesDoc = Record<number, ResponseDoc>;
+
+/**
+ * What `/doc` says of one resource beyond its routes' arguments (index-and-doc.md §2.2):
+ * the schema of its items, which arguments its `post` body lists, and the responses of
+ * each operation.
+ */
+export interface ResourceDoc {
+  schema: SchemaName;
+  /** `create`: the create arguments; `read+create`: the single route's read arguments, then those. */
+  body: 'create' | 'read+create';
+  archive: ResponsesDoc;
+  get: ResponsesDoc;
+  post: ResponsesDoc;
+  delete: ResponsesDoc;
+}
+
+/** The collections `/doc` knows, by route segment. */
+export type Collection = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
+
+interface Shape {
+  schema: SchemaName;
+  body: ResourceDoc['body'];
+  /** Whether a read may be refused (posts: trashed, private, password-protected). */
+  readForbidden: boolean;
+  /** Whether `post` documents the update answer (200); upstream's organizers only document 201. */
+  updateResponse: boolean;
+}
+
+const BAD_REQUEST: ResponseDoc = { description: 'doc.response.bad_request' };
+
+/** `{ [code]: response }` when the resource documents it, else nothing. */
+const optional = (documented: boolean, code: number, response: ResponseDoc): ResponsesDoc => (documented ? { [code]: response } : {});
+
+function resource(collection: Collection, shape: Shape): ResourceDoc {
+  const key = (suffix: string) => `doc.${collection}.${suffix}` as DescriptionKey;
+  return {
+    schema: shape.schema,
+    body: shape.body,
+    archive: {
+      200: { description: key('archive'), content: 'list' },
+      400: { description: 'doc.response.bad_query' },
+      404: { description: 'doc.response.page_not_found' },
+    },
+    get: {
+      200: { description: key('read'), content: 'item' },
+      400: BAD_REQUEST,
+      ...optional(shape.readForbidden, 403, { description: key('read_forbidden') }),
+      404: { description: key('not_found') },
+    },
+    post: {
+      ...optional(shape.updateResponse, 200, { description: key('updated'), content: 'item' }),
+      201: { description: key('created'), content: 'item' },
+      400: BAD_REQUEST,
+      403: { description: key('write_forbidden') },
+    },
+    delete: {
+      200: { description: key('deleted'), content: 'item' },
+      400: BAD_REQUEST,
+      403: { description: key('delete_forbidden') },
+      410: { description: key('gone') },
+      500: { description: key('delete_failed') },
+    },
+  };
+}
+
+/** The resources of `/doc`, keyed by their collection segment. */
+export const RESOURCES: Record<Collection, ResourceDoc> = {
+  events: resource('events', { schema: 'Event', body: 'create', readForbidden: true, updateResponse: true }),
+  venues: resource('venues', { schema: 'Venue', body: 'create', readForbidden: true, updateResponse: true }),
+  organizers: resource('organizers', { schema: 'Organizer', body: 'read+create', readForbidden: true, updateResponse: false }),
+  categories: resource('categories', { schema: 'Term', body: 'read+create', readForbidden: false, updateResponse: true }),
+  tags: resource('tags', { schema: 'Term', body: 'create', readForbidden: false, updateResponse: true }),
+};
+
+/** The response of `/doc` itself. */
+export const DOC_RESPONSES: ResponsesDoc = { 200: { description: 'doc.response.doc' } };

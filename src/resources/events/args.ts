@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { arg } from '../../args/arg.js';
+import { isScalar, nonEmptyString, parseList, positiveInteger, toId } from '../../args/checks.js';
+import type { RequestContext } from '../../context.js';
+import { isTime, isValidTimezone, rawDefaultEnd, rawDefaultStart } from '../../dates/index.js';
+import type { ParamFailure } from '../../http/errors.js';
+import { EVENT } from '../../posts/kinds.js';
+import { isTruthy } from '../../php/empty-filter.js';
+import { imageCheck } from '../../images/args.js';
+import { pageArg, perPageArg } from '../../archive/args.js';
+import { linkedEntryCheck } from '../linked/entries.js';
+import { archiveStatusCheck, existingEvent, existingUser, phpEmpty, registeredStatus, urlOrEmpty } from '../../posts/args.js';
+import { eventSearchCheck } from '../../text/search-terms.js';
+import { sanitizeTermName } from '../../text/sanitize.js';
+import { CATEGORIES, TAGS, type TermKind } from '../terms/args.js';
+
+type Ctx = RequestContext;
+
+/** A date the events API accepts: a number, or a string `strtotime` reads (not the epoch). */
+const time = (value: unknown, ctx: Ctx) => isTime(value, ctx.now());
+
+/** A date an event write accepts: as {@link time}, but a date that does not exist (`2026-02-30`) fails. */
+const writeTime = (value: unknown, ctx: Ctx) => isTime(value, ctx.now(), { strictCalendar: true });
+
+/** Width of the `timezone` column. */
+const TIMEZONE_COLUMN = 64;
+
+/** Width of a term name (WordPress' and the store's `name` column). */
+const TERM_NAME_MAX = 200;
+
+/**
+ * The elements of a `categories`/`tags` value (`Tribe__Utils__Array::list_to_array`): a
+ * list as is, a string split at commas only, so that a name may contain spaces.
+ */
+export function termList(value: unknown): unknown[] | undefined {
+  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return parseList(value);
+}
+
+/** A non-empty list whose every element names an existing term (id, slug or name). */
+function existingTermList(kind: TermKind) {
+  return async (value: unknown, ctx: Ctx) => {
+    const list = termList(value);
+    if (!list?.length || !list.every(isScalar)) return false;
+    for (const item of list) if (!(await ctx.services.terms.resolve(kind.taxonomy, item))) return false;
+    return true;
+  };
+}
+
+/** A non-empty list of ids of existing posts of one type. */
+function existingPostList(type: 'venue' | 'organizer') {
+  return async (value: unknown, ctx: Ctx) => {
+    const list = parseList(value);
+    if (!list?.length) return false;
+    for (const item of list) {
+      const id = toId(item);
+      if (id === undefined || (await ctx.services.posts.typeOf(id)) !== type) return false;
+    }
+    return true;
+  };
+}
+
+/** `ticketed` asks for the Event Tickets add-on, which this API does not have. */
+function ticketedCheck(value: unknown): true | ParamFailure {
+  if (!isTruthy(value) && value !== true) return true;
+  const message = 'Event Tickets plugin is not activated.';
+  return { message, detail: { code: 'event-tickets-not-active', message, data: { status: 400 } } };
+}
+
+/** Arguments of the events archive (lists.md §5), in upstream order. */
+export const eventArchiveArgs = {
+  page: pageArg,
+  per_page: perPageArg,
+  start_date: arg({ default: (ctx: Ctx) => rawDefaultStart(ctx.options.timezone, ctx.now()), description: 'events.start_date' }, { check: time }),
+  end_date: arg({ default: (ctx: Ctx) => rawDefaultEnd(ctx.now()), description: 'events.end_date' }, { check: time }),
+  starts_before: arg({ description: 'events.starts_before' }, { check: time }),
+  starts_after: arg({ description: 'events.starts_after' }, { check: time }),
+  ends_before: arg({ description: 'events.ends_before' }, { check: time }),
+  ends_after: arg({ description: 'events.ends_after' }, { check: time }),
+  strict_dates: arg({ default: 'false', description: 'events.strict_dates' }, { check: nonEmptyString }),
+  search: arg({ description: 'events.search', type: 'string' }, { check: eventSearchCheck }),
+  categories: arg({ description: 'events.categories', items: { type: 'integer' } }, { check: existingTermList(CATEGORIES), style: 'form' }),
+  tags: arg({ description: 'events.tags', items: { type: 'integer' } }, { check: existingTermList(TAGS), style: 'form' }),
+  venue: arg({ description: 'events.venue', items: { type: 'integer' } }, { check: existingPostList('venue'), style: 'form' }),
+  organizer: arg({ description: 'events.organizer', items: { type: 'integer' } }, { check: existingPostList('organizer'), style: 'form' }),
+  featured: arg({ type: 'boolean', description: 'events.featured' }),
+  status: arg({ format: 'string', description: 'events.status' }, { check: archiveStatusCheck(EVENT) }),
+  geoloc: arg({ type: 'boolean', description: 'events.geoloc' }),
+  geoloc_lat: arg({ format: 'double', description: 'events.geoloc_lat' }, { check: z.union([z.number(), z.string().regex(/^[+-]?\d+(\.\d+)?$/)]) }),
+  geoloc_lng: arg({ format: 'double', description: 'events.geoloc_lng' }, { check: z.union([z.number(), z.string().regex(/^[+-]?\d+(\.\d+)?$/)]) }),
+  include: arg(
+    { description: 'events.include', items: { type: 'integer' } },
+    {
+      style: 'form',
+      check: (value: unknown) => {
+        const list = parseList(value);
+        return !!list?.length && list.every((v) => positiveInteger.safeParse(typeof v === 'string' ? v.trim() : v).success);
+      },
+    },
+  ),
+  post_parent: arg({ type: 'integer', description: 'events.post_parent' }, { check: existingEvent }),
+  ticketed: arg({ type: 'boolean', description: 'events.ticketed' }, { check: ticketedCheck }),
+};
+
+/** Event create arguments (writes.md §2.1), in upstream order; none required on update. */
+export function eventWriteArgs<R extends boolean>(required: R) {
+  return {
+    author: arg({ type: 'integer', description: 'event.author' }, { check: existingUser }),
+    date: arg({ type: 'string', description: 'event.date' }, { check: writeTime }),
+    date_utc: arg({ type: 'string', description: 'event.date_utc' }, { check: writeTime }),
+    title: arg({ type: 'string', description: 'event.title' }, { required, check: nonEmptyString }),
+    description: arg({ type: 'string', description: 'event.description' }, { check: nonEmptyString }),
+    slug: arg({ type: 'string', description: 'event.slug' }, { check: nonEmptyString }),
+    excerpt: arg({ type: 'string', description: 'event.excerpt' }, { check: nonEmptyString }),
+    status: arg({ type: 'string', description: 'event.status' }, { check: registeredStatus }),
+    timezone: arg(
+      { type: 'string', description: 'event.timezone' },
+      { check: (v: unknown) => v === '' || (typeof v === 'string' && v.length <= TIMEZONE_COLUMN && isValidTimezone(v)) },
+    ),
+    all_day: arg({ default: false, type: 'boolean', description: 'event.all_day' }),
+    start_date: arg({ type: 'string', description: 'event.start_date' }, { required, check: writeTime }),
+    end_date: arg({ type: 'string', description: 'event.end_date' }, { required, check: writeTime }),
+    image: arg({ type: 'string', description: 'event.image' }, { check: imageCheck({ allowEmpty: false }) }),
+    cost: arg({ description: 'event.cost' }),
+    website: arg({ default: null, description: 'event.website' }, { check: urlOrEmpty }),
+    show_map: arg({ type: 'boolean', description: 'event.show_map' }),
+    show_map_link: arg({ type: 'boolean', description: 'event.show_map_link' }),
+    hide_from_listings: arg({ type: 'boolean', description: 'event.hide_from_listings' }),
+    sticky: arg({ type: 'boolean', description: 'event.sticky' }),
+    featured: arg({ type: 'boolean', description: 'event.featured' }),
+    categories: arg({ default: null, items: { type: 'integer' }, description: 'event.categories' }, { check: termInput }),
+    tags: arg({ default: null, items: { type: 'integer' }, description: 'event.tags' }, { check: termInput }),
+    venue: arg({ default: null, items: { type: 'integer' }, description: 'event.venue' }, { check: linkedEntryCheck('venue') }),
+    organizer: arg({ default: null, items: { type: 'integer' }, description: 'event.organizer' }, { check: linkedEntryCheck('organizer') }),
+  };
+}
+
+/**
+ * `categories`/`tags` of a write: a CSV string or a list of ids and names (no nesting), each
+ * name short enough to be a term name once sanitised.
+ */
+function termInput(value: unknown): boolean {
+  if (phpEmpty(value)) return true;
+  const list = termList(value);
+  return !!list && list.every((e) => isScalar(e) && sanitizeTermName(String(e)).length <= TERM_NAME_MAX);
+}
+
+/**
+ * The `id` of `/events/{id}`: digits by route; existence is the handler's (404/400). Its own
+ * sanitiser, so that ids too long for a number are "not found" rather than a type error.
+ */
+export const eventIdArg = arg({ type: 'integer', description: 'event.id' }, { required: true, in: 'path', sanitize: (v) => Number(v) });
+
+/** The `slug` of `/events/by-slug/{slug}` reads: an existing event slug (else 400). */
+export const eventSlugArg = arg(
+  { type: 'string', description: 'event.slug_path' },
+  {
+    required: true,
+    in: 'path',
+    check: async (value: unknown, ctx: Ctx) => typeof value === 'string' && value !== '' && (await ctx.services.events.bySlug(value)) !== undefined,
+  },
+);

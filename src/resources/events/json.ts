@@ -1,0 +1,119 @@
+import { dateDetails, isoWithOffset } from '../../dates/index.js';
+import { costDetails, formattedCost, jsonLdPrice, type StoredCost } from './cost.js';
+import type { Urls } from '../../http/urls.js';
+import { EVENT } from '../../posts/kinds.js';
+import { globalIds, permalink } from '../../posts/urls.js';
+import type { EventRow } from './queries.js';
+import { jsonLdDescription, jsonLdName } from '../../text/json-ld.js';
+import { renderContent, renderExcerpt, renderTitle } from '../../text/render.js';
+import { escapeWebsite } from '../../text/url.js';
+
+/** What an event representation needs beyond its row: linked items already rendered. */
+export interface EventView {
+  urls: Urls;
+  siteZone: string;
+  canRead: boolean;
+  image: false | Record<string, unknown>;
+  categories: Record<string, unknown>[];
+  tags: Record<string, unknown>[];
+  /** The rendered venue, if one is linked and still exists. */
+  venue?: Record<string, unknown>;
+  organizers: Record<string, unknown>[];
+  /** For `json_ld`: the JSON-LD of the venue and first organizer, `false` when not visible. */
+  jsonLd?: { location?: Record<string, unknown> | false; organizer?: Record<string, unknown> | false };
+}
+
+/** The stored cost of an event row, or `null`. */
+export function storedCost(row: EventRow): StoredCost | null {
+  if (!row.cost) return null;
+  try {
+    const values = JSON.parse(row.cost) as unknown;
+    if (!Array.isArray(values) || !values.length) return null;
+    return { values: values.map(String), currencySymbol: row.currency_symbol, currencyPosition: row.currency_position as StoredCost['currencyPosition'] };
+  } catch {
+    return null;
+  }
+}
+
+/** An event as the API shows it (responses.md §2), with `json_ld` when `view.jsonLd` is set. */
+export function eventJson(row: EventRow, view: EventView): Record<string, unknown> {
+  const url = permalink(EVENT, row, view.urls, view.canRead);
+  const cost = storedCost(row);
+  const details = (d: string) => dateDetails(d) ?? dateDetails('0000-00-00 00:00:00');
+  const out: Record<string, unknown> = {
+    id: row.id,
+    ...globalIds(row.id, view.urls),
+    author: String(row.author),
+    status: row.status,
+    date: row.date,
+    date_utc: row.date_utc,
+    modified: row.modified,
+    modified_utc: row.modified_utc,
+    url,
+    rest_url: `${view.urls.base}/events/${row.id}`,
+    title: renderTitle(row.title),
+    description: renderContent(row.content),
+    excerpt: renderExcerpt(row.excerpt),
+    slug: row.slug ?? '',
+    image: view.image,
+    all_day: row.all_day === 1,
+    start_date: row.start_local,
+    start_date_details: details(row.start_local),
+    end_date: row.end_local,
+    end_date_details: details(row.end_local),
+    utc_start_date: row.start_utc,
+    utc_start_date_details: details(row.start_utc),
+    utc_end_date: row.end_utc,
+    utc_end_date_details: details(row.end_utc),
+    timezone: row.timezone,
+    timezone_abbr: row.timezone_abbr,
+    cost: formattedCost(cost),
+    cost_details: costDetails(cost, row.currency_code),
+    website: row.website === null ? url : escapeWebsite(row.website),
+    show_map: row.show_map === 1,
+    show_map_link: row.show_map_link === 1,
+    hide_from_listings: row.hidden === 1,
+    sticky: row.menu_order === -1,
+    featured: row.featured === 1,
+    categories: view.categories,
+    tags: view.tags,
+    venue: view.venue ?? [],
+    organizer: view.organizers,
+    custom_fields: [],
+  };
+  if (view.jsonLd) out.json_ld = eventJsonLd(row, url, cost, view);
+  return out;
+}
+
+/** The schema.org `Event` of a single event (responses.md §6). */
+function eventJsonLd(row: EventRow, url: string, cost: StoredCost | null, view: EventView): Record<string, unknown> {
+  const ld: Record<string, unknown> = {
+    '@context': 'http://schema.org',
+    '@type': 'Event',
+    name: jsonLdName(row.title),
+    description: jsonLdDescription(row.excerpt, row.content),
+  };
+  if (view.image) ld.image = view.image.url;
+  ld.url = url;
+  ld.eventAttendanceMode = 'https://schema.org/OfflineEventAttendanceMode';
+  ld.eventStatus = 'https://schema.org/EventScheduled';
+  ld.startDate = isoWithOffset(row.start_local, row.timezone || view.siteZone);
+  ld.endDate = isoWithOffset(row.end_local, row.timezone || view.siteZone);
+  if (view.jsonLd?.location !== undefined) ld.location = view.jsonLd.location;
+  if (view.jsonLd?.organizer !== undefined) ld.organizer = view.jsonLd.organizer;
+  const price = jsonLdPrice(cost);
+  if (price !== undefined) {
+    ld.offers = {
+      '@type': 'Offer',
+      price,
+      priceCurrency: row.currency_code || 'USD',
+      url,
+      category: 'primary',
+      availability: 'inStock',
+      // The publication day at midnight, in the site's offset (verified upstream).
+      validFrom: isoWithOffset(`${row.date.slice(0, 10)} 00:00:00`, view.siteZone),
+    };
+  }
+  ld.performer = 'Organization';
+  return ld;
+}

@@ -1,0 +1,213 @@
+import { createHash } from 'node:crypto';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { MAX_ID } from '../../args/checks.js';
+import type { Database, EventsTable, PostsTable, Taxonomy } from '../../store/database.js';
+import type { SearchablePasswords } from '../../posts/password.js';
+import type { SearchWords } from '../../text/search-terms.js';
+import { searchableByPassword } from '../../posts/password-filter.js';
+import type { DialectName } from '../../store/dialect.js';
+import { containsIgnoringCase } from '../../store/like.js';
+import { locking, type ReadOptions } from '../../store/row-lock.js';
+import { recountTerms, termIdsOf } from '../terms/counts.js';
+import { VersionedValues } from '../../store/version.js';
+
+/** An event: its post row joined with its details. */
+export type EventRow = Selectable<PostsTable> & Omit<Selectable<EventsTable>, 'post_id'>;
+
+/** Event details without the key. */
+export type EventDetails = Omit<Insertable<EventsTable>, 'post_id'>;
+
+/** What an events archive asks for (lists.md §5); bounds are local wall clocks. */
+export interface EventListQuery {
+  statuses: readonly string[];
+  offset: number;
+  limit: number;
+  startsOnOrAfter?: string;
+  endsOnOrBefore?: string;
+  startsBefore?: string;
+  startsAfter?: string;
+  endsBefore?: string;
+  endsAfter?: string;
+  search?: SearchWords;
+  /** Which password-protected events `search` may find. */
+  searchPasswords?: SearchablePasswords;
+  categoryIds?: readonly number[];
+  tagIds?: readonly number[];
+  venueIds?: readonly number[];
+  organizerIds?: readonly number[];
+  featured?: boolean;
+  include?: readonly number[];
+  parent?: number;
+  /** `include` lists order by publication date; others by start. */
+  orderByPublication: boolean;
+}
+
+const validIds = (ids: readonly number[]) => ids.filter((id) => Number.isInteger(id) && id > 0 && id <= MAX_ID);
+
+/** Queries and writes of events and their links. */
+export class EventStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+    private readonly version: () => Promise<string | undefined>,
+  ) {}
+
+  /** Archive totals by filter: the same total is asked for page after page until the next write. */
+  private readonly totals = new VersionedValues<number>();
+
+  private base() {
+    return this.db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').where('posts.type', '=', 'event');
+  }
+
+  private rows() {
+    return this.base().selectAll('posts').selectAll('events');
+  }
+
+  /** The event with this id. */
+  async get(id: number, { lock = false }: ReadOptions = {}): Promise<EventRow | undefined> {
+    if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) return undefined;
+    const query = this.rows().where('posts.id', '=', id);
+    return (await (lock ? locking(query, this.dialect) : query).executeTakeFirst()) as EventRow | undefined;
+  }
+
+  /** The event with this slug. */
+  async bySlug(slug: string): Promise<EventRow | undefined> {
+    return (await this.rows().where('posts.slug', '=', slug).executeTakeFirst()) as EventRow | undefined;
+  }
+
+  private filtered(q: EventListQuery) {
+    let s = this.base()
+      .where('posts.status', 'in', q.statuses.length ? [...q.statuses] : ['__none__'])
+      .where('events.hidden', '=', 0);
+    if (q.startsOnOrAfter !== undefined) s = s.where('events.start_local', '>=', q.startsOnOrAfter);
+    if (q.endsOnOrBefore !== undefined) s = s.where('events.end_local', '<=', q.endsOnOrBefore);
+    if (q.startsBefore !== undefined) s = s.where('events.start_local', '<', q.startsBefore);
+    if (q.startsAfter !== undefined) s = s.where('events.start_local', '>', q.startsAfter);
+    if (q.endsBefore !== undefined) s = s.where('events.end_local', '<', q.endsBefore);
+    if (q.endsAfter !== undefined) s = s.where('events.end_local', '>', q.endsAfter);
+    if (q.search) {
+      const scope = q.searchPasswords ?? 'none';
+      if (scope !== 'all') s = s.where(searchableByPassword(scope));
+      const columns = ['posts.title', 'posts.excerpt', 'posts.content'];
+      const contains = (c: string, word: string) => containsIgnoringCase(sql.ref(c), word);
+      for (const word of q.search.include) s = s.where((eb) => eb.or(columns.map((c) => contains(c, word))));
+      for (const word of q.search.exclude) s = s.where((eb) => eb.and(columns.map((c) => eb.not(contains(c, word)))));
+    }
+    const withTerm = (ids: readonly number[]) => (eb: ExpressionBuilder<Database, 'posts' | 'events'>) =>
+      eb.exists(
+        eb
+          .selectFrom('term_relationships as tr')
+          .select('tr.post_id')
+          .whereRef('tr.post_id', '=', 'posts.id')
+          .where('tr.term_id', 'in', ids.length ? [...ids] : [0]),
+      );
+    if (q.categoryIds) s = s.where(withTerm(q.categoryIds));
+    if (q.tagIds) s = s.where(withTerm(q.tagIds));
+    if (q.venueIds) s = s.where('events.venue_id', 'in', q.venueIds.length ? [...q.venueIds] : [0]);
+    if (q.organizerIds) {
+      const ids = q.organizerIds.length ? [...q.organizerIds] : [0];
+      s = s.where((eb) =>
+        eb.exists(eb.selectFrom('event_organizers as eo').select('eo.event_id').whereRef('eo.event_id', '=', 'posts.id').where('eo.organizer_id', 'in', ids)),
+      );
+    }
+    if (q.featured !== undefined) s = s.where('events.featured', '=', q.featured ? 1 : 0);
+    if (q.include) s = s.where('posts.id', 'in', validIds(q.include).length ? validIds(q.include) : [0]);
+    if (q.parent !== undefined) s = s.where('posts.parent', '=', q.parent);
+    return s;
+  }
+
+  /** One archive page and the total: a single indexed query plus a count. */
+  async list(q: EventListQuery): Promise<{ rows: EventRow[]; total: number }> {
+    const filtered = this.filtered(q);
+    const count = async () => Number((await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const { offset: _offset, limit: _limit, ...shape } = q;
+    // Hashed: a filter may carry a search of 100,000 characters, and 500 totals are kept.
+    const key = createHash('sha256').update(JSON.stringify(shape)).digest('base64');
+    const n = await this.totals.get(key, await this.version(), count);
+    let page = filtered.selectAll('posts').selectAll('events');
+    page = q.orderByPublication
+      ? page.orderBy('posts.date', 'asc').orderBy('posts.id', 'asc')
+      : page.orderBy('events.start_local', 'asc').orderBy('posts.id', 'asc');
+    const rows = await page.limit(q.limit).offset(q.offset).execute();
+    return { rows: rows as EventRow[], total: Number(n) };
+  }
+
+  /** Inserts the details of a new event post. */
+  async insertDetails(postId: number, details: EventDetails): Promise<void> {
+    await this.db.insertInto('events').values({ post_id: postId, ...details }).execute();
+  }
+
+  /** Changes detail columns. */
+  async updateDetails(postId: number, details: Updateable<EventsTable>): Promise<void> {
+    if (Object.keys(details).length) await this.db.updateTable('events').set(details).where('post_id', '=', postId).execute();
+  }
+
+  /** Organizer ids of each event, in link order. */
+  async organizerIds(eventIds: readonly number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>();
+    const ids = validIds(eventIds);
+    if (!ids.length) return out;
+    const rows = await this.db
+      .selectFrom('event_organizers')
+      .select(['event_id', 'organizer_id'])
+      .where('event_id', 'in', ids)
+      .orderBy('event_id')
+      .orderBy('position')
+      .execute();
+    for (const r of rows) out.set(r.event_id, [...(out.get(r.event_id) ?? []), r.organizer_id]);
+    return out;
+  }
+
+  /** Replaces an event's organizers (order kept). */
+  async setOrganizers(eventId: number, organizerIds: readonly number[]): Promise<void> {
+    await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
+    if (organizerIds.length) {
+      await this.db
+        .insertInto('event_organizers')
+        .values(organizerIds.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position })))
+        .execute();
+    }
+  }
+
+  /** Term ids of each event, by taxonomy. */
+  async termIds(eventIds: readonly number[]): Promise<Map<number, { taxonomy: Taxonomy; id: number }[]>> {
+    const out = new Map<number, { taxonomy: Taxonomy; id: number }[]>();
+    const ids = validIds(eventIds);
+    if (!ids.length) return out;
+    const rows = await this.db
+      .selectFrom('term_relationships as tr')
+      .innerJoin('terms', 'terms.id', 'tr.term_id')
+      .select(['tr.post_id', 'terms.id', 'terms.taxonomy'])
+      .where('tr.post_id', 'in', ids)
+      .execute();
+    for (const r of rows) out.set(r.post_id, [...(out.get(r.post_id) ?? []), { taxonomy: r.taxonomy, id: r.id }]);
+    return out;
+  }
+
+  /** Replaces an event's terms of one taxonomy (terms deleted meanwhile are left out). */
+  async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[]): Promise<void> {
+    const before = await termIdsOf(this.db, eventId);
+    const wanted = validIds([...new Set(termIds)]);
+    const present = wanted.length
+      ? (await locking(this.db.selectFrom('terms').select('id').where('id', 'in', wanted), this.dialect).execute()).map((r) => r.id)
+      : [];
+    await this.db
+      .deleteFrom('term_relationships')
+      .where('post_id', '=', eventId)
+      .where('term_id', 'in', (eb) => eb.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy))
+      .execute();
+    const kept = wanted.filter((id) => present.includes(id));
+    if (kept.length) await this.db.insertInto('term_relationships').values(kept.map((term_id) => ({ post_id: eventId, term_id }))).execute();
+    await recountTerms(this.db, [...before, ...kept]);
+  }
+
+  /** Deletes an event for good, with its links. */
+  async deletePermanently(eventId: number): Promise<void> {
+    const terms = await termIdsOf(this.db, eventId);
+    await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
+    await this.db.deleteFrom('term_relationships').where('post_id', '=', eventId).execute();
+    await this.db.deleteFrom('events').where('post_id', '=', eventId).execute();
+    await this.db.deleteFrom('posts').where('id', '=', eventId).execute();
+    await recountTerms(this.db, terms);
+  }
+}

@@ -1,0 +1,483 @@
+import { can, has, type Principal } from '../../auth/capabilities.js';
+import { localToUtc, parseTime, resolveZone, snapToDayEnd, snapToDayStart, timezoneAbbr, wallClockToInstant } from '../../dates/index.js';
+import { costFromInput, type StoredCost } from './cost.js';
+import { ApiError, apiError, forbidden, invalidParam, invalidParams } from '../../http/errors.js';
+import { nowDates, publicationDates, updatedPublicationDates } from '../../posts/dates.js';
+import { leaveTrash, moveToTrash } from '../../posts/trash.js';
+import { present, recheck, type WriteTarget } from '../../posts/write-target.js';
+import { EVENT } from '../../posts/kinds.js';
+import { storedSlugForm, uniquePostSlug } from '../../posts/slug.js';
+import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from '../../posts/status.js';
+import { filterContent, filterExcerpt, filterTitle } from '../../posts/text.js';
+import { phpEmpty } from '../../posts/args.js';
+import { parseLinkedEntries, type LinkedEntry } from '../linked/entries.js';
+import { termList } from './args.js';
+import { CATEGORIES, TAGS } from '../terms/args.js';
+import type { EventDetails, EventListQuery, EventRow } from './queries.js';
+import type { Store } from '../../store/index.js';
+import type { PostRow } from '../../posts/queries.js';
+import { withRetry } from '../../store/retry.js';
+import { sanitizeUrl } from '../../text/url.js';
+import type { ImageChoice, ImageService } from '../../images/service.js';
+import type { LinkedPostService } from '../linked/rules.js';
+import type { TermService } from '../terms/rules.js';
+import type { Urls } from '../../http/urls.js';
+import { eventJson } from './json.js';
+import { redact } from '../../posts/redact.js';
+import { embeddedTermJson } from '../terms/json.js';
+
+/** An event write's parameters, after validation. */
+export type EventInput = Record<string, unknown>;
+
+/** Term order of an event: by name, ignoring case (one collator: building one per call is slow). */
+const BY_NAME = new Intl.Collator('en', { sensitivity: 'base' });
+
+/** Public statuses: the ones that get a slug derived from the title. */
+const SLUGGED = new Set(['publish', 'future', 'private']);
+
+const flag = (v: unknown) => (v ? 1 : 0);
+
+/** Width of the `currency_symbol` column. */
+const SYMBOL_COLUMN = 32;
+
+/**
+ * The cost of a write as stored. A "symbol" longer than any currency sign (inferred from
+ * text such as `Entry for the whole family 5`) is dropped, as when no symbol can be inferred:
+ * the display then uses the site's default.
+ */
+function storableCost(input: unknown): StoredCost | null {
+  const cost = costFromInput(input);
+  if (cost && cost.currencySymbol.length > SYMBOL_COLUMN) return { ...cost, currencySymbol: '', currencyPosition: '' };
+  return cost;
+}
+
+/** 400 for a write that would side-load more images than `limits.imagesPerRequest`, named by the parameter that went over. */
+function tooManyImages(param: string, most: number): ApiError {
+  const message = `${param} has more than ${most} images to download.`;
+  return invalidParams(new Map([[param, { message, detail: { code: 'rest_param_too_large', message, data: { param } } }]]));
+}
+
+/** A linked entry ready to store: data entries carry their side-loaded image. */
+type ResolvedEntry = LinkedEntry & { image?: ImageChoice };
+
+/** The venue (`null`: none) and organizers a write sends; absent keys were not sent. */
+interface LinkedEntries {
+  venue?: ResolvedEntry | null;
+  organizers?: ResolvedEntry[];
+}
+
+/** Start/end of an event as stored (writes.md §2.4). */
+interface EventTimes {
+  start_local: string;
+  end_local: string;
+  start_utc: string;
+  end_utc: string;
+  timezone: string;
+  timezone_abbr: string;
+  all_day: number;
+}
+
+/**
+ * Rendered linked items by id. Password-protected ones are redacted and lose their
+ * `json_ld`: an event request never unlocks what it embeds (responses.md §7).
+ */
+function byId(rows: readonly { id: number; password: string | null }[], rendered: Record<string, unknown>[]): Map<number, Record<string, unknown>> {
+  return new Map(
+    rows.map((row, i) => {
+      if (!row.password) return [row.id, rendered[i]];
+      const { json_ld: _hidden, ...rest } = rendered[i];
+      return [row.id, redact(rest)];
+    }),
+  );
+}
+
+/** The rules of events: dates and zones, linked items, terms, status, slugs and trash. */
+export class EventService {
+  constructor(
+    private readonly store: Store,
+    private readonly deps: {
+      images: ImageService;
+      terms: TermService;
+      venues: LinkedPostService<'venues'>;
+      organizers: LinkedPostService<'organizers'>;
+      timezone: string;
+      /** Most images one write may side-load (`limits.imagesPerRequest`). */
+      imagesPerRequest: number;
+    },
+  ) {}
+
+  /** The event with this id. */
+  get(id: number): Promise<EventRow | undefined> {
+    return this.store.events.get(id);
+  }
+
+  /** The event with this slug, given as stored or with its non-ASCII characters decoded. */
+  async bySlug(slug: string): Promise<EventRow | undefined> {
+    const found = await this.store.events.bySlug(slug);
+    const stored = storedSlugForm(slug);
+    return found ?? (stored !== slug ? this.store.events.bySlug(stored) : undefined);
+  }
+
+  /** Whether `p` may read, edit or delete the event (auth.md §1.1). */
+  can(p: Principal | null, action: 'read' | 'edit' | 'delete', row: PostRow): boolean {
+    return can(p, action, { kind: 'events', authorId: row.author, status: row.status, statusBeforeTrash: row.status_before_trash });
+  }
+
+  /**
+   * Whether an archive filtered by this event (`/venues?event=`, `/tags?post=`) may reveal what
+   * is linked to it: the caller may read the event, and see its links (a password-protected
+   * event's are redacted from those who may not edit it, responses.md §7).
+   */
+  async revealsLinks(id: number, p: Principal | null): Promise<boolean> {
+    const row = await this.store.posts.get(id);
+    if (row?.type !== 'event' || !this.can(p, 'read', row)) return false;
+    return !row.password || this.can(p, 'edit', row);
+  }
+
+  /** One archive page. */
+  list(query: EventListQuery): Promise<{ rows: EventRow[]; total: number }> {
+    return this.store.events.list(query);
+  }
+
+  /**
+   * Reads one date parameter in `zone` (writes.md §2.4); impossible dates are a 400. A zone
+   * that is stored but names no real zone (`UTCfoo` passes validation) reads as the site's.
+   */
+  private wallClock(name: string, value: unknown, zone: string, now: Date): string {
+    const parsed = parseTime(value, this.realZone(zone), now, { strictCalendar: true });
+    if (!parsed) throw invalidParam(name);
+    // A string with its own offset keeps its digits (verified upstream); timestamps are converted.
+    return parsed.zoneSource === 'string' ? parsed.ownWallClock : parsed.wallClock;
+  }
+
+  /** `zone` when it names a real zone, else the site's. */
+  private realZone(zone: string): string {
+    return resolveZone(zone) ? zone : this.deps.timezone;
+  }
+
+  /** The stored zone of an event and its abbreviation at the event's start (responses.md §2.1). */
+  private zoneFields(zone: string, startLocal: string, startUtc: string): Pick<EventTimes, 'timezone' | 'timezone_abbr'> {
+    const real = this.realZone(zone);
+    const instant = wallClockToInstant(startLocal, real) ?? new Date(`${startUtc.replace(' ', 'T')}Z`);
+    return { timezone: zone, timezone_abbr: timezoneAbbr(real, instant) ?? timezoneAbbr(this.deps.timezone, instant) ?? '' };
+  }
+
+  /** Computes the stored times from wall clocks, zone and all-day flag. */
+  private times(start: string, end: string, zone: string, allDay: boolean): EventTimes {
+    let s = start;
+    let e = end;
+    if (allDay) {
+      s = snapToDayStart(s) ?? s;
+      e = snapToDayEnd(e) ?? e;
+    }
+    if (e < s) e = s;
+    const real = this.realZone(zone);
+    const startUtc = localToUtc(s, real) ?? s;
+    return { start_local: s, end_local: e, start_utc: startUtc, end_utc: localToUtc(e, real) ?? e, ...this.zoneFields(zone, s, startUtc), all_day: flag(allDay) };
+  }
+
+  /**
+   * The linked entries of a write, checked before anything is fetched or stored: one venue
+   * at most (upstream 400 `could-not-create-venue`), organizers as a list. Images of
+   * entries given as data are side-loaded here too, so that a bad one stops the write early.
+   */
+  private async linkedEntries(input: EventInput, p: Principal | null): Promise<LinkedEntries> {
+    let venue: LinkedEntry[] | undefined;
+    let organizers: LinkedEntry[] | undefined;
+    if (input.venue !== undefined) {
+      venue = parseLinkedEntries('venue', input.venue);
+      if (!venue || venue.length > 1) throw apiError('could-not-create-venue', 'The venue could not be created from the provided data', 400);
+    }
+    if (input.organizer !== undefined) {
+      organizers = parseLinkedEntries('organizer', input.organizer);
+      if (!organizers) throw apiError('could-not-create-organizer', 'The organizer could not be created from the provided data', 400);
+    }
+    // Each image URL is a download of up to `imageBytes` for up to 8 s: a request may ask for a bounded number.
+    let downloads = this.deps.images.downloads(input.image) ? 1 : 0;
+    for (const [name, entries] of [
+      ['venue', venue],
+      ['organizer', organizers],
+    ] as const) {
+      downloads += (entries ?? []).filter((e) => 'data' in e && this.deps.images.downloads(e.data.image)).length;
+      if (downloads > this.deps.imagesPerRequest) throw tooManyImages(name, this.deps.imagesPerRequest);
+    }
+    const out: LinkedEntries = {};
+    if (venue) out.venue = venue.length ? await this.withImage('venue', venue[0], p) : null;
+    if (organizers) {
+      out.organizers = [];
+      for (const entry of organizers) out.organizers.push(await this.withImage('organizer', entry, p));
+    }
+    return out;
+  }
+
+  /** A linked entry with the attachment id of its `image`, if it is data with one. */
+  private async withImage(type: 'venue' | 'organizer', entry: LinkedEntry, p: Principal | null): Promise<ResolvedEntry> {
+    if ('id' in entry || entry.data.image === undefined) return entry;
+    try {
+      return { ...entry, image: await this.deps.images.choose(entry.data.image, p) };
+    } catch (e) {
+      // The image is part of the venue (organizer) value: report that parameter.
+      if (e instanceof ApiError && e.code === 'rest_invalid_param') throw invalidParam(type);
+      throw e;
+    }
+  }
+
+  /**
+   * Venue and organizer ids for the write, creating the items given as data (inside `tx`).
+   * Items given by id are locked and must still exist: a link never points at nothing. They
+   * are locked in one order (the venue, then organizers by id) and before the event itself,
+   * as deleting a venue or organizer locks it before the events it leaves: two writes then
+   * never wait on each other in a circle.
+   */
+  private async link(tx: Store, entries: LinkedEntries, p: Principal | null, now: Date) {
+    const byId = (list: (ResolvedEntry | null | undefined)[]) => list.flatMap((e) => (e && 'id' in e ? [e.id] : []));
+    for (const id of byId([entries.venue])) if (!(await tx.venues.get(id, { lock: true }))) throw invalidParam('venue');
+    for (const id of [...new Set(byId(entries.organizers ?? []))].sort((a, b) => a - b)) {
+      if (!(await tx.organizers.get(id, { lock: true }))) throw invalidParam('organizer');
+    }
+    const linked = (service: LinkedPostService<'venues'> | LinkedPostService<'organizers'>, entry: ResolvedEntry) =>
+      'id' in entry ? entry.id : service.insertIn(tx, entry.data, p, this.deps.timezone, now, entry.image);
+    const venue = entries.venue === undefined ? undefined : entries.venue && (await linked(this.deps.venues, entries.venue));
+    let organizers: number[] | undefined;
+    if (entries.organizers) {
+      organizers = [];
+      for (const entry of entries.organizers) organizers.push(await linked(this.deps.organizers, entry));
+      organizers = [...new Set(organizers)];
+    }
+    return { venue, organizers };
+  }
+
+  /** Assigns the terms sent, when the caller may assign them (else silently not, as upstream). */
+  private async assignTerms(tx: Store, eventId: number, input: EventInput, p: Principal | null): Promise<void> {
+    for (const [kind, key, cap] of [
+      [CATEGORIES, 'categories', 'edit_tribe_events'],
+      [TAGS, 'tags', 'edit_posts'],
+    ] as const) {
+      const value = input[key];
+      if (value === undefined || !has(p, cap)) continue;
+      const elements = phpEmpty(value) ? [] : ((termList(value) ?? []).filter((e) => typeof e === 'string' || typeof e === 'number') as (string | number)[]);
+      await tx.events.setTerms(eventId, kind.taxonomy, await this.deps.terms.idsForEvent(tx, kind, elements));
+    }
+  }
+
+  /**
+   * Events as the API shows them. Linked venues, organizers, terms and images are read in
+   * one batch per kind for the whole page, never per event.
+   */
+  async render(rows: readonly EventRow[], view: { urls: Urls; principal: Principal | null; single: boolean }): Promise<Record<string, unknown>[]> {
+    if (!rows.length) return [];
+    const ids = rows.map((r) => r.id);
+    const [images, organizerIds, termIds] = await Promise.all([
+      this.deps.images.byIds(rows.map((r) => r.image_id)),
+      this.store.events.organizerIds(ids),
+      this.store.events.termIds(ids),
+    ]);
+    const linkedView = { urls: view.urls, principal: view.principal, jsonLd: view.single };
+    const venueRows = await this.deps.venues.getMany(rows.map((r) => r.venue_id).filter((v): v is number => v !== null));
+    const venues = byId(venueRows, await this.deps.venues.render(venueRows, linkedView));
+    const organizerRows = await this.deps.organizers.getMany([...new Set([...organizerIds.values()].flat())]);
+    const organizers = byId(organizerRows, await this.deps.organizers.render(organizerRows, linkedView));
+    const allTerms = [...termIds.values()].flat();
+    const terms = new Map<number, Record<string, unknown>>();
+    for (const kind of [CATEGORIES, TAGS]) {
+      const wanted = allTerms.filter((t) => t.taxonomy === kind.taxonomy).map((t) => t.id);
+      for (const row of await this.store.terms.getMany(kind.taxonomy, wanted)) terms.set(row.id, embeddedTermJson(kind, row, view.urls));
+    }
+    const termsOf = (eventId: number, taxonomy: string) =>
+      (termIds.get(eventId) ?? [])
+        .filter((t) => t.taxonomy === taxonomy)
+        .map((t) => terms.get(t.id))
+        .filter((t): t is Record<string, unknown> => t !== undefined)
+        .sort((a, b) => BY_NAME.compare(String(a.name), String(b.name)) || (a.id as number) - (b.id as number));
+    return rows.map((row) => {
+      const venue = row.venue_id !== null ? venues.get(row.venue_id) : undefined;
+      const eventOrganizers = (organizerIds.get(row.id) ?? []).map((id) => organizers.get(id)).filter((o): o is Record<string, unknown> => o !== undefined);
+      const canRead = this.can(view.principal, 'read', row);
+      return eventJson(row, {
+        urls: view.urls,
+        siteZone: this.deps.timezone,
+        canRead,
+        image: images(row.image_id),
+        categories: termsOf(row.id, CATEGORIES.taxonomy),
+        tags: termsOf(row.id, TAGS.taxonomy),
+        venue,
+        organizers: eventOrganizers,
+        jsonLd:
+          view.single && canRead && !row.password
+            ? {
+                location: venue ? ((venue.json_ld as Record<string, unknown> | undefined) ?? false) : undefined,
+                organizer: eventOrganizers.length ? ((eventOrganizers[0].json_ld as Record<string, unknown> | undefined) ?? false) : undefined,
+              }
+            : undefined,
+      });
+    });
+  }
+
+  /** Creates an event and everything it links, in one transaction (writes.md §2). */
+  async create(input: EventInput, p: Principal | null, now: Date): Promise<EventRow> {
+    const site = this.deps.timezone;
+    const zone = typeof input.timezone === 'string' && input.timezone !== '' ? input.timezone : site;
+    const allDay = input.all_day === true;
+    const times = this.times(this.wallClock('start_date', input.start_date, zone, now), this.wallClock('end_date', input.end_date, zone, now), zone, allDay);
+    const entries = await this.linkedEntries(input, p);
+    const image = await this.deps.images.choose(input.image, p);
+    const cost = input.cost !== undefined ? storableCost(input.cost) : null;
+    const row = await withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const { venue, organizers } = await this.link(tx, entries, p, now);
+        let status = scaleBackStatus(p, input.status as string | undefined);
+        const floating = FLOATING_STATUSES.has(status);
+        const dates = publicationDates(input, site, now, floating, zone);
+        if (!floating) status = scheduleStatus(status, dates.date_utc, now);
+        const title = filterTitle(String(input.title), p);
+        const slugSource = typeof input.slug === 'string' ? input.slug : SLUGGED.has(status) ? title : '';
+        const slug = slugSource ? await uniquePostSlug(tx, 'event', slugSource) : '';
+        const id = await tx.posts.insert({
+          type: 'event',
+          author: typeof input.author === 'number' ? input.author : (p?.id ?? 0),
+          status,
+          status_before_trash: null,
+          title,
+          content: typeof input.description === 'string' ? filterContent(input.description, p) : '',
+          excerpt: typeof input.excerpt === 'string' ? filterExcerpt(input.excerpt, p) : '',
+          slug: slug || null,
+          password: null,
+          date: dates.date,
+          date_utc: dates.date_utc,
+          // WordPress inserts a post with its modification date set to its publication date.
+          modified: dates.date,
+          modified_utc: dates.date_utc,
+          menu_order: input.sticky === true ? -1 : 0,
+          parent: 0,
+          image_id: (await this.deps.images.record(tx, image)) ?? null,
+        });
+        if (!slug && slugSource) await tx.posts.update(id, { slug: String(id) });
+        const details: EventDetails = {
+          ...times,
+          hidden: flag(input.hide_from_listings === true),
+          featured: flag(input.featured === true),
+          show_map: flag(input.show_map === true),
+          show_map_link: flag(input.show_map_link === true),
+          // Nothing stored when no website is given: the response then shows the event URL.
+          website: phpEmpty(input.website) ? null : sanitizeUrl(String(input.website)),
+          cost: cost ? JSON.stringify(cost.values) : null,
+          currency_symbol: cost?.currencySymbol ?? '',
+          currency_position: cost?.currencyPosition ?? '',
+          currency_code: '',
+          venue_id: venue ?? null,
+        };
+        await tx.events.insertDetails(id, details);
+        if (organizers?.length) await tx.events.setOrganizers(id, organizers);
+        await this.assignTerms(tx, id, input, p);
+        return tx.events.get(id);
+      }),
+    );
+    if (!row) throw apiError('could-not-create-event', 'The event could not be created from the provided data', 400);
+    return row;
+  }
+
+  /**
+   * The stored times after an update (writes.md §2.4, update specifics); `undefined` when none
+   * changes. The dates move only when both are sent, or when `all_day` is turned on (the stored
+   * dates stand in for one not sent); a lone date is ignored, as upstream. A `timezone`
+   * or `all_day: false` without both dates changes the zone (and its abbreviation) or the flag
+   * and leaves local and UTC times as they are.
+   */
+  private sentTimes(row: EventRow, input: EventInput, sent: (name: string) => boolean, now: Date): EventTimes | undefined {
+    const site = this.deps.timezone;
+    const zone = sent('timezone') && typeof input.timezone === 'string' ? input.timezone || site : row.timezone || site;
+    const allDay = sent('all_day') ? input.all_day === true : row.all_day === 1;
+    const bothDates = input.start_date !== undefined && input.end_date !== undefined;
+    if (bothDates || (sent('all_day') && allDay)) {
+      const read = (name: 'start_date' | 'end_date', stored: string) => (input[name] !== undefined ? this.wallClock(name, input[name], zone, now) : stored);
+      return this.times(read('start_date', row.start_local), read('end_date', row.end_local), zone, allDay);
+    }
+    if (!sent('all_day') && !sent('timezone')) return undefined;
+    const { start_local, end_local, start_utc, end_utc } = row;
+    return { start_local, end_local, start_utc, end_utc, ...this.zoneFields(zone, start_local, start_utc), all_day: flag(allDay) };
+  }
+
+  /**
+   * Updates the fields sent; every other field keeps its value (writes.md §2.11,
+   * recommendations). A `status` of `trash` goes through the trash rule, and leaving the
+   * trash restores the slug.
+   */
+  async update(target: WriteTarget<EventRow>, input: EventInput, sent: (name: string) => boolean, p: Principal | null, now: Date): Promise<EventRow> {
+    const site = this.deps.timezone;
+    // Bad dates are refused before anything is fetched; the transaction computes them again from the row it locks.
+    this.sentTimes(target.row, input, sent, now);
+    const entries = await this.linkedEntries(input, p);
+    const image = await this.deps.images.choose(input.image, p);
+    return withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const { venue, organizers } = await this.link(tx, entries, p, now);
+        const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'edit', r));
+        const times = this.sentTimes(row, input, sent, now);
+        const zone = times?.timezone || row.timezone || site;
+        const post: Parameters<Store['posts']['update']>[1] = {};
+        if (input.title !== undefined) post.title = filterTitle(String(input.title), p);
+        if (input.description !== undefined) post.content = filterContent(String(input.description), p);
+        if (input.excerpt !== undefined) post.excerpt = filterExcerpt(String(input.excerpt), p);
+        if (input.author !== undefined) post.author = input.author as number;
+        if (image !== undefined) post.image_id = (await this.deps.images.record(tx, image)) ?? null;
+        if (input.sticky !== undefined) post.menu_order = input.sticky === true ? -1 : 0;
+        let status = input.status !== undefined ? scaleBackStatus(p, input.status as string) : row.status;
+        const trashing = status === 'trash' && row.status !== 'trash';
+        if (trashing && !this.can(p, 'delete', row)) throw forbidden(p !== null);
+        Object.assign(post, updatedPublicationDates(input, row, status, site, now, zone));
+        if (!FLOATING_STATUSES.has(status) && status !== 'trash') status = scheduleStatus(status, post.date_utc ?? row.date_utc, now);
+        if (row.status === 'trash' && status !== 'trash') Object.assign(post, await leaveTrash(tx, EVENT, row, status));
+        else if (status !== row.status && !trashing) post.status = status;
+        const slug = post.slug !== undefined ? post.slug : row.slug;
+        if (typeof input.slug === 'string') post.slug = (await uniquePostSlug(tx, 'event', input.slug, row.id)) || String(row.id);
+        else if (!slug && SLUGGED.has(status)) {
+          post.slug = (await uniquePostSlug(tx, 'event', post.title ?? row.title, row.id)) || String(row.id);
+        }
+        const stamp = nowDates(site, now);
+        post.modified = stamp.local;
+        post.modified_utc = stamp.utc;
+        await tx.posts.update(row.id, post);
+
+        const details: Parameters<Store['events']['updateDetails']>[1] = { ...times };
+        if (input.hide_from_listings !== undefined) details.hidden = flag(input.hide_from_listings === true);
+        if (input.featured !== undefined) details.featured = flag(input.featured === true);
+        if (input.show_map !== undefined) details.show_map = flag(input.show_map === true);
+        if (input.show_map_link !== undefined) details.show_map_link = flag(input.show_map_link === true);
+        if (sent('website')) details.website = phpEmpty(input.website) ? '' : sanitizeUrl(String(input.website));
+        if (sent('cost')) {
+          const cost = storableCost(input.cost);
+          details.cost = cost ? JSON.stringify(cost.values) : null;
+          details.currency_symbol = cost?.currencySymbol ?? '';
+          details.currency_position = cost?.currencyPosition ?? '';
+        }
+        if (venue !== undefined) details.venue_id = venue;
+        await tx.events.updateDetails(row.id, details);
+        if (organizers !== undefined) await tx.events.setOrganizers(row.id, organizers);
+        await this.assignTerms(tx, row.id, input, p);
+        if (trashing) await moveToTrash(tx, EVENT, present(await tx.events.get(row.id), target), site, now);
+        return present(await tx.events.get(row.id), target);
+      }),
+    );
+  }
+
+  /** Moves the event to the trash (writes.md §2.12); a second time is 410. */
+  async trash(target: WriteTarget<EventRow>, p: Principal | null, now: Date): Promise<EventRow> {
+    return withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
+        await moveToTrash(tx, EVENT, row, this.deps.timezone, now);
+        return present(await tx.events.get(row.id), target);
+      }),
+    );
+  }
+
+  /** Removes the event for good (`force=true`), with its links; venues and organizers stay. */
+  async deletePermanently(target: WriteTarget<EventRow>, p: Principal | null): Promise<void> {
+    await withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
+        await tx.events.deletePermanently(row.id);
+      }),
+    );
+  }
+}

@@ -1,0 +1,99 @@
+import { arg, type Arg } from '../../args/arg.js';
+import { nonEmptyString, toId } from '../../args/checks.js';
+import type { RequestContext } from '../../context.js';
+import type { PostKindInfo } from '../../posts/kinds.js';
+import type { DescriptionKey } from '../../i18n/en.js';
+import { pageArg, perPageArg } from '../../archive/args.js';
+import { archiveStatusCheck, existingEvent, existingUser, registeredStatus, stringOrEmpty, time, urlOrEmpty } from '../../posts/args.js';
+import { imageCheck } from '../../images/args.js';
+import { linkedSearchCheck } from '../../text/search-terms.js';
+
+type Ctx = RequestContext;
+
+/** Arguments of the venue and organizer archives (lists.md §6). */
+export function linkedArchiveArgs(kind: PostKindInfo) {
+  const k = kind.noun as 'venue' | 'organizer';
+  return {
+    page: pageArg,
+    per_page: perPageArg,
+    search: arg({ description: `${k}s.search`, type: 'string' }, { check: linkedSearchCheck }),
+    event: arg({ description: `${k}s.event`, type: 'integer' }, { check: existingEvent }),
+    has_events: arg({ description: `${k}s.has_events` }, { swaggerType: 'boolean' }),
+    only_with_upcoming: arg({ description: `${k}s.only_with_upcoming`, default: false }),
+    status: arg({ format: 'string', description: `${k}s.status` }, { check: archiveStatusCheck(kind) }),
+  };
+}
+
+/** An existing item of the kind, by id (else 400). */
+export function linkedIdArg(kind: PostKindInfo) {
+  return arg(
+    { type: 'integer', description: `${kind.noun}.id` as DescriptionKey },
+    {
+      required: true,
+      in: 'path',
+      check: async (value: unknown, ctx: Ctx) => {
+        const id = toId(value);
+        return id !== undefined && (await ctx.services.posts.typeOf(id)) === kind.type;
+      },
+    },
+  );
+}
+
+/** An existing item of the kind, by slug (else 400). */
+export function linkedSlugArg(kind: PostKindInfo) {
+  return arg(
+    { type: 'string', description: `${kind.noun}.slug` as DescriptionKey },
+    {
+      required: true,
+      in: 'path',
+      check: async (value: unknown, ctx: Ctx) =>
+        typeof value === 'string' && value !== '' && (await ctx.services.linked(kind).bySlug(value)) !== undefined,
+    },
+  );
+}
+
+const stringArg = (description: DescriptionKey) => arg({ type: 'string', default: null, description }, { check: stringOrEmpty });
+
+/** Venue create arguments (writes.md §3.1), in upstream order. */
+export function venueWriteArgs<R extends boolean>(required: R) {
+  return {
+    author: arg({ type: 'integer', description: 'venue.author' }, { check: existingUser }),
+    date: arg({ type: 'string', description: 'venue.date' }, { check: time }),
+    date_utc: arg({ type: 'string', description: 'venue.date_utc' }, { check: time }),
+    venue: arg({ type: 'string', description: 'venue.venue' }, { required, check: nonEmptyString }),
+    description: arg({ type: 'string', default: null, description: 'venue.description' }, { check: stringOrEmpty }),
+    status: arg({ type: 'string', description: 'venue.status' }, { check: registeredStatus }),
+    // Type-checked only (writes.md §3.1): a JSON boolean is `show_map is not of type string.`
+    show_map: arg({ type: 'string', default: null, description: 'venue.show_map' }),
+    show_map_link: arg({ type: 'string', default: null, description: 'venue.show_map_link' }),
+    address: stringArg('venue.address'),
+    city: stringArg('venue.city'),
+    country: stringArg('venue.country'),
+    province: stringArg('venue.province'),
+    state: stringArg('venue.state'),
+    zip: stringArg('venue.zip'),
+    phone: stringArg('venue.phone'),
+    stateprovince: stringArg('venue.stateprovince'),
+    website: arg({ type: 'string', default: null, description: 'venue.website' }, { check: urlOrEmpty }),
+    image: arg({ type: 'string', default: null, description: 'venue.image' }, { check: imageCheck({ allowEmpty: true }) }),
+  };
+}
+
+/** Organizer create arguments (writes.md §4.1), in upstream order. */
+export function organizerWriteArgs<R extends boolean>(required: R) {
+  return {
+    author: arg({ type: 'integer', default: null, description: 'organizer.author' }, { check: existingUser }),
+    date: arg({ type: 'string', default: null, description: 'organizer.date' }, { check: time }),
+    date_utc: arg({ type: 'string', default: null, description: 'organizer.date_utc' }, { check: time }),
+    organizer: arg({ type: 'string', default: null, description: 'organizer.organizer' }, { required, check: nonEmptyString }),
+    description: stringArg('organizer.description'),
+    status: arg({ type: 'string', default: null, description: 'organizer.status' }, { check: registeredStatus }),
+    phone: stringArg('organizer.phone'),
+    website: arg({ type: 'string', default: null, description: 'organizer.website' }, { check: urlOrEmpty }),
+    email: stringArg('organizer.email'),
+    image: arg({ type: 'string', default: null, description: 'organizer.image' }, { check: imageCheck({ allowEmpty: true }) }),
+  };
+}
+
+/** The write arguments of a linked kind. */
+export type LinkedWriteArgs = Record<string, Arg<unknown, boolean, Ctx>>;

@@ -1,0 +1,77 @@
+import { isScalar, toId } from '../../args/checks.js';
+import type { RequestContext } from '../../context.js';
+import { isUrlOrEmpty } from '../../text/url.js';
+import { phpEmpty } from '../../posts/args.js';
+
+/** One linked venue/organizer of an event write: an existing id, or data for a new item. */
+export type LinkedEntry = { id: number } | { data: Record<string, unknown> };
+
+type LinkedType = 'venue' | 'organizer';
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** PHP-empty, or an object/array whose values are all empty. */
+export function isEmptyEntry(value: unknown): boolean {
+  if (phpEmpty(value)) return true;
+  if (isRecord(value) || Array.isArray(value)) return Object.values(value).every((v) => phpEmpty(v));
+  return false;
+}
+
+const STRING_FIELDS: Record<LinkedType, string[]> = {
+  // `show_map` and `show_map_link` have no check upstream (only a type, which nested data skips).
+  venue: ['description', 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'status'],
+  organizer: ['description', 'phone', 'email', 'status'],
+};
+
+/** Whether a data object would pass the venue/organizer create validation (writes.md §3.1, §4.1). */
+function validData(type: LinkedType, data: Record<string, unknown>): boolean {
+  const name = data[type];
+  if (typeof name !== 'string' || name.trim() === '' || name === '0') return false;
+  if (!isUrlOrEmpty(data.website ?? '')) return false;
+  return STRING_FIELDS[type].every((f) => data[f] === undefined || phpEmpty(data[f]) || typeof data[f] === 'string');
+}
+
+/**
+ * The entries of an event's `venue` or `organizer` value (writes.md §2.6, §2.7): a scalar id
+ * or comma list, a list of ids / `{id}` / data objects, or a single object; `[]` when empty.
+ * `undefined` when an element is neither.
+ */
+export function parseLinkedEntries(type: LinkedType, value: unknown): LinkedEntry[] | undefined {
+  if (isEmptyEntry(value)) return [];
+  const elements = Array.isArray(value)
+    ? value
+    : typeof value === 'string'
+      ? value.split(',').map((s) => s.trim())
+      : isRecord(value) && Object.keys(value).every((k) => /^\d+$/.test(k))
+        ? Object.values(value)
+        : [value];
+  const entries: LinkedEntry[] = [];
+  for (const element of elements) {
+    if (isEmptyEntry(element)) continue;
+    if (isScalar(element)) {
+      const id = toId(element);
+      if (id === undefined) return undefined;
+      entries.push({ id });
+    } else if (isRecord(element)) {
+      if (element.id !== undefined && !phpEmpty(element.id)) {
+        const id = toId(element.id);
+        if (id === undefined) return undefined;
+        entries.push({ id });
+      } else if (validData(type, element)) entries.push({ data: element });
+      else return undefined;
+    } else return undefined;
+  }
+  return entries;
+}
+
+/** First-pass check of `venue`/`organizer`: every id names an existing item of the type. */
+export function linkedEntryCheck(type: LinkedType) {
+  return async (value: unknown, ctx: RequestContext): Promise<boolean> => {
+    const entries = parseLinkedEntries(type, value);
+    if (!entries) return false;
+    for (const e of entries) if ('id' in e && (await ctx.services.posts.typeOf(e.id)) !== type) return false;
+    return true;
+  };
+}

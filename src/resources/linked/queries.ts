@@ -1,0 +1,208 @@
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { MAX_ID } from '../../args/checks.js';
+import type { Database, OrganizersTable, PostsTable, VenuesTable } from '../../store/database.js';
+import type { SearchablePasswords } from '../../posts/password.js';
+import type { DialectName } from '../../store/dialect.js';
+import { containsIgnoringCase, foldCase } from '../../store/like.js';
+import { locking, type ReadOptions } from '../../store/row-lock.js';
+import { searchableByPassword } from '../../posts/password-filter.js';
+
+/** The detail tables of the two linked-post kinds. */
+export type LinkedTable = 'venues' | 'organizers';
+
+/** Detail columns by table (without the key). */
+export type DetailsOf<T extends LinkedTable> = Omit<Selectable<T extends 'venues' ? VenuesTable : OrganizersTable>, 'post_id'>;
+
+/** A post joined with its details. */
+export type LinkedRow<T extends LinkedTable> = Selectable<PostsTable> & DetailsOf<T>;
+
+/** What a venue or organizer archive asks for (lists.md §6). */
+export interface LinkedListQuery {
+  statuses: readonly string[];
+  offset: number;
+  limit: number;
+  /** Fragments of `search`: an item matches when one of its fields contains them all. */
+  searchFragments?: string[];
+  /** Which password-protected items `search` may find. */
+  searchPasswords?: SearchablePasswords;
+  eventId?: number;
+  /** `true`: linked to a non-draft event; `false`: not linked to one. */
+  hasEvents?: boolean;
+  /** Only items linked to a listed event in one of `statuses` starting at or after `afterUtc`. */
+  upcoming?: { afterUtc: string; statuses: readonly string[] };
+}
+
+type Eb = ExpressionBuilder<Database, 'posts'>;
+
+/** Queries over venues or organizers: the post row plus its detail row. */
+export class LinkedPostStore<T extends LinkedTable> {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+    private readonly table: T,
+    private readonly type: 'venue' | 'organizer',
+    /** Columns searched by `search`, as `posts.x` or `d.x`. */
+    private readonly searchColumns: readonly string[],
+  ) {}
+
+  private base() {
+    // One typed detail table stands for both: they share the `post_id` key.
+    return this.db
+      .selectFrom('posts')
+      .innerJoin(`${this.table as 'venues'} as d`, 'd.post_id', 'posts.id')
+      .where('posts.type', '=', this.type);
+  }
+
+  private rows() {
+    return this.base().selectAll('posts').selectAll('d');
+  }
+
+  /** The item with this id. */
+  async get(id: number, { lock = false }: ReadOptions = {}): Promise<LinkedRow<T> | undefined> {
+    if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) return undefined;
+    const query = this.rows().where('posts.id', '=', id);
+    return (await (lock ? locking(query, this.dialect) : query).executeTakeFirst()) as LinkedRow<T> | undefined;
+  }
+
+  /** Items by id, any order. */
+  async getMany(ids: readonly number[]): Promise<LinkedRow<T>[]> {
+    const valid = ids.filter((id) => Number.isInteger(id) && id > 0 && id <= MAX_ID);
+    if (!valid.length) return [];
+    return (await this.rows().where('posts.id', 'in', valid).execute()) as LinkedRow<T>[];
+  }
+
+  /** The item with this slug. */
+  async bySlug(slug: string): Promise<LinkedRow<T> | undefined> {
+    return (await this.rows().where('posts.slug', '=', slug).executeTakeFirst()) as LinkedRow<T> | undefined;
+  }
+
+  /**
+   * Non-trashed items with this title and, when given, this content, both in any case (as
+   * MySQL's default collation compares them upstream, writes.md §3.2): the first `limit` by id.
+   */
+  async findDuplicates(title: string, content: string | undefined, limit: number): Promise<LinkedRow<T>[]> {
+    // The same text always matches, even where `foldCase` gives up on too many letters.
+    const sameText = (column: 'posts.title' | 'posts.content', text: string) => {
+      const wanted = text.toLowerCase();
+      return sql<SqlBool>`(${sql.ref(column)} = ${text} or lower(${foldCase(sql.ref(column), wanted)}) = ${wanted})`;
+    };
+    let q = this.rows().where('posts.status', 'not in', ['trash', 'auto-draft']).where(sameText('posts.title', title));
+    if (content !== undefined) q = q.where(sameText('posts.content', content));
+    return (await q.orderBy('posts.id').limit(limit).execute()) as LinkedRow<T>[];
+  }
+
+  /** Whether the slug is used by another item of this kind. */
+  async slugTaken(slug: string, exceptId?: number): Promise<boolean> {
+    let q = this.db.selectFrom('posts').select('id').where('type', '=', this.type).where('slug', '=', slug);
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
+  /** Ids of the events linked to the item of the outer query. */
+  private linkedEvents(eb: Eb) {
+    const item = sql.ref<number>('posts.id');
+    return this.table === 'venues'
+      ? eb.selectFrom('events as le').select('le.post_id as event_id').where('le.venue_id', '=', item)
+      : eb.selectFrom('event_organizers as lo').select('lo.event_id as event_id').where('lo.organizer_id', '=', item);
+  }
+
+  /** Ids of the items linked to one event. */
+  private linkedTo(eb: Eb, eventId: number) {
+    return this.table === 'venues'
+      ? eb.selectFrom('events as te').select('te.venue_id as item_id').where('te.post_id', '=', eventId)
+      : eb.selectFrom('event_organizers as to').select('to.organizer_id as item_id').where('to.event_id', '=', eventId);
+  }
+
+  private filters(query: LinkedListQuery) {
+    let q = this.base().where('posts.status', 'in', query.statuses.length ? [...query.statuses] : ['__none__']);
+    if (query.searchFragments) {
+      const fragments = query.searchFragments;
+      if (!fragments.length) return q.where(sql<SqlBool>`1 = 0`);
+      const scope = query.searchPasswords ?? 'none';
+      if (scope !== 'all') q = q.where(searchableByPassword(scope));
+      q = q
+        .where('posts.status', 'not in', ['trash', 'auto-draft'])
+        .where((eb) =>
+          eb.or(this.searchColumns.map((col) => eb.and(fragments.map((f) => containsIgnoringCase(sql.ref(col), f))))),
+        );
+    }
+    if (query.eventId !== undefined) {
+      const eventId = query.eventId;
+      q = q.where('posts.id', 'in', (eb) => this.linkedTo(eb, eventId));
+    }
+    if (query.hasEvents !== undefined) {
+      const withEvents = (eb: Eb) =>
+        eb.exists(
+          eb
+            .selectFrom('posts as ep')
+            .select('ep.id')
+            .where('ep.id', 'in', this.linkedEvents(eb))
+            .where('ep.status', 'not in', ['draft', 'pending', 'auto-draft']),
+        );
+      q = q.where((eb) => (query.hasEvents ? withEvents(eb) : eb.not(withEvents(eb))));
+    }
+    if (query.upcoming !== undefined) {
+      const { afterUtc: after, statuses } = query.upcoming;
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('posts as up')
+            .innerJoin('events as ue', 'ue.post_id', 'up.id')
+            .select('up.id')
+            .where('up.id', 'in', this.linkedEvents(eb))
+            .where('up.status', 'in', statuses)
+            .where('ue.hidden', '=', 0)
+            .where('ue.start_utc', '>=', after),
+        ),
+      );
+    }
+    return q;
+  }
+
+  /** One archive page (publication date descending, then id descending) and the total. */
+  async list(query: LinkedListQuery): Promise<{ rows: LinkedRow<T>[]; total: number }> {
+    const filtered = this.filters(query);
+    const { n } = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await filtered
+      .selectAll('posts')
+      .selectAll('d')
+      .orderBy('posts.date', 'desc')
+      .orderBy('posts.id', 'desc')
+      .limit(query.limit)
+      .offset(query.offset)
+      .execute();
+    return { rows: rows as LinkedRow<T>[], total: Number(n) };
+  }
+
+  /** Inserts the detail row of a new post. */
+  async insertDetails(postId: number, details: DetailsOf<T>): Promise<void> {
+    await this.db
+      .insertInto(this.table as 'venues')
+      .values({ post_id: postId, ...(details as DetailsOf<'venues'>) })
+      .execute();
+  }
+
+  /** Changes detail columns. */
+  async updateDetails(postId: number, details: Partial<DetailsOf<T>>): Promise<void> {
+    if (!Object.keys(details).length) return;
+    await this.db
+      .updateTable(this.table as 'venues')
+      .set(details as Partial<DetailsOf<'venues'>>)
+      .where('post_id', '=', postId)
+      .execute();
+  }
+
+  /** Removes the item's links to events (when it is trashed or deleted). */
+  async unlinkFromEvents(postId: number): Promise<void> {
+    if (this.table === 'venues') await this.db.updateTable('events').set({ venue_id: null }).where('venue_id', '=', postId).execute();
+    else await this.db.deleteFrom('event_organizers').where('organizer_id', '=', postId).execute();
+  }
+
+  /** Deletes the item for good. */
+  async deletePermanently(postId: number): Promise<void> {
+    await this.unlinkFromEvents(postId);
+    await this.db.deleteFrom(this.table as 'venues').where('post_id', '=', postId).execute();
+    await this.db.deleteFrom('term_relationships').where('post_id', '=', postId).execute();
+    await this.db.deleteFrom('posts').where('id', '=', postId).execute();
+  }
+}

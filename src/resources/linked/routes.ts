@@ -1,0 +1,156 @@
+import { has } from '../../auth/capabilities.js';
+import type { RequestContext } from '../../context.js';
+import { apiError, invalidParam } from '../../http/errors.js';
+import { pagingUrls } from '../../archive/urls.js';
+import { asQueryValue } from '../../archive/query-string.js';
+import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../../http/route.js';
+import { isTruthy } from '../../php/empty-filter.js';
+import { redact } from '../../posts/redact.js';
+import { searchablePasswords, unlocks } from '../../posts/password.js';
+import type { WriteTarget } from '../../posts/write-target.js';
+import { EVENT } from '../../posts/kinds.js';
+import { nowDates } from '../../posts/dates.js';
+import { linkedArchiveArgs, linkedIdArg, linkedSlugArg, type LinkedWriteArgs } from './args.js';
+import { archiveStatuses } from '../../posts/args.js';
+import type { LinkedPostService } from './rules.js';
+import type { LinkedRow, LinkedTable } from './queries.js';
+import { toId } from '../../args/checks.js';
+import { searchFragments } from '../../text/search-terms.js';
+
+/**
+ * The archive, single and by-slug routes of a linked kind (venues, organizers): one
+ * mechanism, configured by the kind's service and write arguments.
+ */
+export function linkedRoutes<T extends LinkedTable>(
+  service: (ctx: RequestContext) => LinkedPostService<T>,
+  kindInfo: LinkedPostService<T>['kind']['info'],
+  writeArgs: <R extends boolean>(required: R) => LinkedWriteArgs,
+): Route[] {
+  const noun = kindInfo.noun;
+  const collection = kindInfo.collection;
+  const idArg = linkedIdArg(kindInfo);
+  const slugArg = linkedSlugArg(kindInfo);
+  const notAccessible = () => apiError(`${noun}-not-accessible`, `The requested ${noun} is not accessible`, 403);
+
+  /** The item a single route addresses (by `id` or `slug`), once validation has passed. */
+  async function target(ctx: RequestContext): Promise<LinkedRow<T> | undefined> {
+    const s = service(ctx);
+    const id = toId(ctx.path('id'));
+    if (id !== undefined) return s.get(id);
+    const slug = ctx.path('slug');
+    return slug !== undefined ? s.bySlug(slug) : undefined;
+  }
+
+  /** Per-item permission once the item is known; the generic capability otherwise. */
+  const allowed = (action: 'edit' | 'delete') => async (ctx: RequestContext) => {
+    const row = await target(ctx);
+    return row ? service(ctx).can(ctx.principal, action, row) : has(ctx.principal, `${action}_tribe_${kindInfo.kind}`);
+  };
+
+  /** Password-protected items are redacted unless the request unlocks them (responses.md §7). */
+  const locked = (ctx: RequestContext, row: LinkedRow<T>) => !unlocks(ctx, row.password, service(ctx).can(ctx.principal, 'edit', row));
+
+  async function single(ctx: RequestContext, row: LinkedRow<T>, jsonLd: boolean) {
+    const hidden = locked(ctx, row);
+    const [json] = await service(ctx).render([row], { urls: ctx.urls, principal: ctx.principal, jsonLd: jsonLd && !hidden });
+    return hidden ? redact(json) : json;
+  }
+
+  const read = async (ctx: RequestContext) => {
+    const row = await target(ctx);
+    if (!row || (row.status !== 'publish' && !service(ctx).can(ctx.principal, 'read', row))) throw notAccessible();
+    return { body: await single(ctx, row, true) };
+  };
+
+  /** The item a write addresses, or 400 when the path names none (a query `id` can pass validation in its place). */
+  async function writeTarget(ctx: RequestContext): Promise<WriteTarget<LinkedRow<T>>> {
+    const missing = () => invalidParam(ctx.path('slug') !== undefined ? 'slug' : 'id');
+    const row = await target(ctx);
+    if (!row) throw missing();
+    return { row, gone: missing };
+  }
+
+  const update = async (ctx: RequestContext & { params: Record<string, unknown> }) => {
+    const { id: _id, slug: _slug, ...input } = ctx.params;
+    const updated = await service(ctx).update(await writeTarget(ctx), input, ctx.principal, ctx.options.timezone, ctx.now());
+    return { body: await single(ctx, updated, false) };
+  };
+
+  const remove = async (ctx: RequestContext) => {
+    const item = await writeTarget(ctx);
+    const s = service(ctx);
+    if (isTruthy(ctx.input('force'))) {
+      const previous = await single(ctx, item.row, false);
+      await s.deletePermanently(item, ctx.principal);
+      return { body: { deleted: true, previous } };
+    }
+    const trashed = await s.trash(item, ctx.principal, ctx.options.timezone, ctx.now());
+    return { body: await single(ctx, trashed, false) };
+  };
+
+  const archive = endpoint({
+    methods: READABLE,
+    args: linkedArchiveArgs(kindInfo),
+    handler: async (ctx) => {
+      const p = ctx.params;
+      const perPage = Math.min(p.per_page ?? ctx.options.perPage, ctx.options.maxPerPage);
+      const page = p.page ?? 1;
+      const { statuses, shown } = archiveStatuses(kindInfo, p.status, ctx);
+      const hasEvents = p.has_events === undefined ? undefined : isTruthy(p.has_events);
+      const upcoming = isTruthy(p.only_with_upcoming);
+      // Items linked to an event the caller may not read are not revealed through it.
+      const eventVisible = p.event === undefined || (await ctx.services.events.revealsLinks(p.event, ctx.principal));
+      const { rows, total } = await service(ctx).list({
+        statuses,
+        offset: (page - 1) * perPage,
+        limit: perPage,
+        searchFragments: p.search !== undefined ? searchFragments(p.search) : undefined,
+        searchPasswords: p.search !== undefined ? searchablePasswords(ctx.principal, kindInfo) : undefined,
+        eventId: p.event === undefined ? undefined : eventVisible ? p.event : 0,
+        hasEvents,
+        // The events that count are the ones the caller's own events archive lists (lists.md §6).
+        upcoming: upcoming ? { afterUtc: nowDates(ctx.options.timezone, ctx.now()).utc, statuses: archiveStatuses(EVENT, undefined, ctx).statuses } : undefined,
+      });
+      if (page > 1 && rows.length === 0) {
+        throw apiError(`${noun}-archive-page-not-found`, `The requested ${noun} archive page does not exist`, 404);
+      }
+      const totalPages = Math.ceil(total / perPage);
+      const rendered = await service(ctx).render(rows, { urls: ctx.urls, principal: ctx.principal, jsonLd: false });
+      const items = rendered.map((json, i) => (locked(ctx, rows[i]) ? redact(json) : json));
+      const urls = pagingUrls(`${ctx.urls.base}/${collection}/`, page, totalPages, [
+        ['per_page', perPage],
+        ['event', p.event],
+        ['has_events', asQueryValue(ctx.input('has_events'))],
+        ['status', shown],
+        ['search', p.search],
+        ['only_with_upcoming', upcoming ? asQueryValue(ctx.input('only_with_upcoming')) : undefined],
+      ]);
+      return {
+        body: { [collection]: items, ...urls, total, total_pages: totalPages },
+        headers: { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages) },
+      };
+    },
+  });
+
+  const create = endpoint({
+    methods: CREATABLE,
+    args: writeArgs(true),
+    permission: (ctx) => has(ctx.principal, `edit_tribe_${kindInfo.kind}`),
+    handler: async (ctx) => {
+      const row = await service(ctx).create(ctx.params, ctx.principal, ctx.options.timezone, ctx.now());
+      return { status: 201, body: await single(ctx, row, false) };
+    },
+  });
+
+  const singleEndpoints = (key: Record<string, typeof idArg>) => [
+    endpoint({ methods: READABLE, args: { ...key }, handler: read }),
+    endpoint({ methods: DELETABLE, args: { ...key }, permission: allowed('delete'), handler: remove }),
+    endpoint({ methods: EDITABLE, args: { ...key, ...writeArgs(false) }, permission: allowed('edit'), handler: update }),
+  ];
+
+  return [
+    route(`/${collection}`, [archive, create]),
+    route(`/${collection}/(?P<id>\\d+)`, singleEndpoints({ id: idArg })),
+    route(`/${collection}/by-slug/(?P<slug>[^/]+)`, singleEndpoints({ slug: slugArg as unknown as typeof idArg })),
+  ];
+}

@@ -1,0 +1,259 @@
+import { can, type Principal } from '../../auth/capabilities.js';
+import type { Urls } from '../../http/urls.js';
+import { ApiError, apiError, forbidden, invalidParams, type ParamFailure } from '../../http/errors.js';
+import type { PostKindInfo } from '../../posts/kinds.js';
+import { nowDates, publicationDates, updatedPublicationDates } from '../../posts/dates.js';
+import { leaveTrash, moveToTrash } from '../../posts/trash.js';
+import { present, recheck, type WriteTarget } from '../../posts/write-target.js';
+import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from '../../posts/status.js';
+import { filterContent, filterTitle } from '../../posts/text.js';
+import { storedSlugForm, uniquePostSlug } from '../../posts/slug.js';
+import type { Store } from '../../store/index.js';
+import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTable } from './queries.js';
+import { withRetry } from '../../store/retry.js';
+import type { ImageChoice, ImageService } from '../../images/service.js';
+
+/** What a venue or organizer write carries, after validation. */
+export type LinkedInput = Record<string, unknown>;
+
+/** How one linked kind maps parameters to columns and rows to JSON. */
+export interface LinkedKind<T extends LinkedTable> {
+  info: PostKindInfo;
+  table: T;
+  /** The name parameter and response key (`venue`, `organizer`). */
+  titleKey: 'venue' | 'organizer';
+  /** Details of a new item before the sent fields apply. */
+  blank(): DetailsOf<T>;
+  /** Detail columns a write sets from the parameters sent (merged with `current` on update). */
+  details(input: LinkedInput, current: DetailsOf<T> | undefined): Partial<DetailsOf<T>>;
+  /** The item as the API shows it. */
+  represent(row: LinkedRow<T>, view: LinkedView): Record<string, unknown>;
+}
+
+/** What a representation needs beyond the row. */
+export interface LinkedView {
+  urls: Urls;
+  principal: Principal | null;
+  image: false | Record<string, unknown>;
+  /** Whether the caller may read the item (pretty permalink of private items, `json_ld`). */
+  canRead: boolean;
+  /** Single reads (and items embedded in a single event) carry `json_ld` when readable. */
+  jsonLd: boolean;
+}
+
+/** Items with the same title a create considers for reuse (the first one the caller may read wins). */
+const DUPLICATE_CANDIDATES = 20;
+
+/** Bytes the smallest text column of every store holds (MySQL/MariaDB `text`). */
+const MAX_STORED_BYTES = 65_535;
+
+/**
+ * Refuses stored values a store could not hold (400, the parameter named as the request
+ * limits name it), so that every dialect behaves alike and none answers 500. Values are
+ * measured as stored: the HTML filter may lengthen them.
+ */
+function assertStorable(values: Record<string, unknown>): void {
+  const failures = new Map<string, ParamFailure>();
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value !== 'string' || Buffer.byteLength(value) <= MAX_STORED_BYTES) continue;
+    const message = `${name} is too large.`;
+    failures.set(name, { message, detail: { code: 'rest_param_too_large', message, data: { param: name } } });
+  }
+  if (failures.size) throw invalidParams(failures);
+}
+
+function owned(kind: PostKindInfo, row: LinkedRow<LinkedTable>) {
+  return { kind: kind.kind, authorId: row.author, status: row.status, statusBeforeTrash: row.status_before_trash };
+}
+
+/** The rules venues and organizers share: visibility, writes, trash and permanent deletion. */
+export class LinkedPostService<T extends LinkedTable> {
+  constructor(
+    private readonly store: Store,
+    private readonly images: ImageService,
+    readonly kind: LinkedKind<T>,
+  ) {}
+
+  private rows(s: Store = this.store): LinkedPostStore<T> {
+    return s[this.kind.table] as unknown as LinkedPostStore<T>;
+  }
+
+  /** The item with this id. */
+  get(id: number): Promise<LinkedRow<T> | undefined> {
+    return this.rows().get(id);
+  }
+
+  /** The item with this slug, given as stored or with its non-ASCII characters decoded. */
+  async bySlug(slug: string): Promise<LinkedRow<T> | undefined> {
+    const found = await this.rows().bySlug(slug);
+    const stored = storedSlugForm(slug);
+    return found ?? (stored !== slug ? this.rows().bySlug(stored) : undefined);
+  }
+
+  /** Items by id, any order. */
+  getMany(ids: readonly number[]): Promise<LinkedRow<T>[]> {
+    return this.rows().getMany(ids);
+  }
+
+  /** Whether `p` may read, edit or delete the item (auth.md §1.1). */
+  can(p: Principal | null, action: 'read' | 'edit' | 'delete', row: LinkedRow<T>): boolean {
+    return can(p, action, owned(this.kind.info, row as LinkedRow<LinkedTable>));
+  }
+
+  /** One archive page. */
+  list(query: LinkedListQuery): Promise<{ rows: LinkedRow<T>[]; total: number }> {
+    return this.rows().list(query);
+  }
+
+  /** Items as the API shows them, images looked up in one batch. */
+  async render(rows: readonly LinkedRow<T>[], view: Omit<LinkedView, 'image' | 'canRead'>): Promise<Record<string, unknown>[]> {
+    const images = await this.images.byIds(rows.map((r) => r.image_id));
+    return rows.map((row) => {
+      const canRead = this.can(view.principal, 'read', row);
+      return this.kind.represent(row, { ...view, image: images(row.image_id), canRead, jsonLd: view.jsonLd && canRead });
+    });
+  }
+
+  /**
+   * Creates an item (writes.md §3.2, §4.2), or returns the existing one with the same
+   * title (and description, when sent) after applying the sent fields to it.
+   */
+  async create(input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
+    // Refused before an image URL is fetched and recorded, so that a refusal writes nothing.
+    this.assertCreatable(input, p);
+    const image = await this.images.choose(input.image, p);
+    const row = await withRetry(() =>
+      this.store.transaction(async (tx) => this.rows(tx).get(await this.insertIn(tx, input, p, siteZone, now, image))),
+    );
+    if (!row) throw this.notCreated();
+    return row;
+  }
+
+  /** The stored name and description of a new item, once sure the store can hold them. */
+  private assertCreatable(input: LinkedInput, p: Principal | null): { title: string; content: string | undefined } {
+    const title = filterTitle(String(input[this.kind.titleKey]), p);
+    const content = input.description !== undefined ? filterContent(String(input.description ?? ''), p) : undefined;
+    assertStorable({ [this.kind.titleKey]: title, description: content, ...this.kind.details(input, undefined) });
+    // WordPress refuses a post with neither title nor content (a name of blanks, or only tags).
+    if (!title.trim() && !content?.trim()) throw this.notCreated();
+    return { title, content };
+  }
+
+  private notCreated(): ApiError {
+    const noun = this.kind.info.noun;
+    return apiError(`could-not-create-${noun}`, `The ${noun} could not be created from the provided data`, 400);
+  }
+
+  /**
+   * The creation step of {@link create}, inside a caller's transaction (event writes create
+   * linked items). An item with the same title (and description, when sent) is reused instead
+   * (writes.md §3.2 recommendation): updated with the sent fields when the caller may edit it,
+   * linked as it stands when the caller may only read it; one the caller may not read is no match.
+   */
+  async insertIn(tx: Store, input: LinkedInput, p: Principal | null, siteZone: string, now: Date, image?: ImageChoice): Promise<number> {
+    const { title, content } = this.assertCreatable(input, p);
+    const table = this.rows(tx);
+    // A password-protected item's title and description are hidden from who may not edit it:
+    // matching them would let a create tell whether a guess was right.
+    const reusable = (row: LinkedRow<T>) => row.status !== 'trash' && this.can(p, 'read', row) && (!row.password || this.can(p, 'edit', row));
+    const candidates = await table.findDuplicates(title, content === '' ? undefined : content, DUPLICATE_CANDIDATES);
+    const match = candidates.find(reusable);
+    // Locked and judged again: it may have changed since it was found.
+    const duplicate = match && (await table.get(match.id, { lock: true }));
+    if (duplicate && reusable(duplicate)) {
+      if (!this.can(p, 'edit', duplicate)) return duplicate.id;
+      await table.updateDetails(duplicate.id, this.kind.details(input, duplicate));
+      if (image !== undefined) await tx.posts.update(duplicate.id, { image_id: (await this.images.record(tx, image)) ?? null });
+      return duplicate.id;
+    }
+    let status = scaleBackStatus(p, typeof input.status === 'string' ? input.status : undefined);
+    const dates = publicationDates(input, siteZone, now, FLOATING_STATUSES.has(status));
+    if (!FLOATING_STATUSES.has(status)) status = scheduleStatus(status, dates.date_utc, now);
+    const slug = await uniquePostSlug(tx, this.kind.info.type, title);
+    const id = await tx.posts.insert({
+      type: this.kind.info.type,
+      author: typeof input.author === 'number' ? input.author : (p?.id ?? 0),
+      status,
+      status_before_trash: null,
+      title,
+      content: content ?? '',
+      excerpt: '',
+      slug: slug || null,
+      password: null,
+      date: dates.date,
+      date_utc: dates.date_utc,
+      // WordPress inserts a post with its modification date set to its publication date.
+      modified: dates.date,
+      modified_utc: dates.date_utc,
+      menu_order: 0,
+      parent: 0,
+      image_id: (await this.images.record(tx, image)) ?? null,
+    });
+    if (!slug) await tx.posts.update(id, { slug: String(id) });
+    await table.insertDetails(id, { ...this.kind.blank(), ...this.kind.details(input, undefined) });
+    return id;
+  }
+
+  /**
+   * Updates the fields sent; every other field keeps its value (writes.md §3.3, §4.3). A
+   * `status` of `trash` goes through the trash rule, and leaving the trash restores the slug.
+   */
+  async update(target: WriteTarget<LinkedRow<T>>, input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
+    const text: { title?: string; content?: string } = {};
+    const title = input[this.kind.titleKey];
+    if (title !== undefined) text.title = filterTitle(String(title), p);
+    if (input.description !== undefined) text.content = filterContent(String(input.description ?? ''), p);
+    assertStorable({ [this.kind.titleKey]: text.title, description: text.content, ...this.kind.details(input, target.row) });
+    if (!(text.title ?? target.row.title).trim() && !(text.content ?? target.row.content).trim()) {
+      throw apiError(`could-not-update-${this.kind.info.noun}`, `The ${this.kind.info.noun} could not be updated`, 400);
+    }
+    const image = await this.images.choose(input.image, p);
+    return withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const table = this.rows(tx);
+        const row = recheck(await table.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'edit', r));
+        const changes: Parameters<Store['posts']['update']>[1] = { ...text };
+        if (input.author !== undefined) changes.author = input.author as number;
+        if (image !== undefined) changes.image_id = (await this.images.record(tx, image)) ?? null;
+        let status = row.status;
+        if (input.status !== undefined) status = scaleBackStatus(p, input.status as string);
+        const trashing = status === 'trash' && row.status !== 'trash';
+        if (trashing && !this.can(p, 'delete', row)) throw forbidden(p !== null);
+        Object.assign(changes, updatedPublicationDates(input, row, status, siteZone, now));
+        if (!FLOATING_STATUSES.has(status) && status !== 'trash') status = scheduleStatus(status, changes.date_utc ?? row.date_utc, now);
+        if (row.status === 'trash' && status !== 'trash') Object.assign(changes, await leaveTrash(tx, this.kind.info, row, status));
+        else if (status !== row.status && !trashing) changes.status = status;
+        const stamp = nowDates(siteZone, now);
+        changes.modified = stamp.local;
+        changes.modified_utc = stamp.utc;
+        await tx.posts.update(row.id, changes);
+        await table.updateDetails(row.id, this.kind.details(input, row));
+        if (trashing) await moveToTrash(tx, this.kind.info, present(await table.get(row.id), target), siteZone, now, () => table.unlinkFromEvents(row.id));
+        return present(await table.get(row.id), target);
+      }),
+    );
+  }
+
+  /** Moves the item to the trash and unlinks it from events (writes.md §3.4, §4.4). */
+  async trash(target: WriteTarget<LinkedRow<T>>, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
+    return withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const table = this.rows(tx);
+        const row = recheck(await table.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
+        await moveToTrash(tx, this.kind.info, row, siteZone, now, () => table.unlinkFromEvents(row.id));
+        return present(await table.get(row.id), target);
+      }),
+    );
+  }
+
+  /** Removes the item for good (`force=true`), unlinking it from events. */
+  async deletePermanently(target: WriteTarget<LinkedRow<T>>, p: Principal | null): Promise<void> {
+    await withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const table = this.rows(tx);
+        const row = recheck(await table.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
+        await table.deletePermanently(row.id);
+      }),
+    );
+  }
+}

@@ -1,0 +1,57 @@
+import { ORGANIZER } from '../../posts/kinds.js';
+import { dropEmpty } from '../../php/empty-filter.js';
+import { globalIds, jsonLdText, postBase, postText } from '../linked/json.js';
+import { phpEmpty } from '../../posts/args.js';
+import type { DetailsOf } from '../linked/queries.js';
+import { antispambot } from '../../text/json-ld.js';
+import { sanitizeTextField } from '../../text/sanitize.js';
+import { sanitizeUrl } from '../../text/url.js';
+import type { LinkedInput, LinkedKind } from '../linked/rules.js';
+
+type Organizer = DetailsOf<'organizers'>;
+
+const text = (v: unknown) => (phpEmpty(v) ? '' : sanitizeTextField(String(v)));
+
+/** Organizers: phone, website and e-mail (no format check on the e-mail, as upstream). */
+export const organizerKind: LinkedKind<'organizers'> = {
+  info: ORGANIZER,
+  table: 'organizers',
+  titleKey: 'organizer',
+  blank: () => ({ phone: '', website: '', email: '' }),
+  details(input: LinkedInput) {
+    const out: Partial<Organizer> = {};
+    if (input.phone !== undefined) out.phone = text(input.phone);
+    if (input.email !== undefined) out.email = text(input.email);
+    if (input.website !== undefined) out.website = phpEmpty(input.website) ? '' : sanitizeUrl(String(input.website));
+    return out;
+  },
+  represent(row, view) {
+    const t = postText(row);
+    const obj: Record<string, unknown> = {
+      ...postBase(ORGANIZER, row, view),
+      organizer: t.title,
+      description: t.description,
+      excerpt: t.excerpt,
+      slug: row.slug ?? '',
+      image: view.image,
+      phone: row.phone,
+      website: row.website,
+      email: row.email,
+    };
+    if (view.jsonLd) obj.json_ld = organizerJsonLd(row, view.image);
+    return dropEmpty({ ...obj, ...globalIds(row.id, view.urls) });
+  },
+};
+
+/** The schema.org `Person` of an organizer (responses.md §6). */
+export function organizerJsonLd(row: Parameters<typeof organizerKind.represent>[0], image: false | Record<string, unknown>): Record<string, unknown> {
+  return {
+    '@type': 'Person',
+    ...jsonLdText(row),
+    ...(image ? { image: image.url } : {}),
+    url: row.website,
+    telephone: row.phone,
+    email: antispambot(row.email),
+    sameAs: row.website,
+  };
+}

@@ -1,0 +1,48 @@
+import type { Limits } from '../http/limits.js';
+import type { PostKindInfo } from '../posts/kinds.js';
+import type { Store } from '../store/index.js';
+import type { LinkedTable } from './linked/queries.js';
+import type { PostStore } from '../posts/queries.js';
+import { ImageService } from '../images/service.js';
+import { LinkedPostService } from './linked/rules.js';
+import { organizerKind } from './organizers/kind.js';
+import { TermService } from './terms/rules.js';
+import { EventService } from './events/rules.js';
+import { venueKind } from './venues/kind.js';
+
+/** The business rules of the calendar, by resource. */
+export interface Services {
+  terms: TermService;
+  posts: PostStore;
+  images: ImageService;
+  venues: LinkedPostService<'venues'>;
+  organizers: LinkedPostService<'organizers'>;
+  events: EventService;
+  /** The service of a linked kind (venue or organizer). */
+  linked(kind: PostKindInfo): LinkedPostService<LinkedTable>;
+}
+
+/** What the services need of the calendar's options. */
+export interface ServiceOptions {
+  timezone: string;
+  imageHosts: readonly string[];
+  limits: Pick<Limits, 'imageBytes' | 'imageBytesInFlight' | 'imagesPerRequest'>;
+}
+
+/** Builds the services over a store. */
+export function createServices(store: Store, options: ServiceOptions): Services {
+  const images = new ImageService(store, options);
+  const venues = new LinkedPostService(store, images, venueKind);
+  const organizers = new LinkedPostService(store, images, organizerKind);
+  const terms = new TermService(store);
+  const events = new EventService(store, { images, terms, venues, organizers, timezone: options.timezone, imagesPerRequest: options.limits.imagesPerRequest });
+  return {
+    terms,
+    events,
+    posts: store.posts,
+    images,
+    venues,
+    organizers,
+    linked: (kind) => (kind.type === 'venue' ? venues : organizers) as unknown as LinkedPostService<LinkedTable>,
+  };
+}

@@ -1,0 +1,73 @@
+import type { Urls } from '../../http/urls.js';
+import type { TermKind } from './args.js';
+import type { TermRow } from './queries.js';
+
+/** Slugs and parents of terms and their ancestors, for hierarchical URLs. */
+export type Ancestry = ReadonlyMap<number, { slug: string; parent: number }>;
+
+/** The public page of a term (`/events/category/parent/child/`, `/tag/slug/`). */
+export function termUrl(kind: TermKind, row: TermRow, ancestry: Ancestry, urls: Urls): string {
+  if (!kind.hierarchical) return `${urls.home}/tag/${row.slug}/`;
+  const path = [row.slug];
+  let parent = row.parent;
+  for (let depth = 0; parent && depth < 64; depth++) {
+    const p = ancestry.get(parent);
+    if (!p) break;
+    path.unshift(p.slug);
+    parent = p.parent;
+  }
+  return `${urls.home}/events/category/${path.join('/')}/`;
+}
+
+/** `urls` of a term: self, collection and, for children, up. */
+export function termUrls(kind: TermKind, row: Pick<TermRow, 'id' | 'parent'>, urls: Urls): Record<string, string> {
+  const collection = `${urls.base}/${kind.collection}`;
+  const out: Record<string, string> = { self: `${collection}/${row.id}`, collection };
+  if (row.parent) out.up = `${collection}/${row.parent}`;
+  return out;
+}
+
+/** A term as the term routes return it (responses.md §5.1). */
+export function termJson(kind: TermKind, row: TermRow, ancestry: Ancestry, urls: Urls): Record<string, unknown> {
+  return {
+    id: row.id,
+    count: row.count,
+    description: row.description,
+    name: row.name,
+    slug: row.slug,
+    taxonomy: kind.taxonomy,
+    ...(kind.hierarchical ? { parent: row.parent } : {}),
+    meta: [],
+    url: termUrl(kind, row, ancestry, urls),
+    urls: termUrls(kind, row, urls),
+  };
+}
+
+/** `_links` of a single-term response, with the relation names of WordPress pointing at this API. */
+export function termLinks(kind: TermKind, row: TermRow, urls: Urls, allow: readonly string[]): Record<string, unknown> {
+  const collection = `${urls.base}/${kind.collection}`;
+  return {
+    self: [{ href: `${collection}/${row.id}`, targetHints: { allow } }],
+    collection: [{ href: collection }],
+    ...(row.parent ? { up: [{ embeddable: true, href: `${collection}/${row.parent}` }] } : {}),
+    'wp:post_type': [{ href: `${urls.base}/events?${kind.collection}=${row.id}` }],
+    curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }],
+  };
+}
+
+/** A term embedded in an event (responses.md §5.2). */
+export function embeddedTermJson(kind: TermKind, row: TermRow, urls: Urls): Record<string, unknown> {
+  return {
+    name: row.name,
+    slug: row.slug,
+    term_group: 0,
+    term_taxonomy_id: row.id,
+    taxonomy: kind.taxonomy,
+    description: row.description,
+    parent: row.parent,
+    count: row.count,
+    filter: 'raw',
+    id: row.id,
+    urls: termUrls(kind, row, urls),
+  };
+}

@@ -1,0 +1,135 @@
+import { ApiError, apiError } from '../../http/errors.js';
+import { asQueryValue, buildQuery, withQuery } from '../../archive/query-string.js';
+import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../../http/route.js';
+import { termArchiveArgs, termIdArg, termWriteArgs, type TermKind } from './args.js';
+import { parseList, toId } from '../../args/checks.js';
+import type { TermListQuery } from './queries.js';
+import type { RequestContext } from '../../context.js';
+import { sanitizeTitle } from '../../text/slug.js';
+
+const ORDERBY: Record<string, TermListQuery['orderby']> = {
+  id: 'id',
+  term_id: 'id',
+  term_taxonomy_id: 'id',
+  name: 'name',
+  slug: 'slug',
+  term_group: 'none',
+  count: 'count',
+  description: 'description',
+  parent: 'parent',
+  include: 'include',
+  include_slugs: 'slug',
+  none: 'none',
+};
+
+/** Filters a term archive carries into its paging URLs (with `per_page`; never `page`). */
+const CARRIED = ['per_page', 'search', 'exclude', 'include', 'order', 'orderby', 'hide_empty', 'parent', 'post', 'event', 'slug'];
+
+function ids(value: unknown): number[] | undefined {
+  const list = parseList(value);
+  return list?.map(toId).filter((id): id is number => id !== undefined);
+}
+
+/** Rejects `parent` on tags (writes.md §5.2). */
+function rejectParentOnTags(kind: TermKind, ctx: RequestContext): void {
+  if (!kind.hierarchical && ctx.input('parent') !== undefined) {
+    throw apiError('rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.', 400);
+  }
+}
+
+/** The archive and single routes of one term kind (`/categories`, `/tags`). */
+export function termRoutes(kind: TermKind): Route[] {
+  const archiveArgs = termArchiveArgs(kind);
+  const idArg = termIdArg(kind);
+  const manage = (ctx: RequestContext) => ctx.services.terms.canManage(kind, ctx.principal);
+
+  const archive = endpoint({
+    methods: READABLE,
+    args: archiveArgs,
+    handler: async (ctx) => {
+      const p = ctx.params;
+      const perPage = Math.min(p.per_page ?? ctx.options.perPage, ctx.options.maxPerPage);
+      const page = p.page ?? 1;
+      const include = p.include !== undefined ? ids(p.include) : undefined;
+      // The terms of an event the caller may not read are not revealed through it.
+      const event = p.event ?? p.post;
+      const postId = event === undefined ? undefined : (await ctx.services.events.revealsLinks(event, ctx.principal)) ? event : 0;
+      const { items, total } = await ctx.services.terms.list(
+        kind,
+        {
+          offset: (page - 1) * perPage,
+          limit: perPage,
+          search: p.search,
+          include,
+          includeOrder: include,
+          exclude: p.exclude !== undefined ? ids(p.exclude) : undefined,
+          parent: p.parent,
+          postId,
+          // WordPress' term query sanitises the slug it is given (`slug=Foo Bar` finds `foo-bar`).
+          slug: p.slug !== undefined ? sanitizeTitle(p.slug) : undefined,
+          hideEmpty: p.hide_empty ?? true,
+          orderby: ORDERBY[p.orderby?.toLowerCase() ?? 'name'] ?? 'name',
+          order: p.order === undefined || p.order.toLowerCase() === 'asc' ? 'asc' : 'desc',
+        },
+        ctx.urls,
+      );
+      const totalPages = Math.ceil(total / perPage);
+      // `per_page` is carried as clamped, so that every page of the followed URLs is the same.
+      const carried = CARRIED.filter((k) => ctx.sent(k)).map((k) => [k, k === 'per_page' ? perPage : asQueryValue(ctx.input(k))] as const);
+      const restUrl = withQuery(`${ctx.urls.base}/${kind.collection}/`, buildQuery(carried));
+      const body: Record<string, unknown> = { rest_url: restUrl, total, total_pages: totalPages, [kind.collection]: items };
+      if (page < totalPages) body.next_rest_url = withQuery(restUrl, `page=${page + 1}`);
+      if (page > 1) body.previous_rest_url = page === 2 ? restUrl : withQuery(restUrl, `page=${page - 1}`);
+      return { body, headers: { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages) } };
+    },
+  });
+
+  const create = endpoint({
+    methods: CREATABLE,
+    args: termWriteArgs(kind, true),
+    permission: manage,
+    handler: async (ctx) => {
+      rejectParentOnTags(kind, ctx);
+      const row = await ctx.services.terms.create(kind, ctx.params);
+      const self = `${ctx.urls.base}/${kind.collection}/${row.id}`;
+      return { status: 201, body: await ctx.services.terms.single(kind, row, ctx.urls, ctx.principal), headers: { Location: self } };
+    },
+  });
+
+  const read = endpoint({
+    methods: READABLE,
+    args: { id: idArg },
+    handler: async (ctx) => {
+      const row = await ctx.services.terms.get(kind.taxonomy, ctx.params.id);
+      if (!row) throw apiError('rest_term_invalid', 'Term does not exist.', 404);
+      return { body: await ctx.services.terms.single(kind, row, ctx.urls, ctx.principal) };
+    },
+  });
+
+  const update = endpoint({
+    methods: EDITABLE,
+    args: { id: idArg, ...termWriteArgs(kind, false) },
+    permission: manage,
+    handler: async (ctx) => {
+      rejectParentOnTags(kind, ctx);
+      const { id, ...input } = ctx.params;
+      const row = await ctx.services.terms.update(kind, id, input);
+      return { body: await ctx.services.terms.single(kind, row, ctx.urls, ctx.principal) };
+    },
+  });
+
+  const remove = endpoint({
+    methods: DELETABLE,
+    args: { id: idArg },
+    permission: manage,
+    handler: async (ctx) => {
+      const row = await ctx.services.terms.get(kind.taxonomy, ctx.params.id);
+      if (!row) throw new ApiError('rest_term_invalid', 'Term does not exist.', { status: 404 });
+      const [before] = await ctx.services.terms.render(kind, [row], ctx.urls);
+      await ctx.services.terms.delete(kind, row);
+      return { body: before };
+    },
+  });
+
+  return [route(`/${kind.collection}`, [archive, create]), route(`/${kind.collection}/(?P<id>\\d+)`, [read, update, remove])];
+}

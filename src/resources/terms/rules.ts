@@ -1,0 +1,209 @@
+import { has, type Principal } from '../../auth/capabilities.js';
+import { toId } from '../../args/checks.js';
+import { ApiError, apiError, invalidParam } from '../../http/errors.js';
+import type { Urls } from '../../http/urls.js';
+import { termJson, termLinks } from './json.js';
+import type { TermKind } from './args.js';
+import type { Taxonomy } from '../../store/database.js';
+import type { Store } from '../../store/index.js';
+import { insertReturningId } from '../../store/insert.js';
+import { withRetry } from '../../store/retry.js';
+import { locking } from '../../store/row-lock.js';
+import { TERM_COLUMN_LIMITS, type TermListQuery, type TermRow } from './queries.js';
+import { sanitizeTermName } from '../../text/sanitize.js';
+import { fitSlug, sanitizeTitle } from '../../text/slug.js';
+
+/** Fields of a term write, as validated by the route. */
+export interface TermInput {
+  name?: string;
+  description?: string;
+  slug?: string;
+  parent?: number;
+}
+
+const ALL_VERBS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** The rules of categories and tags: lookup, listing, writes and who may make them. */
+export class TermService {
+  constructor(private readonly store: Store) {}
+
+  /** Whether the caller may create, edit and delete terms of this kind (auth.md §2). */
+  canManage(kind: TermKind, p: Principal | null): boolean {
+    return has(p, 'edit_tribe_events') && has(p, kind.hierarchical ? 'publish_tribe_events' : 'manage_categories');
+  }
+
+  /** A term by id. */
+  get(taxonomy: Taxonomy, id: number): Promise<TermRow | undefined> {
+    return this.store.terms.get(taxonomy, id);
+  }
+
+  /** A term named by a client: id when numeric, else slug, else name. */
+  async resolve(taxonomy: Taxonomy, value: string | number): Promise<TermRow | undefined> {
+    const id = toId(value);
+    if (id !== undefined) return this.store.terms.get(taxonomy, id);
+    const text = String(value).trim();
+    if (!text) return undefined;
+    return (await this.store.terms.bySlug(taxonomy, text)) ?? (await this.store.terms.byName(taxonomy, sanitizeTermName(text)))[0];
+  }
+
+  /** The given terms and all their descendants (category filters match children too). */
+  async withDescendants(taxonomy: Taxonomy, ids: readonly number[]): Promise<number[]> {
+    const all = new Set(ids);
+    let frontier = [...all];
+    for (let depth = 0; frontier.length && depth < 64; depth++) {
+      frontier = (await this.store.terms.childrenOf(taxonomy, frontier)).filter((id) => !all.has(id));
+      for (const id of frontier) all.add(id);
+    }
+    return [...all];
+  }
+
+  /** One archive page, rendered. */
+  async list(kind: TermKind, query: Omit<TermListQuery, 'taxonomy'>, urls: Urls): Promise<{ items: Record<string, unknown>[]; total: number }> {
+    const { rows, total } = await this.store.terms.list({ ...query, taxonomy: kind.taxonomy });
+    return { items: await this.render(kind, rows, urls), total };
+  }
+
+  /** Terms in the shape of the term routes. */
+  async render(kind: TermKind, rows: TermRow[], urls: Urls): Promise<Record<string, unknown>[]> {
+    const ancestry = kind.hierarchical ? await this.store.terms.withAncestors(kind.taxonomy, rows) : new Map();
+    return rows.map((row) => termJson(kind, row, ancestry, urls));
+  }
+
+  /** A single term with its `_links`. */
+  async single(kind: TermKind, row: TermRow, urls: Urls, p: Principal | null): Promise<Record<string, unknown>> {
+    const [json] = await this.render(kind, [row], urls);
+    return { ...json, _links: termLinks(kind, row, urls, this.canManage(kind, p) ? ALL_VERBS : ['GET']) };
+  }
+
+  /** Creates a term (writes.md §5.2). */
+  async create(kind: TermKind, input: TermInput & { name: string }): Promise<TermRow> {
+    const name = this.cleanName(input.name);
+    // WordPress' database layer refuses values wider than the column (a 500 there, 400 here).
+    if (!fitsColumns(name, input.description)) throw apiError('db_insert_error', 'Could not insert term into the database.', 400);
+    const parent = kind.hierarchical ? (input.parent ?? 0) : 0;
+    const givenSlug = input.slug !== undefined ? sanitizeTitle(input.slug) : '';
+    return withRetry(() =>
+      this.store.transaction(async (tx) => {
+        const terms = tx.terms;
+        const [match] = await terms.byName(kind.taxonomy, name, kind.hierarchical ? parent : undefined);
+        if (match) {
+          const slugTaken = givenSlug !== '' && (await terms.slugTaken(kind.taxonomy, givenSlug));
+          if (givenSlug === '' || match.slug === givenSlug || slugTaken) {
+            const message = kind.hierarchical
+              ? 'A term with the name provided already exists with this parent.'
+              : 'A term with the name provided already exists in this taxonomy.';
+            throw new ApiError('term_exists', message, { status: 400, term_id: match.id }, { additional_data: [match.id, match.id] });
+          }
+        }
+        const base = givenSlug || sanitizeTitle(name);
+        // A name without a single slug character gets its id as slug, known only after the insert.
+        const slug = base ? await this.uniqueSlug(tx, kind, base, parent) : `__pending-${crypto.randomUUID()}`;
+        const id = await insertReturningId(
+          tx.dialect,
+          tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug, description: input.description ?? '', parent }),
+        );
+        if (!base) await tx.db.updateTable('terms').set({ slug: String(id) }).where('id', '=', id).execute();
+        return id;
+      }),
+    ).then(async (id) => (await this.store.terms.get(kind.taxonomy, id))!);
+  }
+
+  /**
+   * Term ids for an event write (writes.md §2.10): numeric elements are ids (unknown ones
+   * skipped), others name a term by slug or name and are created when missing.
+   */
+  async idsForEvent(tx: Store, kind: TermKind, elements: readonly (string | number)[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (const element of elements) {
+      const id = toId(element);
+      if (id !== undefined) {
+        if (await tx.terms.get(kind.taxonomy, id)) ids.push(id);
+        continue;
+      }
+      const text = String(element).trim();
+      if (!text) continue;
+      const name = sanitizeTermName(text);
+      const found = (await tx.terms.bySlug(kind.taxonomy, sanitizeTitle(text))) ?? (await tx.terms.byName(kind.taxonomy, name))[0];
+      if (found) ids.push(found.id);
+      else if (name) {
+        const slug = await this.uniqueSlug(tx, kind, sanitizeTitle(name) || 'term', 0);
+        ids.push(await insertReturningId(tx.dialect, tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug, description: '', parent: 0 })));
+      }
+    }
+    return [...new Set(ids)];
+  }
+
+  /** Updates the fields sent (writes.md §5.3). */
+  async update(kind: TermKind, id: number, input: TermInput): Promise<TermRow> {
+    const changes: Partial<{ name: string; slug: string; description: string; parent: number }> = {};
+    if (input.name !== undefined) changes.name = this.cleanName(input.name);
+    if (input.description !== undefined) changes.description = input.description;
+    if (!fitsColumns(changes.name, changes.description)) throw apiError('db_update_error', 'Could not update term in the database.', 400);
+    if (input.parent !== undefined && kind.hierarchical) changes.parent = input.parent;
+    await withRetry(() =>
+      this.store.transaction(async (tx) => {
+        // A parent below the term itself would make a cycle.
+        if (changes.parent !== undefined && (await tx.terms.isSelfOrDescendant(kind.taxonomy, id, changes.parent))) throw invalidParam('parent');
+        if (input.slug !== undefined) {
+          const slug = sanitizeTitle(input.slug) || sanitizeTitle(changes.name ?? '') || String(id);
+          if (await tx.terms.slugTaken(kind.taxonomy, slug, id)) {
+            throw apiError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 400);
+          }
+          changes.slug = slug;
+        }
+        if (Object.keys(changes).length) await tx.db.updateTable('terms').set(changes).where('id', '=', id).execute();
+      }),
+    );
+    return (await this.store.terms.get(kind.taxonomy, id))!;
+  }
+
+  /** Deletes a term for good: children move to its parent, events lose it (writes.md §5.4). */
+  async delete(kind: TermKind, row: TermRow): Promise<void> {
+    await withRetry(() =>
+      this.store.transaction(async ({ db, dialect }) => {
+        // Locked first: an event write linking the term meanwhile either goes before (and its
+        // link is deleted here) or after (and finds the term gone).
+        await locking(db.selectFrom('terms').select('id').where('id', '=', row.id), dialect).execute();
+        await db.updateTable('terms').set({ parent: row.parent }).where('taxonomy', '=', kind.taxonomy).where('parent', '=', row.id).execute();
+        await db.deleteFrom('term_relationships').where('term_id', '=', row.id).execute();
+        await db.deleteFrom('terms').where('id', '=', row.id).execute();
+      }),
+    );
+  }
+
+  private cleanName(raw: string): string {
+    const name = sanitizeTermName(raw);
+    if (!name) throw apiError('empty_term_name', 'A name is required for this term.', 400);
+    return name;
+  }
+
+  /**
+   * A slug free in the taxonomy: `slug`, then `slug-parentslug…` for children, then `-2`,
+   * `-3`… (shortened where a suffix would outgrow the column).
+   */
+  private async uniqueSlug(tx: Store, kind: TermKind, base: string, parent: number): Promise<string> {
+    const taken = (s: string) => tx.terms.slugTaken(kind.taxonomy, s);
+    let slug = base;
+    if (!(await taken(slug))) return slug;
+    if (kind.hierarchical && parent) {
+      let ancestor = parent;
+      for (let depth = 0; ancestor && depth < 64; depth++) {
+        const p = await tx.terms.slugAndParent(ancestor);
+        if (!p) break;
+        slug = fitSlug(slug, `-${p.slug}`);
+        if (!(await taken(slug))) return slug;
+        ancestor = p.parent;
+      }
+    }
+    for (let n = 2; ; n++) {
+      const candidate = fitSlug(slug, `-${n}`);
+      if (!(await taken(candidate))) return candidate;
+    }
+  }
+}
+
+/** Whether a name and a description fit the terms table (`undefined` = not written). */
+function fitsColumns(name: string | undefined, description: string | undefined): boolean {
+  const { nameCharacters, descriptionBytes } = TERM_COLUMN_LIMITS;
+  return (name === undefined || [...name].length <= nameCharacters) && (description === undefined || Buffer.byteLength(description) <= descriptionBytes);
+}

@@ -1,0 +1,204 @@
+import { expect } from 'vitest';
+import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { createCalendar, type CalendarOptions } from '../../../src/index.js';
+import { connectDatabase } from '../../../src/store/connect.js';
+import { TABLES, type Database } from '../../../src/store/database.js';
+import { TablePrefixPlugin } from '../../../src/store/table-prefix.js';
+import { requester, testCalendar, type As, type TestCalendar, type TestResponse } from '../../helpers/harness.js';
+
+/** Keys of an event, in upstream order (responses.md §2); single GETs add `json_ld` last. */
+export const EVENT_KEYS = [
+  'id',
+  'global_id',
+  'global_id_lineage',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'url',
+  'rest_url',
+  'title',
+  'description',
+  'excerpt',
+  'slug',
+  'image',
+  'all_day',
+  'start_date',
+  'start_date_details',
+  'end_date',
+  'end_date_details',
+  'utc_start_date',
+  'utc_start_date_details',
+  'utc_end_date',
+  'utc_end_date_details',
+  'timezone',
+  'timezone_abbr',
+  'cost',
+  'cost_details',
+  'website',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'custom_fields',
+];
+
+/** A `YYYY-MM-DD HH:MM:SS` wall clock. */
+export const WALL_CLOCK = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/** The UTC wall clock of an instant. */
+export function utcWallClock(d: Date): string {
+  return d.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** The UTC calendar date `days` away from `d`. */
+export function utcDay(d: Date, days = 0): string {
+  return new Date(d.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A date's details object as the API shows it (responses.md §1.10). */
+export function details(wallClock: string) {
+  const [date, time] = wallClock.split(' ');
+  const [year, month, day] = date.split('-');
+  const [hour, minutes, seconds] = time.split(':');
+  return { year, month, day, hour, minutes, seconds };
+}
+
+/** The body of a plain `rest_invalid_param` for one parameter. */
+export function invalidParamBody(name: string) {
+  return { code: 'rest_invalid_param', message: `Invalid parameter(s): ${name}`, data: { status: 400, params: { [name]: 'Invalid parameter.' }, details: [] } };
+}
+
+/** The body of a `rest_invalid_param` type failure. */
+export function typeErrorBody(name: string, type: string) {
+  const message = `${name} is not of type ${type}.`;
+  return {
+    code: 'rest_invalid_param',
+    message: `Invalid parameter(s): ${name}`,
+    data: { status: 400, params: { [name]: message }, details: { [name]: { code: 'rest_invalid_type', message, data: { param: name } } } },
+  };
+}
+
+/** Minimal valid event fields. */
+export function eventFields(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { title: 'An event', start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 11:00:00', ...overrides };
+}
+
+/** Creates an event through the API and returns its body (fails the test unless 201). */
+export async function createEvent(t: TestCalendar, overrides: Record<string, unknown> = {}, as: As = 'admin'): Promise<Record<string, any>> {
+  const res = await t.request('POST', '/events', { json: eventFields(overrides), as });
+  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** Creates a venue or organizer through the API. */
+export async function createLinked(t: TestCalendar, kind: 'venues' | 'organizers', json: Record<string, unknown>, as: As = 'admin'): Promise<Record<string, any>> {
+  const res = await t.request('POST', `/${kind}`, { json, as });
+  if (res.status !== 201) throw new Error(`create ${kind} failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** Creates a term through the API. */
+export async function createTerm(t: TestCalendar, kind: 'categories' | 'tags', json: Record<string, unknown>): Promise<Record<string, any>> {
+  const res = await t.request('POST', `/${kind}`, { json, as: 'admin' });
+  if (res.status !== 201) throw new Error(`create ${kind} failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** Asserts an error response: status and `code` (and, when given, the message). */
+export function expectError(res: TestResponse, status: number, code: string, message?: string): void {
+  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
+  if (message !== undefined) expect(res.body.message).toBe(message);
+}
+
+/** A single-GET body as write responses show it: without any `json_ld`, at any depth. */
+export function withoutJsonLd<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutJsonLd) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'json_ld').map(([k, v]) => [k, withoutJsonLd(v)])) as T;
+}
+
+/** Ids of an archive response's events. */
+export const idsOf = (res: TestResponse): number[] => (res.body.events as { id: number }[]).map((e) => e.id);
+
+/** Counts the queries a Kysely instance runs, and can make chosen queries fail. */
+export class QueryProbe implements KyselyPlugin {
+  count = 0;
+  /** When set, a query whose operation node matches throws before it reaches the database. */
+  failWhen: ((node: RootOperationNode) => boolean) | undefined;
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.count++;
+    if (this.failWhen?.(args.node)) throw new Error('injected failure');
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+/** The name of the table an insert writes into (logical name, before the prefix). */
+export function insertTable(node: RootOperationNode): string | undefined {
+  return node.kind === 'InsertQueryNode' ? node.into?.table.identifier.name : undefined;
+}
+
+/** A test calendar over a Kysely instance the test can probe and read directly. */
+export interface ProbedCalendar extends TestCalendar {
+  probe: QueryProbe;
+  /** The calendar's tables (prefixed), read without the probe. */
+  db: Kysely<Database>;
+  rows(table: keyof Database): Promise<number>;
+  /**
+   * Another mount over the same tables with other options (a site time zone, image hosts).
+   * Cheap: no new connection, no new tables (a MariaDB migration takes long on a busy host).
+   */
+  variant(options: Partial<CalendarOptions>): Promise<TestCalendar>;
+}
+
+/** Opens a calendar whose queries go through a {@link QueryProbe}. */
+export async function probedCalendar(url: string, options: Partial<CalendarOptions> = {}): Promise<ProbedCalendar> {
+  const raw = await connectDatabase(url);
+  const probe = new QueryProbe();
+  // The injected failures are expected; anything else is reported.
+  const onError = (e: unknown) => {
+    if (!(e instanceof Error && e.message === 'injected failure')) console.error(e);
+  };
+  const probed = raw.withPlugin(probe);
+  const t = await testCalendar(url, { onError, ...options, db: probed });
+  const prefix = t.calendar.options.tablePrefix;
+  const db = raw.withPlugin(new TablePrefixPlugin(prefix, TABLES)) as unknown as Kysely<Database>;
+  const variants: TestCalendar[] = [];
+  return {
+    ...t,
+    probe,
+    db,
+    async rows(table) {
+      const r = await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    async variant(more) {
+      // No migration: the tables exist (and DDL is what is slow on a busy MariaDB).
+      const calendar = createCalendar({ baseUrl: 'http://example.org', onError, ...options, ...more, db: probed, tablePrefix: prefix });
+      const v: TestCalendar = { ...t, calendar, request: requester(calendar), close: () => calendar.close() };
+      variants.push(v);
+      return v;
+    },
+    async close() {
+      for (const v of variants) await v.close();
+      // The harness drops the tables of server databases.
+      await t.close();
+      await raw.destroy();
+    },
+  };
+}
