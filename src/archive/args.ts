@@ -7,9 +7,8 @@ import type { RequestContext } from '../context.js';
 export const pageArg = arg({ default: 1, description: 'archive.page', type: 'integer' }, { check: phpPositiveInteger });
 
 /**
- * `per_page` of every archive: its own sanitiser (no type error; clamping to the
- * mount's maximum happens in the service). The index shows the default as a string,
- * as upstream does.
+ * `per_page` of every archive: its own sanitiser (no type error; `archivePage` clamps it to
+ * the mount's maximum). The index shows the default as a string, as upstream does.
  */
 export const perPageArg = arg(
   { default: (ctx: RequestContext) => String(ctx.options.perPage), description: 'archive.per_page', type: 'integer' },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isPhpNumeric, phpInteger } from '../php/numeric.js';
-import { INVALID_PARAMETER, type ParamFailure } from '../http/errors.js';
+import { INVALID_PARAMETER, type ParamFailure } from './failure.js';
 import type { DescriptionKey } from '../i18n/en.js';
 
 /** The JSON types WordPress knows for request arguments. */

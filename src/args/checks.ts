@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { phpInteger } from '../php/numeric.js';
 
-/** Largest id the store can hold (32-bit on PostgreSQL and MySQL). */
-export const MAX_ID = 2_147_483_647;
-
 /** A positive integer, as a number or digits (`1`, `"2"`; not `0`, `-1`, `1.5`, `""`). */
 export const positiveInteger = z.union([
   z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
@@ -35,10 +32,9 @@ export function parseList(value: unknown): unknown[] | undefined {
   return undefined;
 }
 
-/** An id from a number or a digit string, or `undefined` when it cannot be a stored id. */
-export function toId(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,10}$/.test(value.trim()) ? Number(value) : NaN;
-  return Number.isInteger(n) && n > 0 && n <= MAX_ID ? n : undefined;
+/** Whether a value is a plain object (a JSON object, or a bracket-notation map). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Whether a value is a scalar a client may send as a list element. */

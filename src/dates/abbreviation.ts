@@ -15,6 +15,7 @@
  * different from the one it had in the current era; write each era's non-numeric pairs;
  * and map every `L` (link) line whose target is in the table.
  */
+import { BoundedCache } from '../cache/bounded-cache.js';
 import { resolveZone } from './zones.js';
 import { pad } from './wall-clock.js';
 import { ZONE_ABBREVIATIONS, ZONE_LINKS } from './tzdb-abbreviations.js';
@@ -52,7 +53,9 @@ interface Era {
   from: number;
   byOffset: Map<number, string>;
 }
-const eraCache = new Map<string, Era[]>();
+/** One entry per zone of the table: keys are table zones only, so the decoded table always fits. */
+const ERA_CACHE_ENTRIES = Object.keys(ZONE_ABBREVIATIONS).length;
+const eraCache = new BoundedCache<string, Era[]>({ maxEntries: ERA_CACHE_ENTRIES });
 
 /** Decodes a table entry (`-300 EST,-240 EDT` or `|pairs;FROM|pairs…`) into eras. */
 function erasOf(zone: string): Era[] {

@@ -2,6 +2,7 @@
  * The events archive's date window (lists.md §5.1): strict-mode bounds and the defaults.
  * Every bound is a wall clock in the site zone; inclusive-mode bounds use day-bounds.ts.
  */
+import { BoundedCache } from '../cache/bounded-cache.js';
 import { DEFAULT_CUTOFF, endOfDay, startOfDay } from './day-bounds.js';
 import { parseTime } from './parse.js';
 import { formatWallClock } from './zones.js';
@@ -55,13 +56,14 @@ export function defaultEndBound(now: Date, cutoff: string = DEFAULT_CUTOFF): str
  * The defaults depend on the clock to the second only: every request asks for them (twice),
  * and parsing the relative dates is the dearest part of reading an archive's parameters.
  */
-const memo = new Map<string, { second: number; value: string | undefined }>();
+/** Keys are four per site zone and cut-off: 100 covers the few zones a site serves, not hostile ones. */
+const PER_SECOND_ENTRIES = 100;
+const memo = new BoundedCache<string, { second: number; value: string | undefined }>({ maxEntries: PER_SECOND_ENTRIES });
 function perSecond(key: string, now: Date, compute: () => string | undefined): string | undefined {
   const second = Math.floor(now.getTime() / 1000);
   const hit = memo.get(key);
   if (hit && hit.second === second) return hit.value;
   const value = compute();
-  if (memo.size >= 100) memo.clear();
   memo.set(key, { second, value });
   return value;
 }

@@ -20,6 +20,7 @@
  *   GMT. luxon alone would pick by the offset in force *now*, hence the code here.
  */
 import { FixedOffsetZone, IANAZone, type Zone } from 'luxon';
+import { BoundedCache } from '../cache/bounded-cache.js';
 import { phpAbbreviationOffset } from './php-abbreviations.js';
 import {
   DAY_MS,
@@ -148,17 +149,18 @@ function withOffsetCache(zone: Zone): Zone {
   return Object.assign(Object.create(zone) as Zone, { offset });
 }
 
-const cache = new Map<string, ResolvedZone | null>();
-/** Bound on cached names, so hostile input cannot grow the cache without limit. */
+/** Bound on cached names, so hostile input cannot grow the cache without limit; real sites use a handful. */
 const CACHE_LIMIT = 1000;
+/** Resolved names; `false` for names PHP rejects (kept too: a bad name tends to come again). */
+const cache = new BoundedCache<string, ResolvedZone | false>({ maxEntries: CACHE_LIMIT });
 
 /** Resolves a zone name as the v1 API accepts it; `undefined` if PHP would reject it. */
 export function resolveZone(name: unknown): ResolvedZone | undefined {
   if (typeof name !== 'string') return undefined;
   const hit = cache.get(name);
-  if (hit !== undefined) return hit ?? undefined;
+  if (hit !== undefined) return hit || undefined;
   const resolved = resolveUncached(name);
-  if (cache.size < CACHE_LIMIT) cache.set(name, resolved ?? null);
+  cache.set(name, resolved ?? false);
   return resolved;
 }
 

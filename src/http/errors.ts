@@ -1,3 +1,4 @@
+import { INVALID_PARAMETER, type ParamFailure } from '../args/failure.js';
 import type { PhpJsonError } from '../php/json-errors.js';
 
 /** Data attached to an error; `status` sets the HTTP status. */
@@ -52,15 +53,6 @@ export function missingParams(names: string[]): ApiError {
     params: names,
   });
 }
-
-/** One failing parameter: its message and, when it carried its own error, the detail. */
-export interface ParamFailure {
-  message: string;
-  detail?: { code: string; message: string; data: Record<string, unknown> };
-}
-
-/** The message WordPress gives a plain validator failure. */
-export const INVALID_PARAMETER = 'Invalid parameter.';
 
 /** 400 `rest_invalid_param` for the failing parameters, in declaration order. */
 export function invalidParams(failures: Map<string, ParamFailure>): ApiError {

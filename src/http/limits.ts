@@ -1,4 +1,4 @@
-import type { ParamFailure } from './errors.js';
+import type { ParamFailure } from '../args/failure.js';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './params.js';
 
 /**

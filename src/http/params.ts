@@ -1,3 +1,4 @@
+import { isRecord } from '../args/checks.js';
 import qs from 'qs';
 import { invalidJson, type ApiError } from './errors.js';
 import { headerValue } from './header-value.js';
@@ -36,14 +37,12 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   listItems: 200,
 };
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
 /**
  * Text as every store can hold it: NUL characters removed (PostgreSQL rejects them in text)
  * and lone surrogates replaced by U+FFFD (what UTF-8 drivers would store anyway).
  */
 export function cleanText(text: string): string {
-  return text.replace(/\u0000/g, '').replace(LONE_SURROGATE, '\uFFFD');
+  return text.replace(/\u0000/g, '').toWellFormed();
 }
 
 function setOwn(target: Record<string, unknown> | unknown[], key: string, value: unknown): void {
@@ -118,10 +117,6 @@ export interface BodyParams {
 
 function toText(body: Uint8Array | string): string {
   return typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 async function parseMultipart(req: CoreRequest, body: Uint8Array | string, limits: ParseLimits): Promise<ParamMap> {

@@ -1,3 +1,5 @@
+import { BoundedCache, byteSize } from '../cache/bounded-cache.js';
+
 /** A rendered response, without the headers that depend on the caller. */
 export interface CachedResponse {
   status: number;
@@ -9,6 +11,7 @@ interface Entry {
   response: CachedResponse;
   /** The clock second the answer is bound to, when it read the clock (the default date window). */
   second?: number;
+  /** UTF-8 bytes of the body and key: the bound is on memory, and non-ASCII text takes 2–4 bytes a character. */
   size: number;
 }
 
@@ -31,16 +34,17 @@ export type Settle = (response: CachedResponse | undefined, readClock: boolean) 
  * default window starts "now") is reused within the same second only. Requests that arrive
  * while the same answer is being computed wait for it rather than compute it again.
  *
- * The cache holds one version's answers at a time, bounded in size (characters of JSON). When
+ * The cache holds one version's answers at a time, bounded in size (bytes of UTF-8 JSON). When
  * it is full, answers of past seconds make room first, then the least recently used ones.
  */
 export class ResponseCache {
   #version: string | undefined;
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries: BoundedCache<string, Entry>;
   readonly #pending = new Map<string, Pending>();
-  #size = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(private readonly maxBytes: number) {
+    this.#entries = new BoundedCache<string, Entry>({ maxSize: maxBytes, sizeOf: (entry) => entry.size });
+  }
 
   /**
    * The answer kept for `key` at `version`, valid at `second`, or the one being computed for it
@@ -51,14 +55,12 @@ export class ResponseCache {
       this.#version = version;
       this.#entries.clear();
       this.#pending.clear();
-      this.#size = 0;
       return undefined;
     }
-    const entry = this.#entries.get(key);
+    // Peeked first: only an answer actually served counts as used.
+    const entry = this.#entries.peek(key);
     if (entry && (entry.second === undefined || entry.second === second)) {
-      // Most recently used last: eviction starts from the front.
-      this.#entries.delete(key);
-      this.#entries.set(key, entry);
+      this.#entries.get(key);
       return entry.response;
     }
     const pending = this.#pending.get(key);
@@ -73,30 +75,18 @@ export class ResponseCache {
     return (response, readClock) => {
       resolve(response);
       if (this.#pending.get(key) === pending) this.#pending.delete(key);
-      if (response && version === this.#version) this.#keep(key, { response, second: readClock ? second : undefined, size: response.body.length + key.length }, second);
+      if (response && version === this.#version) this.#keep(key, { response, second: readClock ? second : undefined, size: byteSize(response.body) + byteSize(key) }, second);
     };
   }
 
   #keep(key: string, entry: Entry, second: number): void {
-    const previous = this.#entries.get(key);
-    if (previous) {
-      this.#entries.delete(key);
-      this.#size -= previous.size;
-    }
+    this.#entries.delete(key);
     if (entry.size > this.maxBytes) return;
-    if (this.#size + entry.size > this.maxBytes) this.#drop((e) => e.second !== undefined && e.second < second);
-    if (this.#size + entry.size > this.maxBytes) this.#drop(() => true, entry.size);
-    this.#entries.set(key, entry);
-    this.#size += entry.size;
-  }
-
-  /** Drops entries that match, least recently used first, until `room` fits (all that match without it). */
-  #drop(matches: (entry: Entry) => boolean, room = Infinity): void {
-    for (const [k, e] of this.#entries) {
-      if (this.#size + room <= this.maxBytes) return;
-      if (!matches(e)) continue;
-      this.#entries.delete(k);
-      this.#size -= e.size;
+    if (this.#entries.totalSize + entry.size > this.maxBytes) {
+      // Answers bound to a past second will never be served again: they make room first.
+      for (const [k, e] of this.#entries.entriesByAge()) if (e.second !== undefined && e.second < second) this.#entries.delete(k);
     }
+    // Then the least recently used ones, which the cache drops itself.
+    this.#entries.set(key, entry);
   }
 }

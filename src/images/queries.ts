@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { MAX_ID } from '../args/checks.js';
+import { isStoredId, storedIds } from '../ids.js';
 import type { AttachmentsTable, Database } from '../store/database.js';
 
 /** A stored image attachment. */
@@ -11,7 +11,7 @@ export class AttachmentStore {
 
   /** The attachment with this post id. */
   async get(id: number): Promise<AttachmentRow | undefined> {
-    if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) return undefined;
+    if (!isStoredId(id)) return undefined;
     return this.db
       .selectFrom('attachments')
       .innerJoin('posts', 'posts.id', 'attachments.post_id')
@@ -23,7 +23,7 @@ export class AttachmentStore {
 
   /** Attachments by id, any order. */
   async getMany(ids: readonly number[]): Promise<AttachmentRow[]> {
-    const valid = [...new Set(ids)].filter((id) => Number.isInteger(id) && id > 0 && id <= MAX_ID);
+    const valid = storedIds(ids);
     if (!valid.length) return [];
     return this.db.selectFrom('attachments').selectAll().where('post_id', 'in', valid).execute();
   }

@@ -1,5 +1,6 @@
+import { phpEmpty } from '../php/empty.js';
 import { has, type Principal } from '../auth/capabilities.js';
-import { toId } from '../args/checks.js';
+import { toId } from '../ids.js';
 import { invalidParam } from '../http/errors.js';
 import type { Limits } from '../http/limits.js';
 import { ByteBudget } from './byte-budget.js';
@@ -9,7 +10,6 @@ import { nowDates } from '../posts/dates.js';
 import { imageJson } from './json.js';
 import type { AttachmentRow } from './queries.js';
 import type { Store } from '../store/index.js';
-import { phpEmpty } from '../posts/args.js';
 
 /** An `image` value as a write's transaction records it (see {@link ImageService.choose}). */
 export type ImageChoice = undefined | null | { id: number } | { url: string; image: FetchedImage; author: number };

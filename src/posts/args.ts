@@ -1,19 +1,16 @@
 import { z } from 'zod';
 import { arg } from '../args/arg.js';
-import { nonEmptyString, parseList, toId } from '../args/checks.js';
+import { nonEmptyString, parseList } from '../args/checks.js';
+import { toId } from '../ids.js';
 import type { RequestContext } from '../context.js';
 import { isTime } from '../dates/index.js';
 import { ANY_STATUSES, isRegisteredStatus } from './status.js';
 import { has } from '../auth/capabilities.js';
 import type { PostKindInfo } from './kinds.js';
 import { isUrlOrEmpty } from '../text/url.js';
+import { phpEmpty } from '../php/empty.js';
 
 type Ctx = RequestContext;
-
-/** PHP's `empty()`: what WordPress validators treat as "not given". */
-export function phpEmpty(value: unknown): boolean {
-  return value === undefined || value === null || value === '' || value === '0' || value === 0 || value === false || (Array.isArray(value) && value.length === 0);
-}
 
 /** "string or empty": PHP-empty, or a string. */
 export const stringOrEmpty = z.custom<unknown>((v) => phpEmpty(v) || typeof v === 'string');

@@ -1,8 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import { MAX_ID } from '../args/checks.js';
+import { isStoredId } from '../ids.js';
 import type { Database, PostType, PostsTable } from '../store/database.js';
-import type { DialectName } from '../store/dialect.js';
-import { insertReturningId } from '../store/insert.js';
+import type { StoreDialect } from '../store/dialects/dialect.js';
 import { recountTerms, termIdsOf } from '../resources/terms/counts.js';
 
 /** A stored post row. */
@@ -12,25 +11,25 @@ export type PostRow = Selectable<PostsTable>;
 export class PostStore {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: DialectName,
+    private readonly dialect: StoreDialect,
   ) {}
 
   /** The type of the post with this id, if there is one. */
   async typeOf(id: number): Promise<PostType | undefined> {
-    if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) return undefined;
+    if (!isStoredId(id)) return undefined;
     const row = await this.db.selectFrom('posts').select('type').where('id', '=', id).executeTakeFirst();
     return row?.type;
   }
 
   /** The post with this id, whatever its type. */
   async get(id: number): Promise<PostRow | undefined> {
-    if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) return undefined;
+    if (!isStoredId(id)) return undefined;
     return this.db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   /** Inserts a post and returns its id. */
   insert(values: Insertable<PostsTable>): Promise<number> {
-    return insertReturningId(this.dialect, this.db.insertInto('posts').values(values));
+    return this.dialect.insertReturningId(this.db.insertInto('posts').values(values));
   }
 
   /** Changes columns of a post. */

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { BoundedCache } from '../cache/bounded-cache.js';
 
 /**
  * Opens a database from a connection string: `postgres://…`, `mysql://…` (or
@@ -16,14 +17,16 @@ export async function connectDatabase(target: string): Promise<Kysely<unknown>> 
  * largest cost of a read on SQLite. The cache is bounded; statements are only ever run to
  * completion (Kysely calls `all`/`run`), so sharing one between calls is safe.
  */
-function cachingStatements<D extends { prepare(sql: string): unknown }>(db: D): D {
+/** Room for every query shape in use; the bound stops ever-new SQL (`IN` lists of each length) from growing it. */
+const STATEMENT_CACHE_ENTRIES = 500;
+
+function cachingStatements<D extends { prepare(sql: string): object }>(db: D): D {
   const prepare = db.prepare.bind(db);
-  const cache = new Map<string, unknown>();
+  const cache = new BoundedCache<string, object>({ maxEntries: STATEMENT_CACHE_ENTRIES });
   db.prepare = ((sql: string) => {
     let stmt = cache.get(sql);
     if (stmt === undefined) {
       stmt = prepare(sql);
-      if (cache.size >= 500) cache.delete(cache.keys().next().value as string);
       cache.set(sql, stmt);
     }
     return stmt;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { TABLES, type Database } from './database.js';
-import { dialectOf, type DialectName } from './dialect.js';
+import { dialectOf, type StoreDialect } from './dialects/index.js';
 import { dropStore, migrateToLatest } from './migrate.js';
 import { PostStore } from '../posts/queries.js';
 import { TablePrefixPlugin } from './table-prefix.js';
@@ -28,7 +28,7 @@ export class Store {
 
   private constructor(
     readonly db: Kysely<Database>,
-    readonly dialect: DialectName,
+    readonly dialect: StoreDialect,
     private readonly versions: StoreVersion,
   ) {
     this.terms = new TermStore(db);
@@ -41,9 +41,10 @@ export class Store {
 
   /** A store over a host's (or the helper's) Kysely instance, with its tables prefixed. */
   static open(raw: Kysely<unknown>, prefix: string): Store {
-    const versions = new StoreVersion(dialectOf(raw));
+    const dialect = dialectOf(raw);
+    const versions = new StoreVersion(dialect);
     const db = raw.withPlugin(new TablePrefixPlugin(prefix, TABLES)).withPlugin(versions) as unknown as Kysely<Database>;
-    return new Store(db, dialectOf(raw), versions);
+    return new Store(db, dialect, versions);
   }
 
   /** The store's version now (`store/version.ts`); `undefined` where the dialect has none. */

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from './dialect.js';
+import { dialectOf } from './dialects/index.js';
 import * as init from './migrations/001_init.js';
 import * as termCounts from './migrations/002_term_counts.js';
 import type { MigrationContext } from './migrations/001_init.js';
@@ -20,7 +20,6 @@ const MIGRATIONS: [string, InCodeMigration][] = [
  */
 export async function migrateToLatest(db: Kysely<unknown>, prefix: string): Promise<string[]> {
   const table = `${prefix}migrations`;
-  const dialect = dialectOf(db);
   // The ledger is created under the lock too: two PostgreSQL sessions running
   // `create table if not exists` at once can both pass the check and one then fails.
   const apply = async (conn: Kysely<unknown>) => {
@@ -43,28 +42,7 @@ export async function migrateToLatest(db: Kysely<unknown>, prefix: string): Prom
     return applied;
   };
 
-  const lockName = `calendar_migrate_${prefix}`;
-  if (dialect === 'postgres') {
-    // DDL is transactional in PostgreSQL: the advisory lock lasts until the transaction ends.
-    return db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtext(${lockName}))`.execute(trx);
-      return apply(trx);
-    });
-  }
-  if (dialect === 'mysql') {
-    // MySQL commits DDL implicitly: hold a named lock on one connection instead.
-    return db.connection().execute(async (conn) => {
-      const { rows } = await sql<{ locked: number | null }>`select get_lock(${lockName}, 120) as locked`.execute(conn);
-      // 0: another instance held the lock for two minutes; null: an error. Never migrate unlocked.
-      if (Number(rows[0]?.locked) !== 1) throw new Error(`Could not take the migration lock ${lockName}`);
-      try {
-        return await apply(conn);
-      } finally {
-        await sql`select release_lock(${lockName})`.execute(conn);
-      }
-    });
-  }
-  return db.transaction().execute((trx) => apply(trx));
+  return dialectOf(db).migrationLock(db, `calendar_migrate_${prefix}`, apply);
 }
 
 /** Drops the store's tables (tests and uninstalls). */

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
-import type { DialectName } from './dialect.js';
+import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type { StoreDialect } from './dialects/dialect.js';
 
 /** Query kinds that change rows or tables. */
 const WRITES = new Set<string>([
@@ -23,18 +23,16 @@ const WRITES = new Set<string>([
  * - Every write through the store's Kysely instance moves an in-process generation on,
  *   after it ran and again when its transaction ends (a rollback must not leave values
  *   computed from uncommitted rows valid).
- * - SQLite: `total_changes()` counts this connection's writes (the host's own too) and
- *   `PRAGMA data_version` the commits of every other connection, other processes included.
- * - PostgreSQL: the text of `pg_current_snapshot()` changes whenever a transaction that wrote
- *   anything starts or ends, on any connection of the cluster.
- * - MySQL/MariaDB have no cheap signal of other connections' commits: there is no version,
+ * - The dialect's `version` adds what tells other connections' commits apart: SQLite's
+ *   `total_changes()` and `PRAGMA data_version`, PostgreSQL's `pg_current_snapshot()`.
+ *   MySQL/MariaDB have no cheap signal of other connections' commits: there is no version,
  *   and nothing is cached.
  */
 export class StoreVersion implements KyselyPlugin {
   #generation = 0;
   readonly #writes = new WeakSet<object>();
 
-  constructor(private readonly dialect: DialectName) {}
+  constructor(private readonly dialect: StoreDialect) {}
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     if (WRITES.has(args.node.kind)) this.#writes.add(args.queryId);
@@ -52,20 +50,8 @@ export class StoreVersion implements KyselyPlugin {
   }
 
   /** The version now, or `undefined` where the dialect has none. Read it before computing. */
-  async current<DB>(db: Kysely<DB>): Promise<string | undefined> {
-    const generation = this.#generation;
-    switch (this.dialect) {
-      case 'sqlite': {
-        const { rows } = await sql<{ c: number; v: number }>`select total_changes() as c, data_version as v from pragma_data_version`.execute(db);
-        return `${generation}:${rows[0]?.c}:${rows[0]?.v}`;
-      }
-      case 'postgres': {
-        const { rows } = await sql<{ s: string }>`select pg_current_snapshot()::text as s`.execute(db);
-        return `${generation}:${rows[0]?.s}`;
-      }
-      default:
-        return undefined;
-    }
+  current<DB>(db: Kysely<DB>): Promise<string | undefined> {
+    return this.dialect.version(db, this.#generation);
   }
 }
 

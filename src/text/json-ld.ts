@@ -2,6 +2,7 @@
  * Text helpers of the `json_ld` objects (responses.md §6): WordPress' `esc_js`, The
  * Events Calendar's event excerpt (`tribe_events_get_the_excerpt`) and `antispambot`.
  */
+import { BoundedCache } from '../cache/bounded-cache.js';
 import { wpautop } from './autop.js';
 import { escapeHtml } from './entities.js';
 import { kses } from './kses.js';
@@ -42,16 +43,17 @@ export function jsonLdDescription(excerpt: string, content: string): string {
   if (out === undefined) {
     const text = hasExcerpt(excerpt) ? excerptHtml(excerpt) : autoExcerpt(content);
     out = escapeJsString(wpautop(text));
-    if (key.length <= 20_000) {
-      if (descriptions.size >= 500) descriptions.delete(descriptions.keys().next().value!);
-      descriptions.set(key, out);
-    }
+    if (key.length <= DESCRIPTION_LONGEST) descriptions.set(key, out);
   }
   return out;
 }
 
+/** Entries kept: the descriptions of the pages being served, as for the render memos. */
+const DESCRIPTION_ENTRIES = 500;
+/** Texts longer than this are described every time (a few of them would fill the memo). */
+const DESCRIPTION_LONGEST = 20_000;
 /** Descriptions by source text: they are pure, and the same posts are shown again and again. */
-const descriptions = new Map<string, string>();
+const descriptions = new BoundedCache<string, string>({ maxEntries: DESCRIPTION_ENTRIES });
 
 /** `has_excerpt`: PHP's `empty()`, so `"0"` counts as no excerpt. */
 function hasExcerpt(excerpt: string): boolean {

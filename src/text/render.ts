@@ -8,6 +8,7 @@
  * `loading`/`srcset` attributes) — none applies to the plain text and simple HTML this
  * API stores.
  */
+import { BoundedCache } from '../cache/bounded-cache.js';
 import { wpautop } from './autop.js';
 import { convertInvalidEntities } from './entities.js';
 import { ksesPost, ksesTitle } from './kses.js';
@@ -21,13 +22,12 @@ const MEMO_LONGEST = 20_000;
 
 /** `render` memoised by its input: the display filters are pure, and the same rows are shown again and again. */
 function memoised(render: (raw: string) => string): (raw: string) => string {
-  const memo = new Map<string, string>();
+  const memo = new BoundedCache<string, string>({ maxEntries: MEMO_ENTRIES });
   return (raw) => {
     if (raw.length > MEMO_LONGEST) return render(raw);
     let out = memo.get(raw);
     if (out === undefined) {
       out = render(raw);
-      if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
       memo.set(raw, out);
     }
     return out;

@@ -1,5 +1,5 @@
 import { nonEmptyString } from '../args/checks.js';
-import type { ParamFailure } from '../http/errors.js';
+import type { ParamFailure } from '../args/failure.js';
 
 /** Words of a WordPress search: all `include` words must occur, no `exclude` word may. */
 export interface SearchWords {

@@ -3,6 +3,7 @@
  * validator of writes), WordPress' `esc_url_raw` (how a website is stored) and the
  * HTML escaping of the event `website` on output.
  */
+import { phpEmpty } from '../php/empty.js';
 import { isIPv6 } from 'node:net';
 import { escapeHtml } from './entities.js';
 
@@ -26,16 +27,10 @@ interface ParsedUrl {
  * accept the string form (`foo` fails, `http://example.com` passes).
  */
 export function isUrlOrEmpty(value: unknown): boolean {
-  if (isPhpEmpty(value)) return true;
+  if (phpEmpty(value)) return true;
   if (typeof value === 'number') return validateUrl(String(value));
   if (typeof value === 'boolean') return validateUrl('1');
   return typeof value === 'string' && validateUrl(value);
-}
-
-function isPhpEmpty(value: unknown): boolean {
-  if (value === undefined || value === null || value === false || value === 0 || value === '' || value === '0') return true;
-  if (Array.isArray(value)) return value.length === 0;
-  return typeof value === 'object' && Object.keys(value).length === 0;
 }
 
 /** PHP's `FILTER_VALIDATE_URL` (no flags) as of PHP 8. */

@@ -1,3 +1,4 @@
+import { isRecord } from '../args/checks.js';
 import { TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { ApiError, type ErrorData } from '../http/errors.js';
 
@@ -33,10 +34,6 @@ const BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
 /** The tRPC code of an API status: other 4xx are BAD_REQUEST, other 5xx INTERNAL_SERVER_ERROR. */
 export function trpcCode(status: number): TRPC_ERROR_CODE_KEY {
   return BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Whether a value has the API error body's shape. */

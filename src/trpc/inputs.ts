@@ -1,7 +1,9 @@
+import { isRecord } from '../args/checks.js';
 import { z } from 'zod';
 import { typeFailure, type Arg, type Args, type Check, type WpType } from '../args/arg.js';
 import type { RequestContext } from '../context.js';
-import { ApiError, INVALID_PARAMETER, invalidParams, missingParams, type ParamFailure } from '../http/errors.js';
+import { ApiError, invalidParams, missingParams } from '../http/errors.js';
+import { INVALID_PARAMETER, type ParamFailure } from '../args/failure.js';
 
 /** The value of a declared argument once the core's type pass has run (`integer` → number). */
 type ValueOf<A> = A extends Arg<infer T, boolean, infer _C> ? T : never;
@@ -69,10 +71,6 @@ export function inputFields(args: Args<RequestContext>, captures: Record<string,
 export function inputSchema(fields: InputFields): z.ZodType {
   const object = z.object(Object.fromEntries(Object.entries(fields).map(([name, f]) => [name, fieldSchema(f)])));
   return Object.values(fields).some((f) => f.required) ? object : object.optional();
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

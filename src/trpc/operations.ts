@@ -1,3 +1,4 @@
+import { isRecord } from '../args/checks.js';
 import { z } from 'zod';
 import type { WpType } from '../args/arg.js';
 import { ROUTES, type Calendar } from '../calendar.js';
@@ -31,10 +32,6 @@ const CAPTURE = /\(\?P<(\w+)>([^)]*)\)/g;
 /** The path captures of a route pattern and their JSON types (`\d+` → integer). */
 function capturesOf(pattern: string): Record<string, WpType> {
   return Object.fromEntries([...pattern.matchAll(CAPTURE)].map(([, name, body]) => [name, body === '\\d+' ? 'integer' : 'string']));
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

@@ -3,8 +3,7 @@ import type { Kysely } from 'kysely';
 import type { CalendarOptions } from '../../src/index.js';
 import { connectDatabase } from '../../src/store/connect.js';
 import { TABLES, type Database } from '../../src/store/database.js';
-import { dialectOf } from '../../src/store/dialect.js';
-import { insertReturningId } from '../../src/store/insert.js';
+import { dialectOf } from '../../src/store/dialects/index.js';
 import { TablePrefixPlugin } from '../../src/store/table-prefix.js';
 import { testCalendar, type TestCalendar } from './harness.js';
 
@@ -35,8 +34,7 @@ export async function storeCalendar(url: string, options: Partial<CalendarOption
     db,
     async addEvent({ status = 'publish', terms = [], type = 'event' } = {}) {
       n++;
-      const id = await insertReturningId(
-        dialect,
+      const id = await dialect.insertReturningId(
         db.insertInto('posts').values({
           type,
           author: 1,

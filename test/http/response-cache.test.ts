@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCalendar } from '../../src/index.js';
+import { ResponseCache, type CachedResponse } from '../../src/http/response-cache.js';
 import { DIALECTS } from '../helpers/harness.js';
 import { createEvent, probedCalendar, type ProbedCalendar } from '../resources/events/fixtures.js';
 
@@ -237,5 +238,23 @@ describe.each(SHARED)('response cache with two instances on $name', ({ name, url
     });
     expect(removed.status).toBe(200);
     expect(await titles()).toHaveLength(2);
+  });
+});
+
+describe('response cache size', () => {
+  const keep = (cache: ResponseCache, key: string, body: string) => {
+    const response: CachedResponse = { status: 200, headers: {}, body };
+    cache.lookup('v1', key, 0);
+    cache.begin('v1', key, 0)(response, false);
+    return cache.lookup('v1', key, 0) === response;
+  };
+
+  it('counts a body of multi-byte characters in bytes (UTF-8), not in characters', () => {
+    // 60 characters: 60 bytes in ASCII, 120 as `é` (2 bytes each), 240 as emoji (4 bytes, 2 code units each).
+    const cache = new ResponseCache(100);
+    expect(keep(cache, 'k', 'e'.repeat(60))).toBe(true);
+    expect(keep(cache, 'k', 'é'.repeat(60))).toBe(false);
+    expect(keep(cache, 'k', '😀'.repeat(30))).toBe(false);
+    expect(keep(new ResponseCache(121), 'k', 'é'.repeat(60))).toBe(true);
   });
 });

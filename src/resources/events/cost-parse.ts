@@ -9,6 +9,7 @@
  */
 import { sanitizeTitle } from '../../text/slug.js';
 import { isPhpNumeric } from '../../php/numeric.js';
+import { phpTrim } from '../../php/string.js';
 
 /**
  * Upstream's number pattern: optional `,`/`.`, digits, optional `,`/`.`, optional digits.
@@ -30,18 +31,6 @@ export function* eachNumber(text: string): Generator<string> {
 /** Whether the text has an ASCII digit (the only digits of the pattern); without one nothing in it is numeric. */
 export function hasDigit(text: string): boolean {
   return /\d/.test(text);
-}
-
-/** The white space PHP's `trim()` removes (not the Unicode set of `String#trim`). */
-const PHP_TRIMMED = new Set([' ', '\t', '\n', '\r', '\0', '\x0B']);
-
-/** PHP's `trim()`, as a loop: `/^\s+|\s+$/` backtracks quadratically on long blank runs. */
-export function phpTrim(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && PHP_TRIMMED.has(text[start])) start++;
-  while (end > start && PHP_TRIMMED.has(text[end - 1])) end--;
-  return text.slice(start, end);
 }
 
 /**
@@ -77,9 +66,6 @@ export function normalizeSeparators(match: string, thousandsSeparator: string): 
  */
 const SLUG_SOURCE_LIMIT = 1000;
 
-/** Lone UTF-16 surrogates, which make `encodeURIComponent` (inside `sanitizeTitle`) throw. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
 /** The slug key of a non-numeric cost (`"Free"` → `"free"`), safe for any input. */
 export function costSlug(text: string): string {
   let source = text;
@@ -88,7 +74,8 @@ export function costSlug(text: string): string {
     const cut = /[\uD800-\uDBFF]/.test(source[SLUG_SOURCE_LIMIT - 1]) ? SLUG_SOURCE_LIMIT - 1 : SLUG_SOURCE_LIMIT;
     source = source.slice(0, cut);
   }
-  return sanitizeTitle(source.replace(LONE_SURROGATE, '\uFFFD'));
+  // Lone surrogates would make `encodeURIComponent` (inside `sanitizeTitle`) throw.
+  return sanitizeTitle(source.toWellFormed());
 }
 
 /** A plain decimal split for exact comparison: integer part without leading zeros, fraction without trailing zeros. */

@@ -4,7 +4,8 @@
  * `offers.price` (responses.md §6). Pure functions; storage and i18n live elsewhere.
  */
 import { escapeSpecialChars } from '../../text/sanitize.js';
-import { compareDecimals, eachNumber, hasDigit, parseCostEntries, phpTrim, type CostEntry } from './cost-parse.js';
+import { compareDecimals, eachNumber, hasDigit, parseCostEntries, type CostEntry } from './cost-parse.js';
+import { phpTrim } from '../../php/string.js';
 import { isPhpNumeric } from '../../php/numeric.js';
 
 /** Where the currency symbol goes around an amount; `''` when unknown (the site default applies). */

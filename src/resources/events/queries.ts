@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
-import { MAX_ID } from '../../args/checks.js';
+import { isStoredId } from '../../ids.js';
 import type { Database, EventsTable, PostsTable, Taxonomy } from '../../store/database.js';
 import type { SearchablePasswords } from '../../posts/password.js';
 import type { SearchWords } from '../../text/search-terms.js';
 import { searchableByPassword } from '../../posts/password-filter.js';
-import type { DialectName } from '../../store/dialect.js';
+import type { StoreDialect } from '../../store/dialects/dialect.js';
 import { containsIgnoringCase } from '../../store/like.js';
-import { locking, type ReadOptions } from '../../store/row-lock.js';
+import type { ReadOptions } from '../../store/row-lock.js';
 import { recountTerms, termIdsOf } from '../terms/counts.js';
 import { VersionedValues } from '../../store/version.js';
 
@@ -42,13 +42,13 @@ export interface EventListQuery {
   orderByPublication: boolean;
 }
 
-const validIds = (ids: readonly number[]) => ids.filter((id) => Number.isInteger(id) && id > 0 && id <= MAX_ID);
+const validIds = (ids: readonly number[]) => ids.filter(isStoredId);
 
 /** Queries and writes of events and their links. */
 export class EventStore {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: DialectName,
+    private readonly dialect: StoreDialect,
     private readonly version: () => Promise<string | undefined>,
   ) {}
 
@@ -65,9 +65,9 @@ export class EventStore {
 
   /** The event with this id. */
   async get(id: number, { lock = false }: ReadOptions = {}): Promise<EventRow | undefined> {
-    if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) return undefined;
+    if (!isStoredId(id)) return undefined;
     const query = this.rows().where('posts.id', '=', id);
-    return (await (lock ? locking(query, this.dialect) : query).executeTakeFirst()) as EventRow | undefined;
+    return (await (lock ? this.dialect.locking(query) : query).executeTakeFirst()) as EventRow | undefined;
   }
 
   /** The event with this slug. */
@@ -189,7 +189,7 @@ export class EventStore {
     const before = await termIdsOf(this.db, eventId);
     const wanted = validIds([...new Set(termIds)]);
     const present = wanted.length
-      ? (await locking(this.db.selectFrom('terms').select('id').where('id', 'in', wanted), this.dialect).execute()).map((r) => r.id)
+      ? (await this.dialect.locking(this.db.selectFrom('terms').select('id').where('id', 'in', wanted)).execute()).map((r) => r.id)
       : [];
     await this.db
       .deleteFrom('term_relationships')

@@ -1,16 +1,17 @@
 import { has } from '../../auth/capabilities.js';
 import type { Args } from '../../args/arg.js';
-import { parseList, toId } from '../../args/checks.js';
+import { parseList } from '../../args/checks.js';
+import { toId } from '../../ids.js';
 import type { RequestContext } from '../../context.js';
 import { defaultEndBound, defaultStartBound, endOfDay, rawDefaultEnd, rawDefaultStart, startOfDay, strictBound } from '../../dates/index.js';
 import { apiError, invalidParam } from '../../http/errors.js';
-import { encodedUrl, pagingUrls, rawUrl, type QueryPair } from '../../archive/urls.js';
-import { asQueryValue } from '../../archive/query-string.js';
+import { asQueryValue, pagingUrls, type QueryPair } from '../../archive/urls.js';
+import { archiveHeaders, archivePage, totalPages } from '../../archive/page.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../../http/route.js';
 import { EVENT } from '../../posts/kinds.js';
 import { searchablePasswords, unlocks } from '../../posts/password.js';
 import type { WriteTarget } from '../../posts/write-target.js';
-import { isTruthy } from '../../php/empty-filter.js';
+import { isTruthy } from '../../php/empty.js';
 import { redact } from '../../posts/redact.js';
 import { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs, termList } from './args.js';
 import { archiveStatuses, passwordArg } from '../../posts/args.js';
@@ -36,8 +37,7 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
   const p = ctx.params as Record<string, unknown> & { page?: number; per_page?: number };
   const site = ctx.options.timezone;
   const now = ctx.now();
-  const perPage = Math.min(p.per_page ?? ctx.options.perPage, ctx.options.maxPerPage);
-  const page = p.page ?? 1;
+  const paging = archivePage(p, ctx.options);
   const strict = isTruthy(p.strict_dates);
   const bound = (value: unknown, snap: 'start' | 'end') =>
     (strict ? strictBound(value, site, now) : snap === 'start' ? startOfDay(value, now) : endOfDay(value, now)) ?? undefined;
@@ -67,8 +67,8 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
   const { statuses, shown } = archiveStatuses(EVENT, p.status, ctx);
   const query: EventListQuery = {
     statuses,
-    offset: (page - 1) * perPage,
-    limit: perPage,
+    offset: paging.offset,
+    limit: paging.limit,
     startsOnOrAfter: start,
     endsOnOrBefore: end,
     ...relativeBounds,
@@ -84,15 +84,15 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
     orderByPublication: include !== undefined,
   };
   const { rows, total } = await ctx.services.events.list(query);
-  if (page > 1 && rows.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
-  const totalPages = Math.ceil(total / perPage);
+  if (paging.page > 1 && rows.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
+  const pages = totalPages(total, paging);
   const rendered = await ctx.services.events.render(rows, { urls: ctx.urls, principal: ctx.principal, single: false });
   const events = rendered.map((json, i) => (rows[i].password && !unlocked(ctx, rows[i]) ? redact(json) : json));
 
   // Paging URLs in upstream order; `venue`, `organizer`, `featured` switch to the encoded form.
   const geoloc = p.geoloc === true;
   const pairs: QueryPair[] = [
-    ['per_page', perPage],
+    ['per_page', paging.perPage],
     ['start_date', ctx.sent('start_date') || !relative ? start : undefined],
     ['end_date', ctx.sent('end_date') || !relative ? end : undefined],
     ['search', p.search as string | undefined],
@@ -115,16 +115,9 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
     ['tags', asQueryValue(p.tags)],
     ['strict_dates', ctx.sent('strict_dates') ? asQueryValue(p.strict_dates) : undefined],
   ];
-  const base = `${ctx.urls.base}/events/`;
-  const urls = pagingUrls(base, page, totalPages, [...pairs, ...extras]);
-  if (['venue', 'organizer', 'featured'].some((k) => ctx.sent(k))) {
-    const head = encodedUrl(base, [['page', page], ...pairs]);
-    urls.rest_url = rawUrl(head, extras).replace(`${head}?`, head.includes('?') ? `${head}&` : `${head}?`);
-  } else urls.rest_url = rawUrl(base, [['page', page], ...pairs, ...extras]);
-  return {
-    body: { events, ...urls, total, total_pages: totalPages },
-    headers: { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages) },
-  };
+  const encodedFirst = ['venue', 'organizer', 'featured'].some((k) => ctx.sent(k));
+  const urls = pagingUrls(`${ctx.urls.base}/events/`, paging.page, pages, pairs, extras, encodedFirst);
+  return { body: { events, ...urls, total, total_pages: pages }, headers: archiveHeaders(total, pages) };
 }
 
 /** The event a single route addresses: by id (404/400 rules) or by the path's slug. */

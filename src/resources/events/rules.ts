@@ -1,3 +1,4 @@
+import { phpEmpty } from '../../php/empty.js';
 import { can, has, type Principal } from '../../auth/capabilities.js';
 import { localToUtc, parseTime, resolveZone, snapToDayEnd, snapToDayStart, timezoneAbbr, wallClockToInstant } from '../../dates/index.js';
 import { costFromInput, type StoredCost } from './cost.js';
@@ -9,7 +10,6 @@ import { EVENT } from '../../posts/kinds.js';
 import { storedSlugForm, uniquePostSlug } from '../../posts/slug.js';
 import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from '../../posts/status.js';
 import { filterContent, filterExcerpt, filterTitle } from '../../posts/text.js';
-import { phpEmpty } from '../../posts/args.js';
 import { parseLinkedEntries, type LinkedEntry } from '../linked/entries.js';
 import { termList } from './args.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';

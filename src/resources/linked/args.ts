@@ -1,5 +1,6 @@
 import { arg, type Arg } from '../../args/arg.js';
-import { nonEmptyString, toId } from '../../args/checks.js';
+import { nonEmptyString } from '../../args/checks.js';
+import { toId } from '../../ids.js';
 import type { RequestContext } from '../../context.js';
 import type { PostKindInfo } from '../../posts/kinds.js';
 import type { DescriptionKey } from '../../i18n/en.js';

@@ -1,16 +1,13 @@
-import { isScalar, toId } from '../../args/checks.js';
+import { phpEmpty } from '../../php/empty.js';
+import { isRecord, isScalar } from '../../args/checks.js';
+import { toId } from '../../ids.js';
 import type { RequestContext } from '../../context.js';
 import { isUrlOrEmpty } from '../../text/url.js';
-import { phpEmpty } from '../../posts/args.js';
 
 /** One linked venue/organizer of an event write: an existing id, or data for a new item. */
 export type LinkedEntry = { id: number } | { data: Record<string, unknown> };
 
 type LinkedType = 'venue' | 'organizer';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** PHP-empty, or an object/array whose values are all empty. */
 export function isEmptyEntry(value: unknown): boolean {

@@ -1,10 +1,10 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
-import { MAX_ID } from '../../args/checks.js';
+import { isStoredId } from '../../ids.js';
 import type { Database, OrganizersTable, PostsTable, VenuesTable } from '../../store/database.js';
 import type { SearchablePasswords } from '../../posts/password.js';
-import type { DialectName } from '../../store/dialect.js';
+import type { StoreDialect } from '../../store/dialects/dialect.js';
 import { containsIgnoringCase, foldCase } from '../../store/like.js';
-import { locking, type ReadOptions } from '../../store/row-lock.js';
+import type { ReadOptions } from '../../store/row-lock.js';
 import { searchableByPassword } from '../../posts/password-filter.js';
 
 /** The detail tables of the two linked-post kinds. */
@@ -38,7 +38,7 @@ type Eb = ExpressionBuilder<Database, 'posts'>;
 export class LinkedPostStore<T extends LinkedTable> {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: DialectName,
+    private readonly dialect: StoreDialect,
     private readonly table: T,
     private readonly type: 'venue' | 'organizer',
     /** Columns searched by `search`, as `posts.x` or `d.x`. */
@@ -59,14 +59,14 @@ export class LinkedPostStore<T extends LinkedTable> {
 
   /** The item with this id. */
   async get(id: number, { lock = false }: ReadOptions = {}): Promise<LinkedRow<T> | undefined> {
-    if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) return undefined;
+    if (!isStoredId(id)) return undefined;
     const query = this.rows().where('posts.id', '=', id);
-    return (await (lock ? locking(query, this.dialect) : query).executeTakeFirst()) as LinkedRow<T> | undefined;
+    return (await (lock ? this.dialect.locking(query) : query).executeTakeFirst()) as LinkedRow<T> | undefined;
   }
 
   /** Items by id, any order. */
   async getMany(ids: readonly number[]): Promise<LinkedRow<T>[]> {
-    const valid = ids.filter((id) => Number.isInteger(id) && id > 0 && id <= MAX_ID);
+    const valid = ids.filter(isStoredId);
     if (!valid.length) return [];
     return (await this.rows().where('posts.id', 'in', valid).execute()) as LinkedRow<T>[];
   }

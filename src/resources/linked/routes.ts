@@ -1,10 +1,10 @@
 import { has } from '../../auth/capabilities.js';
 import type { RequestContext } from '../../context.js';
 import { apiError, invalidParam } from '../../http/errors.js';
-import { pagingUrls } from '../../archive/urls.js';
-import { asQueryValue } from '../../archive/query-string.js';
+import { asQueryValue, pagingUrls } from '../../archive/urls.js';
+import { archiveHeaders, archivePage, totalPages } from '../../archive/page.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../../http/route.js';
-import { isTruthy } from '../../php/empty-filter.js';
+import { isTruthy } from '../../php/empty.js';
 import { redact } from '../../posts/redact.js';
 import { searchablePasswords, unlocks } from '../../posts/password.js';
 import type { WriteTarget } from '../../posts/write-target.js';
@@ -14,7 +14,7 @@ import { linkedArchiveArgs, linkedIdArg, linkedSlugArg, type LinkedWriteArgs } f
 import { archiveStatuses } from '../../posts/args.js';
 import type { LinkedPostService } from './rules.js';
 import type { LinkedRow, LinkedTable } from './queries.js';
-import { toId } from '../../args/checks.js';
+import { toId } from '../../ids.js';
 import { searchFragments } from '../../text/search-terms.js';
 
 /**
@@ -93,8 +93,7 @@ export function linkedRoutes<T extends LinkedTable>(
     args: linkedArchiveArgs(kindInfo),
     handler: async (ctx) => {
       const p = ctx.params;
-      const perPage = Math.min(p.per_page ?? ctx.options.perPage, ctx.options.maxPerPage);
-      const page = p.page ?? 1;
+      const paging = archivePage(p, ctx.options);
       const { statuses, shown } = archiveStatuses(kindInfo, p.status, ctx);
       const hasEvents = p.has_events === undefined ? undefined : isTruthy(p.has_events);
       const upcoming = isTruthy(p.only_with_upcoming);
@@ -102,8 +101,8 @@ export function linkedRoutes<T extends LinkedTable>(
       const eventVisible = p.event === undefined || (await ctx.services.events.revealsLinks(p.event, ctx.principal));
       const { rows, total } = await service(ctx).list({
         statuses,
-        offset: (page - 1) * perPage,
-        limit: perPage,
+        offset: paging.offset,
+        limit: paging.limit,
         searchFragments: p.search !== undefined ? searchFragments(p.search) : undefined,
         searchPasswords: p.search !== undefined ? searchablePasswords(ctx.principal, kindInfo) : undefined,
         eventId: p.event === undefined ? undefined : eventVisible ? p.event : 0,
@@ -111,14 +110,14 @@ export function linkedRoutes<T extends LinkedTable>(
         // The events that count are the ones the caller's own events archive lists (lists.md §6).
         upcoming: upcoming ? { afterUtc: nowDates(ctx.options.timezone, ctx.now()).utc, statuses: archiveStatuses(EVENT, undefined, ctx).statuses } : undefined,
       });
-      if (page > 1 && rows.length === 0) {
+      if (paging.page > 1 && rows.length === 0) {
         throw apiError(`${noun}-archive-page-not-found`, `The requested ${noun} archive page does not exist`, 404);
       }
-      const totalPages = Math.ceil(total / perPage);
+      const pages = totalPages(total, paging);
       const rendered = await service(ctx).render(rows, { urls: ctx.urls, principal: ctx.principal, jsonLd: false });
       const items = rendered.map((json, i) => (locked(ctx, rows[i]) ? redact(json) : json));
-      const urls = pagingUrls(`${ctx.urls.base}/${collection}/`, page, totalPages, [
-        ['per_page', perPage],
+      const urls = pagingUrls(`${ctx.urls.base}/${collection}/`, paging.page, pages, [
+        ['per_page', paging.perPage],
         ['event', p.event],
         ['has_events', asQueryValue(ctx.input('has_events'))],
         ['status', shown],
@@ -126,8 +125,8 @@ export function linkedRoutes<T extends LinkedTable>(
         ['only_with_upcoming', upcoming ? asQueryValue(ctx.input('only_with_upcoming')) : undefined],
       ]);
       return {
-        body: { [collection]: items, ...urls, total, total_pages: totalPages },
-        headers: { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages) },
+        body: { [collection]: items, ...urls, total, total_pages: pages },
+        headers: archiveHeaders(total, pages),
       };
     },
   });

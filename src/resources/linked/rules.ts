@@ -1,6 +1,7 @@
 import { can, type Principal } from '../../auth/capabilities.js';
 import type { Urls } from '../../http/urls.js';
-import { ApiError, apiError, forbidden, invalidParams, type ParamFailure } from '../../http/errors.js';
+import { ApiError, apiError, forbidden, invalidParams } from '../../http/errors.js';
+import type { ParamFailure } from '../../args/failure.js';
 import type { PostKindInfo } from '../../posts/kinds.js';
 import { nowDates, publicationDates, updatedPublicationDates } from '../../posts/dates.js';
 import { leaveTrash, moveToTrash } from '../../posts/trash.js';

@@ -1,7 +1,6 @@
+import { dropEmpty, phpEmpty } from '../../php/empty.js';
 import { ORGANIZER } from '../../posts/kinds.js';
-import { dropEmpty } from '../../php/empty-filter.js';
 import { globalIds, jsonLdText, postBase, postText } from '../linked/json.js';
-import { phpEmpty } from '../../posts/args.js';
 import type { DetailsOf } from '../linked/queries.js';
 import { antispambot } from '../../text/json-ld.js';
 import { sanitizeTextField } from '../../text/sanitize.js';

@@ -1,9 +1,11 @@
 import { phpInteger } from '../../php/numeric.js';
 import { arg, type Args } from '../../args/arg.js';
-import { MAX_ID, isScalar, nonEmptyString, parseList, toId } from '../../args/checks.js';
+import { isScalar, nonEmptyString, parseList } from '../../args/checks.js';
+import { toId } from '../../ids.js';
 import type { RequestContext } from '../../context.js';
 import type { Taxonomy } from '../../store/database.js';
 import { pageArg, perPageArg } from '../../archive/args.js';
+import { existingEvent } from '../../posts/args.js';
 
 /** The two term resources and what differs between them. */
 export interface TermKind {
@@ -30,12 +32,6 @@ function existingTerms(kind: TermKind) {
   };
 }
 
-/** An existing event id. */
-async function existingEvent(value: unknown, ctx: Ctx): Promise<boolean> {
-  const id = toId(value);
-  return id !== undefined && (await ctx.services.posts.typeOf(id)) === 'event';
-}
-
 /** The `id` path argument: an existing term of the taxonomy (else 400, not 404). */
 export function termIdArg(kind: TermKind) {
   return arg(
@@ -45,7 +41,7 @@ export function termIdArg(kind: TermKind) {
       in: 'path',
       check: async (value: unknown, ctx: Ctx) => {
         const id = toId(value);
-        return id !== undefined && id <= MAX_ID && (await ctx.services.terms.get(kind.taxonomy, id)) !== undefined;
+        return id !== undefined && (await ctx.services.terms.get(kind.taxonomy, id)) !== undefined;
       },
     },
   );

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type QueryCreator, type Selectable } from 'kysely';
-import { MAX_ID } from '../../args/checks.js';
+import { isStoredId } from '../../ids.js';
 import type { Database, Taxonomy, TermsTable } from '../../store/database.js';
 import { containsIgnoringCase } from '../../store/like.js';
 
@@ -44,14 +44,14 @@ export class TermStore {
 
   /** A term of the taxonomy by id. */
   async get(taxonomy: Taxonomy, id: number): Promise<TermRow | undefined> {
-    if (id <= 0 || id > MAX_ID) return undefined;
+    if (!isStoredId(id)) return undefined;
     const r = await this.select().where('terms.id', '=', id).where('terms.taxonomy', '=', taxonomy).executeTakeFirst();
     return r && toRow(r);
   }
 
   /** Terms of the taxonomy by id, any order. */
   async getMany(taxonomy: Taxonomy, ids: readonly number[]): Promise<TermRow[]> {
-    const valid = ids.filter((id) => id > 0 && id <= MAX_ID);
+    const valid = ids.filter(isStoredId);
     if (!valid.length) return [];
     const rows = await this.select().where('terms.id', 'in', valid).where('terms.taxonomy', '=', taxonomy).execute();
     return rows.map(toRow);

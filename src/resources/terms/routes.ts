@@ -1,8 +1,10 @@
 import { ApiError, apiError } from '../../http/errors.js';
-import { asQueryValue, buildQuery, withQuery } from '../../archive/query-string.js';
+import { asQueryValue, termPagingUrls } from '../../archive/urls.js';
+import { archiveHeaders, archivePage, totalPages } from '../../archive/page.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../../http/route.js';
 import { termArchiveArgs, termIdArg, termWriteArgs, type TermKind } from './args.js';
-import { parseList, toId } from '../../args/checks.js';
+import { parseList } from '../../args/checks.js';
+import { toId } from '../../ids.js';
 import type { TermListQuery } from './queries.js';
 import type { RequestContext } from '../../context.js';
 import { sanitizeTitle } from '../../text/slug.js';
@@ -48,8 +50,7 @@ export function termRoutes(kind: TermKind): Route[] {
     args: archiveArgs,
     handler: async (ctx) => {
       const p = ctx.params;
-      const perPage = Math.min(p.per_page ?? ctx.options.perPage, ctx.options.maxPerPage);
-      const page = p.page ?? 1;
+      const paging = archivePage(p, ctx.options);
       const include = p.include !== undefined ? ids(p.include) : undefined;
       // The terms of an event the caller may not read are not revealed through it.
       const event = p.event ?? p.post;
@@ -57,8 +58,8 @@ export function termRoutes(kind: TermKind): Route[] {
       const { items, total } = await ctx.services.terms.list(
         kind,
         {
-          offset: (page - 1) * perPage,
-          limit: perPage,
+          offset: paging.offset,
+          limit: paging.limit,
           search: p.search,
           include,
           includeOrder: include,
@@ -73,14 +74,11 @@ export function termRoutes(kind: TermKind): Route[] {
         },
         ctx.urls,
       );
-      const totalPages = Math.ceil(total / perPage);
+      const pages = totalPages(total, paging);
       // `per_page` is carried as clamped, so that every page of the followed URLs is the same.
-      const carried = CARRIED.filter((k) => ctx.sent(k)).map((k) => [k, k === 'per_page' ? perPage : asQueryValue(ctx.input(k))] as const);
-      const restUrl = withQuery(`${ctx.urls.base}/${kind.collection}/`, buildQuery(carried));
-      const body: Record<string, unknown> = { rest_url: restUrl, total, total_pages: totalPages, [kind.collection]: items };
-      if (page < totalPages) body.next_rest_url = withQuery(restUrl, `page=${page + 1}`);
-      if (page > 1) body.previous_rest_url = page === 2 ? restUrl : withQuery(restUrl, `page=${page - 1}`);
-      return { body, headers: { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages) } };
+      const carried = CARRIED.filter((k) => ctx.sent(k)).map((k) => [k, k === 'per_page' ? paging.perPage : asQueryValue(ctx.input(k))] as const);
+      const { rest_url, ...pageUrls } = termPagingUrls(`${ctx.urls.base}/${kind.collection}/`, paging.page, pages, carried);
+      return { body: { rest_url, total, total_pages: pages, [kind.collection]: items, ...pageUrls }, headers: archiveHeaders(total, pages) };
     },
   });
 

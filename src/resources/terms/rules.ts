@@ -1,14 +1,12 @@
 import { has, type Principal } from '../../auth/capabilities.js';
-import { toId } from '../../args/checks.js';
+import { toId } from '../../ids.js';
 import { ApiError, apiError, invalidParam } from '../../http/errors.js';
 import type { Urls } from '../../http/urls.js';
 import { termJson, termLinks } from './json.js';
 import type { TermKind } from './args.js';
 import type { Taxonomy } from '../../store/database.js';
 import type { Store } from '../../store/index.js';
-import { insertReturningId } from '../../store/insert.js';
 import { withRetry } from '../../store/retry.js';
-import { locking } from '../../store/row-lock.js';
 import { TERM_COLUMN_LIMITS, type TermListQuery, type TermRow } from './queries.js';
 import { sanitizeTermName } from '../../text/sanitize.js';
 import { fitSlug, sanitizeTitle } from '../../text/slug.js';
@@ -98,8 +96,7 @@ export class TermService {
         const base = givenSlug || sanitizeTitle(name);
         // A name without a single slug character gets its id as slug, known only after the insert.
         const slug = base ? await this.uniqueSlug(tx, kind, base, parent) : `__pending-${crypto.randomUUID()}`;
-        const id = await insertReturningId(
-          tx.dialect,
+        const id = await tx.dialect.insertReturningId(
           tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug, description: input.description ?? '', parent }),
         );
         if (!base) await tx.db.updateTable('terms').set({ slug: String(id) }).where('id', '=', id).execute();
@@ -127,7 +124,7 @@ export class TermService {
       if (found) ids.push(found.id);
       else if (name) {
         const slug = await this.uniqueSlug(tx, kind, sanitizeTitle(name) || 'term', 0);
-        ids.push(await insertReturningId(tx.dialect, tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug, description: '', parent: 0 })));
+        ids.push(await tx.dialect.insertReturningId(tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug, description: '', parent: 0 })));
       }
     }
     return [...new Set(ids)];
@@ -163,7 +160,7 @@ export class TermService {
       this.store.transaction(async ({ db, dialect }) => {
         // Locked first: an event write linking the term meanwhile either goes before (and its
         // link is deleted here) or after (and finds the term gone).
-        await locking(db.selectFrom('terms').select('id').where('id', '=', row.id), dialect).execute();
+        await dialect.locking(db.selectFrom('terms').select('id').where('id', '=', row.id)).execute();
         await db.updateTable('terms').set({ parent: row.parent }).where('taxonomy', '=', kind.taxonomy).where('parent', '=', row.id).execute();
         await db.deleteFrom('term_relationships').where('term_id', '=', row.id).execute();
         await db.deleteFrom('terms').where('id', '=', row.id).execute();

@@ -1,7 +1,6 @@
-import { dropEmpty, isTruthy } from '../../php/empty-filter.js';
+import { dropEmpty, isTruthy, phpEmpty } from '../../php/empty.js';
 import { globalIds, jsonLdText, postBase, postText } from '../linked/json.js';
 import { VENUE } from '../../posts/kinds.js';
-import { phpEmpty } from '../../posts/args.js';
 import type { DetailsOf } from '../linked/queries.js';
 import { sanitizeTextField } from '../../text/sanitize.js';
 import { sanitizeUrl } from '../../text/url.js';

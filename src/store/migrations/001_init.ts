@@ -1,5 +1,5 @@
-import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import type { Kysely } from 'kysely';
+import { dialectOf } from '../dialects/index.js';
 
 /** Everything a migration needs: the raw Kysely instance and the table prefix. */
 export interface MigrationContext {
@@ -11,18 +11,10 @@ export interface MigrationContext {
 export async function up({ db, prefix }: MigrationContext): Promise<void> {
   const dialect = dialectOf(db);
   const t = (name: string) => prefix + name;
-  // MySQL/MariaDB compare case-insensitively by default; the store asks for that explicitly
-  // (`lower()`) where it wants it, so every dialect compares binary.
-  const finish = <T extends string, C extends string>(b: CreateTableBuilder<T, C>) =>
-    dialect === 'mysql' ? b.modifyEnd(sql`engine=InnoDB default charset=utf8mb4 collate=utf8mb4_bin`) : b;
-  const autoId = <T extends string, C extends string>(b: CreateTableBuilder<T, C>) =>
-    dialect === 'postgres'
-      ? b.addColumn('id', 'serial', (c) => c.primaryKey())
-      : b.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   const date = 'varchar(19)';
 
-  await finish(
-    autoId(db.schema.createTable(t('posts')))
+  await dialect.tableOptions(
+    dialect.autoIncrementId(db.schema.createTable(t('posts')))
       .addColumn('type', 'varchar(20)', (c) => c.notNull())
       .addColumn('author', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('status', 'varchar(20)', (c) => c.notNull())
@@ -44,7 +36,7 @@ export async function up({ db, prefix }: MigrationContext): Promise<void> {
   await db.schema.createIndex(t('posts_type_status_date')).on(t('posts')).columns(['type', 'status', 'date', 'id']).execute();
   await db.schema.createIndex(t('posts_parent')).on(t('posts')).columns(['parent']).execute();
 
-  await finish(
+  await dialect.tableOptions(
     db.schema
       .createTable(t('events'))
       .addColumn('post_id', 'integer', (c) => c.primaryKey())
@@ -72,7 +64,7 @@ export async function up({ db, prefix }: MigrationContext): Promise<void> {
   await db.schema.createIndex(t('events_start_utc')).on(t('events')).columns(['start_utc']).execute();
   await db.schema.createIndex(t('events_venue')).on(t('events')).columns(['venue_id']).execute();
 
-  await finish(
+  await dialect.tableOptions(
     db.schema
       .createTable(t('venues'))
       .addColumn('post_id', 'integer', (c) => c.primaryKey())
@@ -91,7 +83,7 @@ export async function up({ db, prefix }: MigrationContext): Promise<void> {
       .addColumn('geo_lng', 'double precision'),
   ).execute();
 
-  await finish(
+  await dialect.tableOptions(
     db.schema
       .createTable(t('organizers'))
       .addColumn('post_id', 'integer', (c) => c.primaryKey())
@@ -100,7 +92,7 @@ export async function up({ db, prefix }: MigrationContext): Promise<void> {
       .addColumn('email', 'text', (c) => c.notNull()),
   ).execute();
 
-  await finish(
+  await dialect.tableOptions(
     db.schema
       .createTable(t('event_organizers'))
       .addColumn('event_id', 'integer', (c) => c.notNull())
@@ -110,7 +102,7 @@ export async function up({ db, prefix }: MigrationContext): Promise<void> {
   ).execute();
   await db.schema.createIndex(t('event_organizers_organizer')).on(t('event_organizers')).columns(['organizer_id', 'event_id']).execute();
 
-  await finish(
+  await dialect.tableOptions(
     db.schema
       .createTable(t('attachments'))
       .addColumn('post_id', 'integer', (c) => c.primaryKey())
@@ -122,8 +114,8 @@ export async function up({ db, prefix }: MigrationContext): Promise<void> {
       .addColumn('sizes', 'text', (c) => c.notNull()),
   ).execute();
 
-  await finish(
-    autoId(db.schema.createTable(t('terms')))
+  await dialect.tableOptions(
+    dialect.autoIncrementId(db.schema.createTable(t('terms')))
       .addColumn('taxonomy', 'varchar(32)', (c) => c.notNull())
       .addColumn('name', 'varchar(200)', (c) => c.notNull())
       .addColumn('slug', 'varchar(200)', (c) => c.notNull())
@@ -133,7 +125,7 @@ export async function up({ db, prefix }: MigrationContext): Promise<void> {
   await db.schema.createIndex(t('terms_taxonomy_slug')).on(t('terms')).columns(['taxonomy', 'slug']).unique().execute();
   await db.schema.createIndex(t('terms_taxonomy_parent')).on(t('terms')).columns(['taxonomy', 'parent']).execute();
 
-  await finish(
+  await dialect.tableOptions(
     db.schema
       .createTable(t('term_relationships'))
       .addColumn('post_id', 'integer', (c) => c.notNull())

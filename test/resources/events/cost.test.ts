@@ -8,7 +8,8 @@ import {
   REDACTED_COST_DETAILS,
   type StoredCost,
 } from '../../../src/resources/events/cost.js';
-import { compareDecimals, normalizeSeparators, parseCostEntries, phpTrim } from '../../../src/resources/events/cost-parse.js';
+import { compareDecimals, normalizeSeparators, parseCostEntries } from '../../../src/resources/events/cost-parse.js';
+import { phpTrim } from '../../../src/php/string.js';
 
 /** Everything an event response shows for one write input. */
 function show(input: unknown) {

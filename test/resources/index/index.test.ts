@@ -3,7 +3,7 @@ import type { Args } from '../../../src/args/arg.js';
 import { arg } from '../../../src/args/arg.js';
 import type { RequestContext } from '../../../src/context.js';
 import { READABLE, endpoint, route } from '../../../src/http/route.js';
-import { argsObject, routeObject } from '../../../src/resources/index/routes.js';
+import { argsObject, routeObject } from '../../../src/http/route-description.js';
 import { testCalendar, type TestCalendar } from '../../helpers/harness.js';
 
 // The namespace index of index-and-doc.md §1, for the routes that exist so far.

@@ -1,0 +1,40 @@
+import { sql, type InsertQueryBuilder, type InsertResult } from 'kysely';
+import type { StoreDialect } from './dialect.js';
+
+/** PostgreSQL (pg, and third-party dialects built on Kysely's PostgreSQL adapter). */
+export const postgresDialect: StoreDialect = {
+  name: 'postgres',
+
+  async insertReturningId<DB, TB extends keyof DB>(query: InsertQueryBuilder<DB, TB, InsertResult>) {
+    // PostgreSQL reports no insert id: ask for it with RETURNING.
+    const row = (await (query as unknown as InsertQueryBuilder<DB, TB, { id: number }>).returning('id' as never).executeTakeFirstOrThrow()) as { id: number };
+    return Number(row.id);
+  },
+
+  locking(query) {
+    return query.forUpdate();
+  },
+
+  async version(db, generation) {
+    // The text of `pg_current_snapshot()` changes whenever a transaction that wrote anything
+    // starts or ends, on any connection of the cluster.
+    const { rows } = await sql<{ s: string }>`select pg_current_snapshot()::text as s`.execute(db);
+    return `${generation}:${rows[0]?.s}`;
+  },
+
+  migrationLock(db, lockName, work) {
+    // DDL is transactional in PostgreSQL: the advisory lock lasts until the transaction ends.
+    return db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${lockName}))`.execute(trx);
+      return work(trx);
+    });
+  },
+
+  tableOptions(builder) {
+    return builder;
+  },
+
+  autoIncrementId(builder) {
+    return builder.addColumn('id', 'serial', (c) => c.primaryKey());
+  },
+};

@@ -1,0 +1,39 @@
+import { sql } from 'kysely';
+import type { StoreDialect } from './dialect.js';
+
+/** SQLite (better-sqlite3, and third-party dialects built on Kysely's SQLite adapter). */
+export const sqliteDialect: StoreDialect = {
+  name: 'sqlite',
+
+  async insertReturningId(query) {
+    // SQLite reports the insert id, so no RETURNING is needed.
+    const result = await query.executeTakeFirstOrThrow();
+    return Number(result.insertId);
+  },
+
+  locking(query) {
+    // No row lock needed (nor available): SQLite's transactions that write run one at a time,
+    // and one that read before another committed cannot commit (it is retried).
+    return query;
+  },
+
+  async version(db, generation) {
+    // `total_changes()` counts this connection's writes (the host's own too) and
+    // `PRAGMA data_version` the commits of every other connection, other processes included.
+    const { rows } = await sql<{ c: number; v: number }>`select total_changes() as c, data_version as v from pragma_data_version`.execute(db);
+    return `${generation}:${rows[0]?.c}:${rows[0]?.v}`;
+  },
+
+  migrationLock(db, _lockName, work) {
+    // The transaction's write lock is database-wide already.
+    return db.transaction().execute((trx) => work(trx));
+  },
+
+  tableOptions(builder) {
+    return builder;
+  },
+
+  autoIncrementId(builder) {
+    return builder.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  },
+};
