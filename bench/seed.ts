@@ -67,7 +67,6 @@ const VENUES = 500;
 const ORGANIZERS = 300;
 /** Rows per INSERT: 18 columns × 500 stays under every dialect's bound on parameters. */
 const ROWS_PER_INSERT = 500;
-const SITE_ZONE = 'UTC';
 const DAY = 86_400_000;
 
 /** A small deterministic PRNG (mulberry32), so every run seeds the same calendar. */

@@ -1,3 +1,4 @@
+import { insertPost } from '../posts/lifecycle.js';
 import { phpEmpty } from '../php/empty.js';
 import { has, type Principal } from '../auth/capabilities.js';
 import { toId } from '../ids.js';
@@ -80,23 +81,14 @@ export class ImageService {
     const known = await tx.attachments.byUrl(choice.url);
     if (known) return known.post_id;
     const stamp = nowDates(this.options.timezone, new Date());
-    const postId = await tx.posts.insert({
+    const postId = await insertPost(tx, {
       type: 'attachment',
       author: choice.author,
       status: 'inherit',
-      status_before_trash: null,
       title: titleFromUrl(new URL(choice.image.url)),
-      content: '',
-      excerpt: '',
-      slug: null,
-      password: null,
+      slugSource: null,
       date: stamp.local,
       date_utc: stamp.utc,
-      modified: stamp.local,
-      modified_utc: stamp.utc,
-      menu_order: 0,
-      parent: 0,
-      image_id: null,
     });
     await tx.attachments.insert({
       post_id: postId,

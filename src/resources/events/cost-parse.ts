@@ -8,7 +8,6 @@
  * quadratically are written as loops instead of regular expressions.
  */
 import { sanitizeTitle } from '../../text/slug.js';
-import { isPhpNumeric } from '../../php/numeric.js';
 import { phpTrim } from '../../php/string.js';
 
 /**

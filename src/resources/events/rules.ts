@@ -1,14 +1,13 @@
+import { insertPost, moveStatus, newPostState } from '../../posts/lifecycle.js';
 import { phpEmpty } from '../../php/empty.js';
 import { can, has, type Principal } from '../../auth/capabilities.js';
 import { localToUtc, parseTime, resolveZone, snapToDayEnd, snapToDayStart, timezoneAbbr, wallClockToInstant } from '../../dates/index.js';
 import { costFromInput, type StoredCost } from './cost.js';
-import { ApiError, apiError, forbidden, invalidParam, invalidParams } from '../../http/errors.js';
-import { nowDates, publicationDates, updatedPublicationDates } from '../../posts/dates.js';
-import { leaveTrash, moveToTrash } from '../../posts/trash.js';
+import { ApiError, apiError, invalidParam, invalidParams } from '../../http/errors.js';
+import { moveToTrash } from '../../posts/trash.js';
 import { present, recheck, type WriteTarget } from '../../posts/write-target.js';
 import { EVENT } from '../../posts/kinds.js';
 import { storedSlugForm, uniquePostSlug } from '../../posts/slug.js';
-import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from '../../posts/status.js';
 import { filterContent, filterExcerpt, filterTitle } from '../../posts/text.js';
 import { parseLinkedEntries, type LinkedEntry } from '../linked/entries.js';
 import { termList } from './args.js';
@@ -325,33 +324,22 @@ export class EventService {
     const row = await withRetry(() =>
       this.store.transaction(async (tx) => {
         const { venue, organizers } = await this.link(tx, entries, p, now);
-        let status = scaleBackStatus(p, input.status as string | undefined);
-        const floating = FLOATING_STATUSES.has(status);
-        const dates = publicationDates(input, site, now, floating, zone);
-        if (!floating) status = scheduleStatus(status, dates.date_utc, now);
+        const { status, date, date_utc } = newPostState(input, p, site, now, zone);
         const title = filterTitle(String(input.title), p);
-        const slugSource = typeof input.slug === 'string' ? input.slug : SLUGGED.has(status) ? title : '';
-        const slug = slugSource ? await uniquePostSlug(tx, 'event', slugSource) : '';
-        const id = await tx.posts.insert({
+        const id = await insertPost(tx, {
           type: 'event',
           author: typeof input.author === 'number' ? input.author : (p?.id ?? 0),
           status,
-          status_before_trash: null,
           title,
           content: typeof input.description === 'string' ? filterContent(input.description, p) : '',
           excerpt: typeof input.excerpt === 'string' ? filterExcerpt(input.excerpt, p) : '',
-          slug: slug || null,
-          password: null,
-          date: dates.date,
-          date_utc: dates.date_utc,
-          // WordPress inserts a post with its modification date set to its publication date.
-          modified: dates.date,
-          modified_utc: dates.date_utc,
+          // Drafts and pending events get no slug from their title (writes.md §2.2).
+          slugSource: typeof input.slug === 'string' ? input.slug : SLUGGED.has(status) ? title : null,
+          date,
+          date_utc,
           menu_order: input.sticky === true ? -1 : 0,
-          parent: 0,
           image_id: (await this.deps.images.record(tx, image)) ?? null,
         });
-        if (!slug && slugSource) await tx.posts.update(id, { slug: String(id) });
         const details: EventDetails = {
           ...times,
           hidden: flag(input.hide_from_listings === true),
@@ -421,21 +409,13 @@ export class EventService {
         if (input.author !== undefined) post.author = input.author as number;
         if (image !== undefined) post.image_id = (await this.deps.images.record(tx, image)) ?? null;
         if (input.sticky !== undefined) post.menu_order = input.sticky === true ? -1 : 0;
-        let status = input.status !== undefined ? scaleBackStatus(p, input.status as string) : row.status;
-        const trashing = status === 'trash' && row.status !== 'trash';
-        if (trashing && !this.can(p, 'delete', row)) throw forbidden(p !== null);
-        Object.assign(post, updatedPublicationDates(input, row, status, site, now, zone));
-        if (!FLOATING_STATUSES.has(status) && status !== 'trash') status = scheduleStatus(status, post.date_utc ?? row.date_utc, now);
-        if (row.status === 'trash' && status !== 'trash') Object.assign(post, await leaveTrash(tx, EVENT, row, status));
-        else if (status !== row.status && !trashing) post.status = status;
+        const { status, trashing, changes } = await moveStatus(tx, EVENT, row, input, p, this.can(p, 'delete', row), site, now, zone);
+        Object.assign(post, changes);
         const slug = post.slug !== undefined ? post.slug : row.slug;
         if (typeof input.slug === 'string') post.slug = (await uniquePostSlug(tx, 'event', input.slug, row.id)) || String(row.id);
         else if (!slug && SLUGGED.has(status)) {
           post.slug = (await uniquePostSlug(tx, 'event', post.title ?? row.title, row.id)) || String(row.id);
         }
-        const stamp = nowDates(site, now);
-        post.modified = stamp.local;
-        post.modified_utc = stamp.utc;
         await tx.posts.update(row.id, post);
 
         const details: Parameters<Store['events']['updateDetails']>[1] = { ...times };

@@ -1,14 +1,13 @@
+import { insertPost, moveStatus, newPostState } from '../../posts/lifecycle.js';
 import { can, type Principal } from '../../auth/capabilities.js';
 import type { Urls } from '../../http/urls.js';
-import { ApiError, apiError, forbidden, invalidParams } from '../../http/errors.js';
+import { ApiError, apiError, invalidParams } from '../../http/errors.js';
 import type { ParamFailure } from '../../args/failure.js';
 import type { PostKindInfo } from '../../posts/kinds.js';
-import { nowDates, publicationDates, updatedPublicationDates } from '../../posts/dates.js';
-import { leaveTrash, moveToTrash } from '../../posts/trash.js';
+import { moveToTrash } from '../../posts/trash.js';
 import { present, recheck, type WriteTarget } from '../../posts/write-target.js';
-import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from '../../posts/status.js';
 import { filterContent, filterTitle } from '../../posts/text.js';
-import { storedSlugForm, uniquePostSlug } from '../../posts/slug.js';
+import { storedSlugForm } from '../../posts/slug.js';
 import type { Store } from '../../store/index.js';
 import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTable } from './queries.js';
 import { withRetry } from '../../store/retry.js';
@@ -167,30 +166,16 @@ export class LinkedPostService<T extends LinkedTable> {
       if (image !== undefined) await tx.posts.update(duplicate.id, { image_id: (await this.images.record(tx, image)) ?? null });
       return duplicate.id;
     }
-    let status = scaleBackStatus(p, typeof input.status === 'string' ? input.status : undefined);
-    const dates = publicationDates(input, siteZone, now, FLOATING_STATUSES.has(status));
-    if (!FLOATING_STATUSES.has(status)) status = scheduleStatus(status, dates.date_utc, now);
-    const slug = await uniquePostSlug(tx, this.kind.info.type, title);
-    const id = await tx.posts.insert({
+    const id = await insertPost(tx, {
       type: this.kind.info.type,
       author: typeof input.author === 'number' ? input.author : (p?.id ?? 0),
-      status,
-      status_before_trash: null,
+      ...newPostState(input, p, siteZone, now),
       title,
-      content: content ?? '',
-      excerpt: '',
-      slug: slug || null,
-      password: null,
-      date: dates.date,
-      date_utc: dates.date_utc,
-      // WordPress inserts a post with its modification date set to its publication date.
-      modified: dates.date,
-      modified_utc: dates.date_utc,
-      menu_order: 0,
-      parent: 0,
+      content,
+      // Drafts get their slug too (writes.md §3.2).
+      slugSource: title,
       image_id: (await this.images.record(tx, image)) ?? null,
     });
-    if (!slug) await tx.posts.update(id, { slug: String(id) });
     await table.insertDetails(id, { ...this.kind.blank(), ...this.kind.details(input, undefined) });
     return id;
   }
@@ -216,18 +201,8 @@ export class LinkedPostService<T extends LinkedTable> {
         const changes: Parameters<Store['posts']['update']>[1] = { ...text };
         if (input.author !== undefined) changes.author = input.author as number;
         if (image !== undefined) changes.image_id = (await this.images.record(tx, image)) ?? null;
-        let status = row.status;
-        if (input.status !== undefined) status = scaleBackStatus(p, input.status as string);
-        const trashing = status === 'trash' && row.status !== 'trash';
-        if (trashing && !this.can(p, 'delete', row)) throw forbidden(p !== null);
-        Object.assign(changes, updatedPublicationDates(input, row, status, siteZone, now));
-        if (!FLOATING_STATUSES.has(status) && status !== 'trash') status = scheduleStatus(status, changes.date_utc ?? row.date_utc, now);
-        if (row.status === 'trash' && status !== 'trash') Object.assign(changes, await leaveTrash(tx, this.kind.info, row, status));
-        else if (status !== row.status && !trashing) changes.status = status;
-        const stamp = nowDates(siteZone, now);
-        changes.modified = stamp.local;
-        changes.modified_utc = stamp.utc;
-        await tx.posts.update(row.id, changes);
+        const { trashing, changes: moved } = await moveStatus(tx, this.kind.info, row, input, p, this.can(p, 'delete', row), siteZone, now);
+        await tx.posts.update(row.id, { ...changes, ...moved });
         await table.updateDetails(row.id, this.kind.details(input, row));
         if (trashing) await moveToTrash(tx, this.kind.info, present(await table.get(row.id), target), siteZone, now, () => table.unlinkFromEvents(row.id));
         return present(await table.get(row.id), target);

@@ -16,7 +16,6 @@ import {
   sibling,
   unique,
   wipe,
-  type LinkedCase,
 } from '../../helpers/linked.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;

@@ -1,0 +1,120 @@
+/**
+ * The life of a post shared by events, venues, organizers and image attachments: how one is
+ * inserted, and how an update moves its status, publication dates and modification stamp.
+ * Each kind adds only its own columns and rules.
+ */
+import { forbidden } from '../http/errors.js';
+import type { Principal } from '../auth/capabilities.js';
+import type { PostType } from '../store/database.js';
+import type { Store } from '../store/index.js';
+import type { PostRow } from './queries.js';
+import { nowDates, publicationDates, updatedPublicationDates } from './dates.js';
+import type { PostKindInfo } from './kinds.js';
+import { uniquePostSlug } from './slug.js';
+import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from './status.js';
+import { leaveTrash } from './trash.js';
+
+/** A post's columns as one update changes them. */
+export type PostChanges = Parameters<Store['posts']['update']>[1];
+
+/**
+ * The status and publication dates of a new post: the status the caller may give it, the
+ * dates sent (none for a draft), and `future` for a publication date ahead.
+ */
+export function newPostState(
+  input: { status?: unknown; date?: unknown; date_utc?: unknown },
+  p: Principal | null,
+  siteZone: string,
+  now: Date,
+  zone: string = siteZone,
+): { status: string; date: string; date_utc: string } {
+  const asked = scaleBackStatus(p, typeof input.status === 'string' ? input.status : undefined);
+  const floating = FLOATING_STATUSES.has(asked);
+  const dates = publicationDates(input, siteZone, now, floating, zone);
+  return { status: floating ? asked : scheduleStatus(asked, dates.date_utc, now), ...dates };
+}
+
+/** What a new post is made of; the other columns take WordPress' defaults. */
+export interface NewPost {
+  type: PostType;
+  author: number;
+  status: string;
+  title: string;
+  content?: string;
+  excerpt?: string;
+  /**
+   * The text its slug is made from, made unique among posts of the type (a text with no slug
+   * character gives the post its id as slug); `null`: no slug.
+   */
+  slugSource: string | null;
+  date: string;
+  date_utc: string;
+  menu_order?: number;
+  image_id?: number | null;
+}
+
+/**
+ * Inserts a post and returns its id. Its modification date is its publication date, as
+ * WordPress inserts it.
+ */
+export async function insertPost(tx: Store, post: NewPost): Promise<number> {
+  const slug = post.slugSource !== null ? await uniquePostSlug(tx, post.type, post.slugSource) : '';
+  const id = await tx.posts.insert({
+    type: post.type,
+    author: post.author,
+    status: post.status,
+    status_before_trash: null,
+    title: post.title,
+    content: post.content ?? '',
+    excerpt: post.excerpt ?? '',
+    slug: slug || null,
+    password: null,
+    date: post.date,
+    date_utc: post.date_utc,
+    modified: post.date,
+    modified_utc: post.date_utc,
+    menu_order: post.menu_order ?? 0,
+    parent: 0,
+    image_id: post.image_id ?? null,
+  });
+  if (!slug && post.slugSource !== null) await tx.posts.update(id, { slug: String(id) });
+  return id;
+}
+
+/** How an update moves a post's status; `trashing`: the caller then moves it to the trash. */
+export interface StatusMove {
+  status: string;
+  trashing: boolean;
+  changes: PostChanges;
+}
+
+/**
+ * The status, publication dates and modification stamp an update gives a post (the partial
+ * update recommendation: what is not sent stays). A status the caller may set is scaled back
+ * as on create; `trash` needs the right to delete and goes through the trash rule
+ * (`moveToTrash`, by the caller, once its own columns are written); leaving the trash restores
+ * the slug; a post never published is dated when it leaves the draft statuses.
+ */
+export async function moveStatus(
+  tx: Store,
+  kind: PostKindInfo,
+  row: PostRow,
+  input: { status?: unknown; date?: unknown; date_utc?: unknown },
+  p: Principal | null,
+  canDelete: boolean,
+  siteZone: string,
+  now: Date,
+  zone: string = siteZone,
+): Promise<StatusMove> {
+  let status = typeof input.status === 'string' ? scaleBackStatus(p, input.status) : row.status;
+  const trashing = status === 'trash' && row.status !== 'trash';
+  if (trashing && !canDelete) throw forbidden(p !== null);
+  const changes: PostChanges = { ...updatedPublicationDates(input, row, status, siteZone, now, zone) };
+  if (!FLOATING_STATUSES.has(status) && status !== 'trash') status = scheduleStatus(status, changes.date_utc ?? row.date_utc, now);
+  if (row.status === 'trash' && status !== 'trash') Object.assign(changes, await leaveTrash(tx, kind, row, status));
+  else if (status !== row.status && !trashing) changes.status = status;
+  const stamp = nowDates(siteZone, now);
+  changes.modified = stamp.local;
+  changes.modified_utc = stamp.utc;
+  return { status, trashing, changes };
+}
