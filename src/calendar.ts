@@ -4,21 +4,16 @@ import { csrfGuard } from './http/csrf.js';
 import { resolveLimits } from './http/limits.js';
 import { dispatch, type Core } from './http/pipeline.js';
 import { ResponseCache } from './http/response-cache.js';
-import type { Route } from './http/route.js';
 import type { CoreRequest, CoreResponse } from './http/types.js';
 import type { CalendarOptions, ResolvedOptions } from './options.js';
 import type { User } from './auth/capabilities.js';
-import { namespaceIndexRoute } from './resources/index/routes.js';
-import { docRoute } from './resources/doc/routes.js';
-import { eventRoutes } from './resources/events/routes.js';
-import { linkedRoutes } from './resources/linked/routes.js';
-import { termRoutes } from './resources/terms/routes.js';
-import { ORGANIZER, VENUE } from './posts/kinds.js';
-import { organizerWriteArgs, venueWriteArgs } from './resources/linked/args.js';
-import { CATEGORIES, TAGS } from './resources/terms/args.js';
+import { ROUTES } from './resources/registry.js';
 import { createServices, type Services } from './resources/services.js';
 import { connectDatabase } from './store/connect.js';
 import { Store, dropStore, migrateStore } from './store/index.js';
+
+/** The routes of the API, in upstream registration order (`resources/registry.ts`). */
+export { ROUTES };
 
 /** A calendar: one store, its services, and the request handler every adapter calls. */
 export interface Calendar {
@@ -61,17 +56,6 @@ export interface CallResult {
   body: unknown;
   headers: Record<string, string>;
 }
-
-/** The routes of the API, in upstream registration order (README "Routes"). */
-export const ROUTES: readonly Route[] = [
-  namespaceIndexRoute,
-  docRoute,
-  ...eventRoutes(),
-  ...linkedRoutes((ctx) => ctx.services.venues, VENUE, venueWriteArgs),
-  ...linkedRoutes((ctx) => ctx.services.organizers, ORGANIZER, organizerWriteArgs),
-  ...termRoutes(CATEGORIES),
-  ...termRoutes(TAGS),
-];
 
 function resolveOptions(o: CalendarOptions): ResolvedOptions {
   const perPage = o.perPage ?? 10;

@@ -3,7 +3,8 @@ import type { RequestContext } from '../../context.js';
 import type { Endpoint, Method, Route } from '../../http/route.js';
 import type { DescriptionKey } from '../../i18n/en.js';
 import { describe } from '../../i18n/index.js';
-import { DOC_RESPONSES, RESOURCES, type Collection, type ResourceDoc, type ResponsesDoc } from './resources.js';
+import { DOC_RESPONSES, type ResponsesDoc } from './resources.js';
+import type { Resource } from '../resource.js';
 import { SCHEMAS, SCHEMA_NAMES, type SchemaName } from './schemas.js';
 
 /** A JSON object of the document (the document is data for clients, not for this code). */
@@ -70,13 +71,13 @@ export function requestBody(args: Args<RequestContext>, t: Translate): JsonObjec
   return { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties } } } };
 }
 
-function responses(docs: ResponsesDoc, t: Translate, collection?: Collection): JsonObject {
+function responses(docs: ResponsesDoc, t: Translate, resource?: Resource): JsonObject {
   const out: JsonObject = {};
   for (const [code, r] of Object.entries(docs)) {
     const response: JsonObject = { description: t(r.description) };
-    if (r.content && collection) {
-      const $ref = `#/components/schemas/${RESOURCES[collection].schema}`;
-      const schema = r.content === 'list' ? { title: collection, type: 'array', items: { $ref } } : { $ref };
+    if (r.content && resource) {
+      const $ref = `#/components/schemas/${resource.doc.schema}`;
+      const schema = r.content === 'list' ? { title: resource.collection, type: 'array', items: { $ref } } : { $ref };
       response.content = { 'application/json': { schema } };
     }
     out[code] = response;
@@ -104,30 +105,32 @@ function endpointOf(route: Route | undefined, method: Method): Endpoint {
   return e;
 }
 
-function collectionOf(route: Route): Collection {
+/** The resource a route belongs to: the one whose collection is its first segment. */
+function resourceOf(route: Route, resources: readonly Resource[]): Resource {
   const collection = route.pattern.split('/')[1];
-  if (!Object.hasOwn(RESOURCES, collection)) throw new Error(`/doc: route ${route.pattern} has no documentation`);
-  return collection as Collection;
+  const resource = resources.find((r) => r.collection === collection);
+  if (!resource) throw new Error(`/doc: route ${route.pattern} has no documentation`);
+  return resource;
 }
 
 /** The operations of one path: `get` for archives; `get`, `post`, `delete` for single items. */
-function pathItem(route: Route, routes: readonly Route[], t: Translate): JsonObject {
+function pathItem(route: Route, routes: readonly Route[], resources: readonly Resource[], t: Translate): JsonObject {
   if (route.pattern === '/doc') return { get: { responses: responses(DOC_RESPONSES, t) } };
-  const collection = collectionOf(route);
-  const doc: ResourceDoc = RESOURCES[collection];
+  const resource = resourceOf(route, resources);
+  const { doc } = resource;
   if (!route.hasCaptures) {
-    return { get: { parameters: parameters(endpointOf(route, 'GET').args, t), responses: responses(doc.archive, t, collection) } };
+    return { get: { parameters: parameters(endpointOf(route, 'GET').args, t), responses: responses(doc.archive, t, resource) } };
   }
   const read = endpointOf(route, 'GET').args;
   const create = endpointOf(
-    routes.find((r) => r.pattern === `/${collection}`),
+    routes.find((r) => r.pattern === `/${resource.collection}`),
     'POST',
   ).args;
   const body = doc.body === 'create' ? create : { ...read, ...create };
   return {
-    get: { parameters: parameters(read, t), responses: responses(doc.get, t, collection) },
-    post: { parameters: parameters(read, t), requestBody: requestBody(body, t), responses: responses(doc.post, t, collection) },
-    delete: { parameters: parameters(endpointOf(route, 'DELETE').args, t), responses: responses(doc.delete, t, collection) },
+    get: { parameters: parameters(read, t), responses: responses(doc.get, t, resource) },
+    post: { parameters: parameters(read, t), requestBody: requestBody(body, t), responses: responses(doc.post, t, resource) },
+    delete: { parameters: parameters(endpointOf(route, 'DELETE').args, t), responses: responses(doc.delete, t, resource) },
   };
 }
 
@@ -135,11 +138,11 @@ function pathItem(route: Route, routes: readonly Route[], t: Translate): JsonObj
  * The OpenAPI 3.0 document of the calendar's routes, in the request's language and with
  * the request's root in `servers` (index-and-doc.md §2, §3).
  */
-export function openApiDocument(ctx: Pick<RequestContext, 'routes' | 'urls' | 'locale' | 'options'>): OpenApiDocument {
+export function openApiDocument(ctx: Pick<RequestContext, 'routes' | 'urls' | 'locale' | 'options'>, resources: readonly Resource[]): OpenApiDocument {
   const t: Translate = (key) => describe(key, ctx.locale, ctx.options.dictionaries);
   const paths: Record<string, JsonObject> = {};
   // The namespace index is WordPress' own route, not part of the API's document.
-  for (const route of ctx.routes) if (route.pattern !== '') paths[openApiPath(route.pattern)] = pathItem(route, ctx.routes, t);
+  for (const route of ctx.routes) if (route.pattern !== '') paths[openApiPath(route.pattern)] = pathItem(route, ctx.routes, resources, t);
   return {
     openapi: '3.0.0',
     info: { version: API_VERSION, title: t('doc.info.title'), description: t('doc.info.description') },

@@ -28,7 +28,8 @@ export interface ResourceDoc {
 /** The collections `/doc` knows, by route segment. */
 export type Collection = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
 
-interface Shape {
+/** How a resource's documentation differs from the others'. */
+export interface DocShape {
   schema: SchemaName;
   body: ResourceDoc['body'];
   /** Whether a read may be refused (posts: trashed, private, password-protected). */
@@ -42,7 +43,8 @@ const BAD_REQUEST: ResponseDoc = { description: 'doc.response.bad_request' };
 /** `{ [code]: response }` when the resource documents it, else nothing. */
 const optional = (documented: boolean, code: number, response: ResponseDoc): ResponsesDoc => (documented ? { [code]: response } : {});
 
-function resource(collection: Collection, shape: Shape): ResourceDoc {
+/** What `/doc` says of a resource of this collection and shape. */
+export function resourceDoc(collection: Collection, shape: DocShape): ResourceDoc {
   const key = (suffix: string) => `doc.${collection}.${suffix}` as DescriptionKey;
   return {
     schema: shape.schema,
@@ -73,15 +75,6 @@ function resource(collection: Collection, shape: Shape): ResourceDoc {
     },
   };
 }
-
-/** The resources of `/doc`, keyed by their collection segment. */
-export const RESOURCES: Record<Collection, ResourceDoc> = {
-  events: resource('events', { schema: 'Event', body: 'create', readForbidden: true, updateResponse: true }),
-  venues: resource('venues', { schema: 'Venue', body: 'create', readForbidden: true, updateResponse: true }),
-  organizers: resource('organizers', { schema: 'Organizer', body: 'read+create', readForbidden: true, updateResponse: false }),
-  categories: resource('categories', { schema: 'Term', body: 'read+create', readForbidden: false, updateResponse: true }),
-  tags: resource('tags', { schema: 'Term', body: 'create', readForbidden: false, updateResponse: true }),
-};
 
 /** The response of `/doc` itself. */
 export const DOC_RESPONSES: ResponsesDoc = { 200: { description: 'doc.response.doc' } };

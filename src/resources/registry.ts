@@ -1,0 +1,14 @@
+import type { Route } from '../http/route.js';
+import { docRoute } from './doc/routes.js';
+import { events } from './events/index.js';
+import { namespaceIndexRoute } from './index/routes.js';
+import { organizers } from './organizers/index.js';
+import type { Resource } from './resource.js';
+import { categories, tags } from './terms/index.js';
+import { venues } from './venues/index.js';
+
+/** The calendar's resources, in upstream registration order: adding one is one line here. */
+export const RESOURCES: readonly Resource[] = [events, venues, organizers, categories, tags];
+
+/** The routes of the API: the namespace index and `/doc`, then every resource's. */
+export const ROUTES: readonly Route[] = [namespaceIndexRoute, docRoute(RESOURCES), ...RESOURCES.flatMap((r) => r.routes)];
