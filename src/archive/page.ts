@@ -1,6 +1,6 @@
 /**
- * The page of an archive a request asks for, and the totals every archive answers with
- * (lists.md §3): `per_page` clamped to the mount's maximum, `total_pages` = ⌈total / per_page⌉,
+ * The page of an archive a request asks for, and the totals every archive answers with:
+ * `per_page` clamped to the mount's maximum, `total_pages` = ⌈total / per_page⌉,
  * and the same figures in the `X-TEC-Total` / `X-TEC-TotalPages` headers.
  */
 

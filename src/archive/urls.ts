@@ -1,5 +1,5 @@
 /**
- * Paging URLs of every archive (lists.md §4.1, §7), in the two styles upstream uses: post
+ * Paging URLs of every archive, in the two styles upstream uses: post
  * archives (events, venues, organizers) write `rest_url` verbatim with `page` first and
  * re-encode for next/previous; term archives build one query string and append `page`.
  */
@@ -26,7 +26,7 @@ function present(pairs: readonly QueryPair[]): [string, string][] {
   return pairs.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)]);
 }
 
-/** `rest_url` with its query built the upstream way (lists.md §4.1). */
+/** `rest_url` with its query built the upstream way. */
 export function rawUrl(base: string, pairs: readonly QueryPair[]): string {
   const q = present(pairs).map(([k, v]) => `${k}=${rawValue(v)}`);
   return q.length ? `${base}?${q.join('&')}` : base;

@@ -33,7 +33,7 @@ function postCapability(grant: string, kind: PostKind): string {
   return `${grant}_tribe_${kind}`;
 }
 
-/** The capabilities a role grants by default (auth.md §1). */
+/** The capabilities a role grants by default. */
 export function roleCapabilities(role: string): string[] {
   const grant = GRANTS[role as Role];
   if (!grant) return [];
@@ -66,7 +66,7 @@ export interface OwnedItem {
   statusBeforeTrash?: string | null;
 }
 
-/** Actions judged per item, as WordPress' meta capabilities (auth.md §1.1). */
+/** Actions judged per item, as WordPress' meta capabilities. */
 export type Action = 'read' | 'edit' | 'delete';
 
 const isPublished = (status: string) => status === 'publish' || status === 'future';

@@ -1,5 +1,5 @@
 /**
- * `timezone_abbr` (responses.md §2.1): the abbreviation of an event's zone at its start.
+ * `timezone_abbr`: the abbreviation of an event's zone at its start.
  *
  * Intl cannot give tz-database abbreviations: its short names are CLDR's and depend on
  * the locale (`en-US` shows `GMT+8` for Hong Kong and `GMT+2` for Paris, and no locale

@@ -1,5 +1,5 @@
 /**
- * The events archive's date window (lists.md §5.1): strict-mode bounds and the defaults.
+ * The events archive's date window: strict-mode bounds and the defaults.
  * Every bound is a wall clock in the site zone; inclusive-mode bounds use day-bounds.ts.
  */
 import { BoundedCache } from '../cache/bounded-cache.js';

@@ -1,7 +1,7 @@
 /**
  * Day boundaries with TEC's multi-day cutoff (`tribe_beginning_of_day`,
- * `tribe_end_of_day`): used for all-day events (writes.md §2.4) and for the inclusive
- * archive bounds (lists.md §5.1).
+ * `tribe_end_of_day`): used for all-day events and for the inclusive
+ * archive bounds.
  */
 import { parseTime } from './parse.js';
 import { fieldsToNaiveMs, formatFields, naiveMsToFields, parseWallClock, type WallClockFields } from './wall-clock.js';

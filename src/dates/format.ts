@@ -1,6 +1,6 @@
 /**
- * Output forms of dates: date-details objects (responses.md §1.10) and ISO 8601 with
- * offset for JSON-LD (responses.md §6).
+ * Output forms of dates: date-details objects and ISO 8601 with
+ * offset for JSON-LD.
  */
 import { epochMsToFields, resolveZone, fieldsToEpochMs } from './zones.js';
 import { pad, parseWallClock } from './wall-clock.js';

@@ -17,7 +17,7 @@ export interface ParsedTime {
   /** Wall clock `YYYY-MM-DD HH:MM:SS` of the instant in the evaluation zone. */
   wallClock: string;
   /**
-   * Wall clock as upstream keeps it (writes.md §2.4 "upstream quirk"): in the string's own
+   * Wall clock as upstream keeps it: in the string's own
    * zone when it names one (`…T10:00:00+02:00` → `… 10:00:00`), UTC for timestamps,
    * otherwise equal to `wallClock`.
    */

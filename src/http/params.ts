@@ -164,7 +164,7 @@ export async function readBody(req: CoreRequest, method: string, limits: ParseLi
       } catch {
         parsed = false;
       }
-      // The error PHP would report (errors.md §3): JSON.parse knows no codes, and accepts
+      // The error PHP would report: JSON.parse knows no codes, and accepts
       // some bodies PHP refuses (bytes that are not UTF-8, lone surrogate escapes, depth).
       const refused = !parsed || mayFailInPhp(text) ? (phpJsonError(raw as Uint8Array | string) ?? (parsed ? undefined : SYNTAX)) : undefined;
       if (refused) {

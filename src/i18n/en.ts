@@ -114,7 +114,7 @@ export const en = {
   'event.venue': 'The event venue: an ID, or the data of a new venue',
   'event.organizer': 'The event organizers: IDs and/or the data of new organizers',
   'event.password': 'The password of a password-protected event',
-  // `/doc` (index-and-doc.md §2): document, responses and response schemas.
+  // `/doc`: document, responses and response schemas.
   'doc.info.title': 'The Events Calendar REST API',
   'doc.info.description': 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
   'doc.no_description': 'No description provided',

@@ -4,7 +4,7 @@ import { toId } from '../ids.js';
 import type { RequestContext } from '../context.js';
 
 /**
- * `image` (writes.md §2.9): the id of an image attachment, or an absolute http(s) URL
+ * `image`: the id of an image attachment, or an absolute http(s) URL
  * from a caller who may upload files (the fetch itself happens in the handler, after
  * the permission check). Venues and organizers accept an empty value ("remove").
  */

@@ -1,6 +1,6 @@
 import type { AttachmentRow } from './queries.js';
 
-/** The `image` of a post (responses.md §1.8): `false`, or the attachment with its sizes. */
+/** The `image` of a post: `false`, or the attachment with its sizes. */
 export function imageJson(att: AttachmentRow | undefined): false | Record<string, unknown> {
   if (!att) return false;
   const path = new URL(att.url, 'http://x').pathname;

@@ -1,6 +1,6 @@
 /**
  * The error PHP's `json_decode($body, true)` reports for a body, so that `rest_invalid_json`
- * carries the same `json_error_code` and `json_error_message` as WordPress (errors.md §3).
+ * carries the same `json_error_code` and `json_error_message` as WordPress.
  * It follows PHP's own scanner and grammar: tokens are read left to right and the first
  * lexical or grammar error wins.
  */

@@ -37,7 +37,7 @@ export async function existingEvent(value: unknown, ctx: Ctx): Promise<boolean> 
 }
 
 /**
- * An archive's `status` (auth.md §3.2): callers without the kind's edit capability may
+ * An archive's `status`: callers without the kind's edit capability may
  * only ask for `publish`; others for any registered statuses (a list), or `any`.
  */
 export function archiveStatusCheck(kind: PostKindInfo) {

@@ -7,7 +7,7 @@ export function nowDates(siteZone: string, now: Date): { local: string; utc: str
 }
 
 /**
- * The publication dates of a write (writes.md §2.2): `date` is read in `zone` (the event's
+ * The publication dates of a write: `date` is read in `zone` (the event's
  * zone, else the site's) and its wall clock kept as the site-local date; `date_utc` is
  * read as UTC; one derives the other through the site zone. Without either: now. A post in
  * a floating status (draft, pending) has no UTC date unless `date_utc` itself is sent, as
@@ -30,13 +30,13 @@ export function publicationDates(
   return { date: stamp.local, date_utc: stamp.utc };
 }
 
-/** Whether a post has no UTC publication date: it was never published (writes.md §2.2). */
+/** Whether a post has no UTC publication date: it was never published. */
 export function isUndated(post: { date_utc: string }): boolean {
   return post.date_utc === ZERO_DATE;
 }
 
 /**
- * The publication dates an update sets, if any (writes.md §2.2, §2.11 recommendation): the
+ * The publication dates an update sets, if any: the
  * ones sent; else, for a post never published that leaves the draft statuses, now (WordPress
  * dates a draft when it publishes it); else none, and the stored ones stay.
  */

@@ -10,7 +10,7 @@ function samePassword(given: string, stored: string): boolean {
 }
 
 /**
- * Whether a request unlocks a password-protected item (responses.md §7): the `password`
+ * Whether a request unlocks a password-protected item: the `password`
  * parameter equals the item's, or `context=edit` from a caller who may edit it.
  */
 export function unlocks(ctx: RequestContext, password: string | null, canEdit: boolean): boolean {

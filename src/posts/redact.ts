@@ -1,6 +1,6 @@
 import { REDACTED_COST_DETAILS } from '../resources/events/cost.js';
 
-/** What each key of a password-protected item becomes (responses.md §7). */
+/** What each key of a password-protected item becomes. */
 const REPLACEMENTS: Record<string, () => unknown> = {
   description: () => '',
   excerpt: () => '',
@@ -36,7 +36,7 @@ const REPLACEMENTS: Record<string, () => unknown> = {
   address: () => '',
 };
 
-/** Redacts a password-protected item in place of its keys, walking nested objects (responses.md §7). */
+/** Redacts a password-protected item in place of its keys, walking nested objects. */
 export function redact(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {

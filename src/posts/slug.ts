@@ -28,7 +28,7 @@ export function truncateSlug(slug: string, max: number): string {
 }
 
 /**
- * A slug free among posts of the type (writes.md §2.2): `name`, `name-2`, `name-3`…
+ * A slug free among posts of the type: `name`, `name-2`, `name-3`…
  * `""` when the text has no slug character (the caller then uses the post id).
  */
 export async function uniquePostSlug(tx: Store, type: PostType, text: string, exceptId?: number): Promise<string> {

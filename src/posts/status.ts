@@ -1,6 +1,6 @@
 import { has, type Principal } from '../auth/capabilities.js';
 
-/** WordPress' registered post statuses (writes.md §1 "registered status"). */
+/** WordPress' registered post statuses. */
 export const REGISTERED_STATUSES = [
   'publish',
   'future',
@@ -25,7 +25,7 @@ export function isRegisteredStatus(value: unknown): value is string {
 }
 
 /**
- * The status a write stores (writes.md §2.3): publishers get what they ask for (default
+ * The status a write stores: publishers get what they ask for (default
  * `publish`); others get `pending` instead of `publish`/`future` and `draft` by default.
  * Upstream uses the event publish capability for all three kinds.
  */

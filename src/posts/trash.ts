@@ -6,7 +6,7 @@ import type { PostKindInfo } from './kinds.js';
 import { restoredSlug, trashedSlug } from './slug.js';
 
 /**
- * Moves a post to the trash inside `tx` (writes.md §2.12, §3.4, §4.4): its status and slug
+ * Moves a post to the trash inside `tx`: its status and slug
  * change and the status it had is kept; a second time is 410 `<noun>-is-in-trash`. Every way
  * into the trash (DELETE, or an update to `status: "trash"`) comes here, so that venues and
  * organizers always leave their events (`alsoInside`) and permissions see the old status.

@@ -2,7 +2,7 @@ import type { Urls } from '../http/urls.js';
 import type { PostKindInfo } from './kinds.js';
 
 /**
- * The public page of a post (responses.md §1.4): the pretty permalink when the post is
+ * The public page of a post: the pretty permalink when the post is
  * published (or private and readable by the caller), else WordPress' plain link.
  */
 export function permalink(kind: PostKindInfo, post: { id: number; slug: string | null; status: string }, urls: Urls, callerCanRead: boolean): string {
@@ -10,7 +10,7 @@ export function permalink(kind: PostKindInfo, post: { id: number; slug: string |
   return pretty ? `${urls.home}/${kind.permalinkBase}/${post.slug}/` : `${urls.home}/?post_type=${kind.postType}&p=${post.id}`;
 }
 
-/** `global_id` and `global_id_lineage` (responses.md §1.9). */
+/** `global_id` and `global_id_lineage`. */
 export function globalIds(id: number, urls: Urls): { global_id: string; global_id_lineage: string[] } {
   const globalId = `${urls.globalIdOrigin}?id=${id}`;
   return { global_id: globalId, global_id_lineage: [globalId] };

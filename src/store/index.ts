@@ -10,7 +10,7 @@ import { EventStore } from '../resources/events/queries.js';
 import { LinkedPostStore } from '../resources/linked/queries.js';
 import { StoreVersion } from './version.js';
 
-// Fields `search` looks in (lists.md §6).
+// Fields `search` looks in.
 const VENUE_SEARCH = ['posts.title', 'posts.content', 'posts.excerpt', 'd.address', 'd.city', 'd.province', 'd.state', 'd.stateprovince', 'd.zip', 'd.phone'];
 const ORGANIZER_SEARCH = ['posts.title', 'posts.content', 'posts.excerpt', 'd.phone', 'd.email', 'd.website'];
 

@@ -1,5 +1,5 @@
 /**
- * Text helpers of the `json_ld` objects (responses.md §6): WordPress' `esc_js`, The
+ * Text helpers of the `json_ld` objects: WordPress' `esc_js`, The
  * Events Calendar's event excerpt (`tribe_events_get_the_excerpt`) and `antispambot`.
  */
 import { BoundedCache } from '../cache/bounded-cache.js';

@@ -39,7 +39,7 @@ export function searchWords(search: string): SearchWords {
 /** A fragment of a venue or organizer search: a run of letters, digits and `-`. */
 const FRAGMENT = /[\p{L}\p{N}-]+/gu;
 
-/** The fragments every field must contain in a venue or organizer search (lists.md §6): the text cut at each character that is not a letter, digit or `-`. */
+/** The fragments every field must contain in a venue or organizer search: the text cut at each character that is not a letter, digit or `-`. */
 export function searchFragments(search: string): string[] {
   return search.match(FRAGMENT) ?? [];
 }

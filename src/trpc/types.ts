@@ -51,10 +51,10 @@ export type TagUpdateInput = TermKeyInput & Omit<TermFields, 'parent'>;
 export type IndexInput = Optional<{ namespace?: string; context?: string }>;
 export type DocInput = Optional<Record<string, unknown>>;
 
-/** Any JSON object of the API (the representations of responses.md). */
+/** Any JSON object of the API (the items, envelopes and errors it answers with). */
 export type JsonObject = Record<string, unknown>;
 
-/** A post item (event, venue, organizer) as the API represents it; see responses.md for every key. */
+/** A post item (event, venue, organizer) as the API represents it. */
 export interface PostJson extends JsonObject {
   id: number;
   status: string;

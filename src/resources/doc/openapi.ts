@@ -10,7 +10,7 @@ import { SCHEMAS, SCHEMA_NAMES, type SchemaName } from './schemas.js';
 /** A JSON object of the document (the document is data for clients, not for this code). */
 export type JsonObject = Record<string, unknown>;
 
-/** The OpenAPI document `/doc` answers (index-and-doc.md §2), keys in upstream order. */
+/** The OpenAPI document `/doc` answers, keys in upstream order. */
 export interface OpenApiDocument {
   openapi: '3.0.0';
   info: { version: string; title: string; description: string };
@@ -136,7 +136,7 @@ function pathItem(route: Route, routes: readonly Route[], resources: readonly Re
 
 /**
  * The OpenAPI 3.0 document of the calendar's routes, in the request's language and with
- * the request's root in `servers` (index-and-doc.md §2, §3).
+ * the request's root in `servers`.
  */
 export function openApiDocument(ctx: Pick<RequestContext, 'routes' | 'urls' | 'locale' | 'options'>, resources: readonly Resource[]): OpenApiDocument {
   const t: Translate = (key) => describe(key, ctx.locale, ctx.options.dictionaries);

@@ -11,7 +11,7 @@ export interface ResponseDoc {
 export type ResponsesDoc = Record<number, ResponseDoc>;
 
 /**
- * What `/doc` says of one resource beyond its routes' arguments (index-and-doc.md §2.2):
+ * What `/doc` says of one resource beyond its routes' arguments:
  * the schema of its items, which arguments its `post` body lists, and the responses of
  * each operation.
  */

@@ -1,6 +1,6 @@
 import type { DescriptionKey } from '../../i18n/en.js';
 
-/** The response schemas of `/doc`, in upstream order (index-and-doc.md §2.3). */
+/** The response schemas of `/doc`, in upstream order. */
 export const SCHEMA_NAMES = ['ImageSize', 'CostDetails', 'Term', 'Image', 'DateDetails', 'Event', 'Venue', 'Organizer'] as const;
 
 /** A name of `components.schemas`. */

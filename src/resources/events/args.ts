@@ -68,7 +68,7 @@ function ticketedCheck(value: unknown): true | ParamFailure {
   return { message, detail: { code: 'event-tickets-not-active', message, data: { status: 400 } } };
 }
 
-/** Arguments of the events archive (lists.md §5), in upstream order. */
+/** Arguments of the events archive, in upstream order. */
 export const eventArchiveArgs = {
   page: pageArg,
   per_page: perPageArg,
@@ -103,7 +103,7 @@ export const eventArchiveArgs = {
   ticketed: arg({ type: 'boolean', description: 'events.ticketed' }, { check: ticketedCheck }),
 };
 
-/** Event create arguments (writes.md §2.1), in upstream order; none required on update. */
+/** Event create arguments, in upstream order; none required on update. */
 export function eventWriteArgs<R extends boolean>(required: R) {
   return {
     author: arg({ type: 'integer', description: 'event.author' }, { check: existingUser }),

@@ -33,7 +33,7 @@ export function hasDigit(text: string): boolean {
 }
 
 /**
- * A matched number with the separators resolved (responses.md §2.2 step 3): with both
+ * A matched number with the separators resolved: with both
  * `,` and `.` the last one is the decimal separator; with one kind followed by exactly
  * three digits the reading is ambiguous, and the site locale decides — it is a
  * thousands separator only if it is the locale's one (`"1,000"` → `"1000"` with the

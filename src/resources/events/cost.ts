@@ -1,7 +1,7 @@
 /**
- * Event cost: what is stored when a cost is written (writes.md §2.8) and the three
- * ways it is shown — `cost`, `cost_details` (responses.md §2.2) and the JSON-LD
- * `offers.price` (responses.md §6). Pure functions; storage and i18n live elsewhere.
+ * Event cost: what is stored when a cost is written and the three
+ * ways it is shown — `cost`, `cost_details` and the JSON-LD
+ * `offers.price`. Pure functions; storage and i18n live elsewhere.
  */
 import { escapeSpecialChars } from '../../text/sanitize.js';
 import { compareDecimals, eachNumber, hasDigit, parseCostEntries, type CostEntry } from './cost-parse.js';
@@ -11,7 +11,7 @@ import { isPhpNumeric } from '../../php/numeric.js';
 /** Where the currency symbol goes around an amount; `''` when unknown (the site default applies). */
 export type CurrencyPosition = 'prefix' | 'postfix' | '';
 
-/** An event cost as stored at save time (writes.md §2.8). */
+/** An event cost as stored at save time. */
 export interface StoredCost {
   /** Raw cost strings as given: the single string input, or one per array element; never empty. */
   values: string[];
@@ -21,7 +21,7 @@ export interface StoredCost {
   currencyPosition: CurrencyPosition;
 }
 
-/** `cost_details` of an event (responses.md §2.2), keys in upstream order. */
+/** `cost_details` of an event, keys in upstream order. */
 export interface CostDetails {
   currency_symbol: string;
   currency_code: string;
@@ -53,7 +53,7 @@ export const DEFAULT_COST_SETTINGS: Readonly<CostSettings> = Object.freeze({
   rangeSeparator: ' \u2013 ',
 });
 
-/** `cost_details` of a password-protected item (responses.md §7); note its own key order. */
+/** `cost_details` of a password-protected item; note its own key order. */
 export const REDACTED_COST_DETAILS: Readonly<{
   currency_symbol: '';
   currency_position: '';
@@ -116,7 +116,7 @@ function inferPosition(parts: readonly string[], symbol: string): CurrencyPositi
 }
 
 /**
- * The cost to store for a write's `cost` parameter (writes.md §2.8), or `null` for no cost.
+ * The cost to store for a write's `cost` parameter, or `null` for no cost.
  * Accepts a string, a finite number or an array of those. No cost: absent, any other
  * type, `""`, blank, `"0"` and `0` (PHP-empty), `[]` or an array without usable elements.
  * Array elements that are blank, or neither strings nor finite numbers, are skipped;
@@ -145,7 +145,7 @@ export function costFromInput(input: unknown): StoredCost | null {
   return { values, currencySymbol, currencyPosition: inferPosition(parts, currencySymbol) };
 }
 
-/** `cost_details` of an event (responses.md §2.2); `currencyCode` is stored elsewhere and usually `''`. */
+/** `cost_details` of an event; `currencyCode` is stored elsewhere and usually `''`. */
 export function costDetails(
   stored: StoredCost | null,
   currencyCode = '',
@@ -215,13 +215,13 @@ function showCost(stored: StoredCost | null, settings: CostSettings, withCurrenc
   return min === max ? min : min + settings.rangeSeparator + max;
 }
 
-/** The event `cost` field (responses.md §2.2): `"$15 – $25"`, `"Free"`, `"Donation"`, `""` for no cost. */
+/** The event `cost` field: `"$15 – $25"`, `"Free"`, `"Donation"`, `""` for no cost. */
 export function formattedCost(stored: StoredCost | null, settings: Partial<CostSettings> = {}): string {
   return showCost(stored, { ...DEFAULT_COST_SETTINGS, ...settings }, true) ?? '';
 }
 
 /**
- * JSON-LD `offers.price` (responses.md §6): the cost without currency symbol, ranges
+ * JSON-LD `offers.price`: the cost without currency symbol, ranges
  * kept (`"15 – 25"`, `"Free – 15"`); exactly the free word becomes `"0"`.
  * `undefined` for no cost, when the event has no `offers` at all.
  */

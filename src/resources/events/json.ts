@@ -35,7 +35,7 @@ export function storedCost(row: EventRow): StoredCost | null {
   }
 }
 
-/** An event as the API shows it (responses.md §2), with `json_ld` when `view.jsonLd` is set. */
+/** An event as the API shows it, with `json_ld` when `view.jsonLd` is set. */
 export function eventJson(row: EventRow, view: EventView): Record<string, unknown> {
   const url = permalink(EVENT, row, view.urls, view.canRead);
   const cost = storedCost(row);
@@ -85,7 +85,7 @@ export function eventJson(row: EventRow, view: EventView): Record<string, unknow
   return out;
 }
 
-/** The schema.org `Event` of a single event (responses.md §6). */
+/** The schema.org `Event` of a single event. */
 function eventJsonLd(row: EventRow, url: string, cost: StoredCost | null, view: EventView): Record<string, unknown> {
   const ld: Record<string, unknown> = {
     '@context': 'http://schema.org',

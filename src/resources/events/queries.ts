@@ -17,7 +17,7 @@ export type EventRow = Selectable<PostsTable> & Omit<Selectable<EventsTable>, 'p
 /** Event details without the key. */
 export type EventDetails = Omit<Insertable<EventsTable>, 'post_id'>;
 
-/** What an events archive asks for (lists.md §5); bounds are local wall clocks. */
+/** What an events archive asks for; bounds are local wall clocks. */
 export interface EventListQuery {
   statuses: readonly string[];
   offset: number;

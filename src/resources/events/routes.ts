@@ -32,7 +32,7 @@ async function termFilter(ctx: RequestContext, kind: TermKind, value: unknown): 
 
 const ids = (value: unknown) => (parseList(value) ?? []).map(toId).filter((id): id is number => id !== undefined);
 
-/** The events archive (lists.md §4.1, §5). */
+/** The events archive. */
 async function archive(ctx: RequestContext & { params: Record<string, unknown> }) {
   const p = ctx.params as Record<string, unknown> & { page?: number; per_page?: number };
   const site = ctx.options.timezone;
@@ -139,7 +139,7 @@ async function target(ctx: RequestContext, bySlug: boolean): Promise<EventRow> {
 
 /**
  * The event a write addresses; if it is deleted before the write's transaction reads it again,
- * the request answers as for an unknown event (writes.md §2.11, §2.12): 404 by id, and by slug
+ * the request answers as for an unknown event: 404 by id, and by slug
  * the 400 of a DELETE or the 404 "ID 0" of an update.
  */
 async function writeTarget(ctx: RequestContext, bySlug: boolean, action: 'edit' | 'delete'): Promise<WriteTarget<EventRow>> {
@@ -161,7 +161,7 @@ function phpInt(digits: string): string {
   return String(n > PHP_INT_MAX ? PHP_INT_MAX : n);
 }
 
-/** Per-event permission once the event is known; the generic capability otherwise (auth.md §2). */
+/** Per-event permission once the event is known; the generic capability otherwise. */
 function allowed(action: 'edit' | 'delete', bySlug: boolean) {
   return async (ctx: RequestContext) => {
     // Anonymous callers may never edit or delete: no need to load the event (twice per read, for `Allow`).
@@ -224,7 +224,7 @@ function singleEndpoints(bySlug: boolean) {
   ];
 }
 
-/** Whether a request unlocks a password-protected event (responses.md §7). */
+/** Whether a request unlocks a password-protected event. */
 function unlocked(ctx: RequestContext, row: EventRow): boolean {
   return unlocks(ctx, row.password, ctx.services.events.can(ctx.principal, 'edit', row));
 }

@@ -65,7 +65,7 @@ interface LinkedEntries {
   organizers?: ResolvedEntry[];
 }
 
-/** Start/end of an event as stored (writes.md §2.4). */
+/** Start/end of an event as stored. */
 interface EventTimes {
   start_local: string;
   end_local: string;
@@ -78,7 +78,7 @@ interface EventTimes {
 
 /**
  * Rendered linked items by id. Password-protected ones are redacted and lose their
- * `json_ld`: an event request never unlocks what it embeds (responses.md §7).
+ * `json_ld`: an event request never unlocks what it embeds.
  */
 function byId(rows: readonly { id: number; password: string | null }[], rendered: Record<string, unknown>[]): Map<number, Record<string, unknown>> {
   return new Map(
@@ -117,7 +117,7 @@ export class EventService {
     return found ?? (stored !== slug ? this.store.events.bySlug(stored) : undefined);
   }
 
-  /** Whether `p` may read, edit or delete the event (auth.md §1.1). */
+  /** Whether `p` may read, edit or delete the event. */
   can(p: Principal | null, action: 'read' | 'edit' | 'delete', row: PostRow): boolean {
     return can(p, action, { kind: 'events', authorId: row.author, status: row.status, statusBeforeTrash: row.status_before_trash });
   }
@@ -125,7 +125,7 @@ export class EventService {
   /**
    * Whether an archive filtered by this event (`/venues?event=`, `/tags?post=`) may reveal what
    * is linked to it: the caller may read the event, and see its links (a password-protected
-   * event's are redacted from those who may not edit it, responses.md §7).
+   * event's are redacted from those who may not edit it).
    */
   async revealsLinks(id: number, p: Principal | null): Promise<boolean> {
     const row = await this.store.posts.get(id);
@@ -139,7 +139,7 @@ export class EventService {
   }
 
   /**
-   * Reads one date parameter in `zone` (writes.md §2.4); impossible dates are a 400. A zone
+   * Reads one date parameter in `zone`; impossible dates are a 400. A zone
    * that is stored but names no real zone (`UTCfoo` passes validation) reads as the site's.
    */
   private wallClock(name: string, value: unknown, zone: string, now: Date): string {
@@ -154,7 +154,7 @@ export class EventService {
     return resolveZone(zone) ? zone : this.deps.timezone;
   }
 
-  /** The stored zone of an event and its abbreviation at the event's start (responses.md §2.1). */
+  /** The stored zone of an event and its abbreviation at the event's start. */
   private zoneFields(zone: string, startLocal: string, startUtc: string): Pick<EventTimes, 'timezone' | 'timezone_abbr'> {
     const real = this.realZone(zone);
     const instant = wallClockToInstant(startLocal, real) ?? new Date(`${startUtc.replace(' ', 'T')}Z`);
@@ -312,7 +312,7 @@ export class EventService {
     });
   }
 
-  /** Creates an event and everything it links, in one transaction (writes.md §2). */
+  /** Creates an event and everything it links, in one transaction. */
   async create(input: EventInput, p: Principal | null, now: Date): Promise<EventRow> {
     const site = this.deps.timezone;
     const zone = typeof input.timezone === 'string' && input.timezone !== '' ? input.timezone : site;
@@ -333,7 +333,7 @@ export class EventService {
           title,
           content: typeof input.description === 'string' ? filterContent(input.description, p) : '',
           excerpt: typeof input.excerpt === 'string' ? filterExcerpt(input.excerpt, p) : '',
-          // Drafts and pending events get no slug from their title (writes.md §2.2).
+          // Drafts and pending events get no slug from their title.
           slugSource: typeof input.slug === 'string' ? input.slug : SLUGGED.has(status) ? title : null,
           date,
           date_utc,
@@ -365,7 +365,7 @@ export class EventService {
   }
 
   /**
-   * The stored times after an update (writes.md §2.4, update specifics); `undefined` when none
+   * The stored times after an update; `undefined` when none
    * changes. The dates move only when both are sent, or when `all_day` is turned on (the stored
    * dates stand in for one not sent); a lone date is ignored, as upstream. A `timezone`
    * or `all_day: false` without both dates changes the zone (and its abbreviation) or the flag
@@ -386,8 +386,8 @@ export class EventService {
   }
 
   /**
-   * Updates the fields sent; every other field keeps its value (writes.md §2.11,
-   * recommendations). A `status` of `trash` goes through the trash rule, and leaving the
+   * Updates the fields sent; every other field keeps its value (a partial update, where
+   * upstream resets some omitted fields). A `status` of `trash` goes through the trash rule, and leaving the
    * trash restores the slug.
    */
   async update(target: WriteTarget<EventRow>, input: EventInput, sent: (name: string) => boolean, p: Principal | null, now: Date): Promise<EventRow> {
@@ -440,7 +440,7 @@ export class EventService {
     );
   }
 
-  /** Moves the event to the trash (writes.md §2.12); a second time is 410. */
+  /** Moves the event to the trash; a second time is 410. */
   async trash(target: WriteTarget<EventRow>, p: Principal | null, now: Date): Promise<EventRow> {
     return withRetry(() =>
       this.store.transaction(async (tx) => {

@@ -4,7 +4,7 @@ import { apiError } from '../../http/errors.js';
 import { READABLE, endpoint, route } from '../../http/route.js';
 import { routeObject } from '../../http/route-description.js';
 
-/** The namespace index: every route of the calendar with its arguments (index-and-doc.md §1). */
+/** The namespace index: every route of the calendar with its arguments. */
 export const namespaceIndexRoute = route('', [
   endpoint({
     methods: READABLE,

@@ -11,7 +11,7 @@ import { linkedSearchCheck } from '../../text/search-terms.js';
 
 type Ctx = RequestContext;
 
-/** Arguments of the venue and organizer archives (lists.md §6). */
+/** Arguments of the venue and organizer archives. */
 export function linkedArchiveArgs(kind: PostKindInfo) {
   const k = kind.noun as 'venue' | 'organizer';
   return {
@@ -55,7 +55,7 @@ export function linkedSlugArg(kind: PostKindInfo) {
 
 const stringArg = (description: DescriptionKey) => arg({ type: 'string', default: null, description }, { check: stringOrEmpty });
 
-/** Venue create arguments (writes.md §3.1), in upstream order. */
+/** Venue create arguments, in upstream order. */
 export function venueWriteArgs<R extends boolean>(required: R) {
   return {
     author: arg({ type: 'integer', description: 'venue.author' }, { check: existingUser }),
@@ -64,7 +64,7 @@ export function venueWriteArgs<R extends boolean>(required: R) {
     venue: arg({ type: 'string', description: 'venue.venue' }, { required, check: nonEmptyString }),
     description: arg({ type: 'string', default: null, description: 'venue.description' }, { check: stringOrEmpty }),
     status: arg({ type: 'string', description: 'venue.status' }, { check: registeredStatus }),
-    // Type-checked only (writes.md §3.1): a JSON boolean is `show_map is not of type string.`
+    // Type-checked only: a JSON boolean is `show_map is not of type string.`
     show_map: arg({ type: 'string', default: null, description: 'venue.show_map' }),
     show_map_link: arg({ type: 'string', default: null, description: 'venue.show_map_link' }),
     address: stringArg('venue.address'),
@@ -80,7 +80,7 @@ export function venueWriteArgs<R extends boolean>(required: R) {
   };
 }
 
-/** Organizer create arguments (writes.md §4.1), in upstream order. */
+/** Organizer create arguments, in upstream order. */
 export function organizerWriteArgs<R extends boolean>(required: R) {
   return {
     author: arg({ type: 'integer', default: null, description: 'organizer.author' }, { check: existingUser }),

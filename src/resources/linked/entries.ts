@@ -22,7 +22,7 @@ const STRING_FIELDS: Record<LinkedType, string[]> = {
   organizer: ['description', 'phone', 'email', 'status'],
 };
 
-/** Whether a data object would pass the venue/organizer create validation (writes.md §3.1, §4.1). */
+/** Whether a data object would pass the venue/organizer create validation. */
 function validData(type: LinkedType, data: Record<string, unknown>): boolean {
   const name = data[type];
   if (typeof name !== 'string' || name.trim() === '' || name === '0') return false;
@@ -31,7 +31,7 @@ function validData(type: LinkedType, data: Record<string, unknown>): boolean {
 }
 
 /**
- * The entries of an event's `venue` or `organizer` value (writes.md §2.6, §2.7): a scalar id
+ * The entries of an event's `venue` or `organizer` value: a scalar id
  * or comma list, a list of ids / `{id}` / data objects, or a single object; `[]` when empty.
  * `undefined` when an element is neither.
  */

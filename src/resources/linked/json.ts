@@ -5,7 +5,7 @@ import type { PostRow } from '../../posts/queries.js';
 import { renderContent, renderExcerpt, renderTitle } from '../../text/render.js';
 import { jsonLdDescription, jsonLdName } from '../../text/json-ld.js';
 
-/** The fields every post representation starts with (responses.md §1). */
+/** The fields every post representation starts with. */
 export function postBase(kind: PostKindInfo, row: PostRow, view: Pick<LinkedView, 'urls'> & { canRead: boolean }) {
   return {
     id: row.id,

@@ -16,7 +16,7 @@ export type DetailsOf<T extends LinkedTable> = Omit<Selectable<T extends 'venues
 /** A post joined with its details. */
 export type LinkedRow<T extends LinkedTable> = Selectable<PostsTable> & DetailsOf<T>;
 
-/** What a venue or organizer archive asks for (lists.md §6). */
+/** What a venue or organizer archive asks for. */
 export interface LinkedListQuery {
   statuses: readonly string[];
   offset: number;
@@ -78,7 +78,7 @@ export class LinkedPostStore<T extends LinkedTable> {
 
   /**
    * Non-trashed items with this title and, when given, this content, both in any case (as
-   * MySQL's default collation compares them upstream, writes.md §3.2): the first `limit` by id.
+   * MySQL's default collation compares them upstream): the first `limit` by id.
    */
   async findDuplicates(title: string, content: string | undefined, limit: number): Promise<LinkedRow<T>[]> {
     // The same text always matches, even where `foldCase` gives up on too many letters.

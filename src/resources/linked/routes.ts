@@ -47,7 +47,7 @@ export function linkedRoutes<T extends LinkedTable>(
     return row ? service(ctx).can(ctx.principal, action, row) : has(ctx.principal, `${action}_tribe_${kindInfo.kind}`);
   };
 
-  /** Password-protected items are redacted unless the request unlocks them (responses.md §7). */
+  /** Password-protected items are redacted unless the request unlocks them. */
   const locked = (ctx: RequestContext, row: LinkedRow<T>) => !unlocks(ctx, row.password, service(ctx).can(ctx.principal, 'edit', row));
 
   async function single(ctx: RequestContext, row: LinkedRow<T>, jsonLd: boolean) {
@@ -107,7 +107,7 @@ export function linkedRoutes<T extends LinkedTable>(
         searchPasswords: p.search !== undefined ? searchablePasswords(ctx.principal, kindInfo) : undefined,
         eventId: p.event === undefined ? undefined : eventVisible ? p.event : 0,
         hasEvents,
-        // The events that count are the ones the caller's own events archive lists (lists.md §6).
+        // The events that count are the ones the caller's own events archive lists.
         upcoming: upcoming ? { afterUtc: nowDates(ctx.options.timezone, ctx.now()).utc, statuses: archiveStatuses(EVENT, undefined, ctx).statuses } : undefined,
       });
       if (paging.page > 1 && rows.length === 0) {

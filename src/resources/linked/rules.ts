@@ -95,7 +95,7 @@ export class LinkedPostService<T extends LinkedTable> {
     return this.rows().getMany(ids);
   }
 
-  /** Whether `p` may read, edit or delete the item (auth.md §1.1). */
+  /** Whether `p` may read, edit or delete the item. */
   can(p: Principal | null, action: 'read' | 'edit' | 'delete', row: LinkedRow<T>): boolean {
     return can(p, action, owned(this.kind.info, row as LinkedRow<LinkedTable>));
   }
@@ -115,7 +115,7 @@ export class LinkedPostService<T extends LinkedTable> {
   }
 
   /**
-   * Creates an item (writes.md §3.2, §4.2), or returns the existing one with the same
+   * Creates an item, or returns the existing one with the same
    * title (and description, when sent) after applying the sent fields to it.
    */
   async create(input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
@@ -146,8 +146,8 @@ export class LinkedPostService<T extends LinkedTable> {
 
   /**
    * The creation step of {@link create}, inside a caller's transaction (event writes create
-   * linked items). An item with the same title (and description, when sent) is reused instead
-   * (writes.md §3.2 recommendation): updated with the sent fields when the caller may edit it,
+   * linked items). An item with the same title (and description, when sent) is reused instead:
+   * updated with the sent fields when the caller may edit it,
    * linked as it stands when the caller may only read it; one the caller may not read is no match.
    */
   async insertIn(tx: Store, input: LinkedInput, p: Principal | null, siteZone: string, now: Date, image?: ImageChoice): Promise<number> {
@@ -172,7 +172,7 @@ export class LinkedPostService<T extends LinkedTable> {
       ...newPostState(input, p, siteZone, now),
       title,
       content,
-      // Drafts get their slug too (writes.md §3.2).
+      // Drafts get their slug too.
       slugSource: title,
       image_id: (await this.images.record(tx, image)) ?? null,
     });
@@ -181,7 +181,7 @@ export class LinkedPostService<T extends LinkedTable> {
   }
 
   /**
-   * Updates the fields sent; every other field keeps its value (writes.md §3.3, §4.3). A
+   * Updates the fields sent; every other field keeps its value. A
    * `status` of `trash` goes through the trash rule, and leaving the trash restores the slug.
    */
   async update(target: WriteTarget<LinkedRow<T>>, input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
@@ -210,7 +210,7 @@ export class LinkedPostService<T extends LinkedTable> {
     );
   }
 
-  /** Moves the item to the trash and unlinks it from events (writes.md §3.4, §4.4). */
+  /** Moves the item to the trash and unlinks it from events. */
   async trash(target: WriteTarget<LinkedRow<T>>, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
     return withRetry(() =>
       this.store.transaction(async (tx) => {

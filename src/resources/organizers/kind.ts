@@ -42,7 +42,7 @@ export const organizerKind: LinkedKind<'organizers'> = {
   },
 };
 
-/** The schema.org `Person` of an organizer (responses.md §6). */
+/** The schema.org `Person` of an organizer. */
 export function organizerJsonLd(row: Parameters<typeof organizerKind.represent>[0], image: false | Record<string, unknown>): Record<string, unknown> {
   return {
     '@type': 'Person',

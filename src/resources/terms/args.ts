@@ -47,7 +47,7 @@ export function termIdArg(kind: TermKind) {
   );
 }
 
-/** Arguments of the term archive (lists.md §7). */
+/** Arguments of the term archive. */
 export function termArchiveArgs(kind: TermKind) {
   const args = {
     page: pageArg,

@@ -27,7 +27,7 @@ export function termUrls(kind: TermKind, row: Pick<TermRow, 'id' | 'parent'>, ur
   return out;
 }
 
-/** A term as the term routes return it (responses.md §5.1). */
+/** A term as the term routes return it. */
 export function termJson(kind: TermKind, row: TermRow, ancestry: Ancestry, urls: Urls): Record<string, unknown> {
   return {
     id: row.id,
@@ -55,7 +55,7 @@ export function termLinks(kind: TermKind, row: TermRow, urls: Urls, allow: reado
   };
 }
 
-/** A term embedded in an event (responses.md §5.2). */
+/** A term embedded in an event. */
 export function embeddedTermJson(kind: TermKind, row: TermRow, urls: Urls): Record<string, unknown> {
   return {
     name: row.name,

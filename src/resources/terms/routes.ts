@@ -32,7 +32,7 @@ function ids(value: unknown): number[] | undefined {
   return list?.map(toId).filter((id): id is number => id !== undefined);
 }
 
-/** Rejects `parent` on tags (writes.md §5.2). */
+/** Rejects `parent` on tags. */
 function rejectParentOnTags(kind: TermKind, ctx: RequestContext): void {
   if (!kind.hierarchical && ctx.input('parent') !== undefined) {
     throw apiError('rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.', 400);

@@ -25,7 +25,7 @@ const ALL_VERBS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 export class TermService {
   constructor(private readonly store: Store) {}
 
-  /** Whether the caller may create, edit and delete terms of this kind (auth.md §2). */
+  /** Whether the caller may create, edit and delete terms of this kind. */
   canManage(kind: TermKind, p: Principal | null): boolean {
     return has(p, 'edit_tribe_events') && has(p, kind.hierarchical ? 'publish_tribe_events' : 'manage_categories');
   }
@@ -73,7 +73,7 @@ export class TermService {
     return { ...json, _links: termLinks(kind, row, urls, this.canManage(kind, p) ? ALL_VERBS : ['GET']) };
   }
 
-  /** Creates a term (writes.md §5.2). */
+  /** Creates a term. */
   async create(kind: TermKind, input: TermInput & { name: string }): Promise<TermRow> {
     const name = this.cleanName(input.name);
     // WordPress' database layer refuses values wider than the column (a 500 there, 400 here).
@@ -106,7 +106,7 @@ export class TermService {
   }
 
   /**
-   * Term ids for an event write (writes.md §2.10): numeric elements are ids (unknown ones
+   * Term ids for an event write: numeric elements are ids (unknown ones
    * skipped), others name a term by slug or name and are created when missing.
    */
   async idsForEvent(tx: Store, kind: TermKind, elements: readonly (string | number)[]): Promise<number[]> {
@@ -130,7 +130,7 @@ export class TermService {
     return [...new Set(ids)];
   }
 
-  /** Updates the fields sent (writes.md §5.3). */
+  /** Updates the fields sent. */
   async update(kind: TermKind, id: number, input: TermInput): Promise<TermRow> {
     const changes: Partial<{ name: string; slug: string; description: string; parent: number }> = {};
     if (input.name !== undefined) changes.name = this.cleanName(input.name);
@@ -154,7 +154,7 @@ export class TermService {
     return (await this.store.terms.get(kind.taxonomy, id))!;
   }
 
-  /** Deletes a term for good: children move to its parent, events lose it (writes.md §5.4). */
+  /** Deletes a term for good: children move to its parent, events lose it. */
   async delete(kind: TermKind, row: TermRow): Promise<void> {
     await withRetry(() =>
       this.store.transaction(async ({ db, dialect }) => {

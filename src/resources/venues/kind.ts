@@ -12,7 +12,7 @@ const TEXT_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', '
 const text = (v: unknown) => (phpEmpty(v) ? '' : sanitizeTextField(String(v)));
 
 /**
- * `stateprovince` when not given (writes.md §3.2): the state for US (or unnamed) countries,
+ * `stateprovince` when not given: the state for US (or unnamed) countries,
  * else the province.
  */
 function stateProvince(d: Pick<Venue, 'state' | 'province' | 'country'>): string {
@@ -90,7 +90,7 @@ export const venueKind: LinkedKind<'venues'> = {
   },
 };
 
-/** The schema.org `Place` of a venue (responses.md §6). */
+/** The schema.org `Place` of a venue. */
 export function venueJsonLd(row: Parameters<typeof venueKind.represent>[0], image: false | Record<string, unknown>): Record<string, unknown> {
   const address: Record<string, unknown> = { '@type': 'PostalAddress' };
   const parts: [string, string][] = [
