@@ -26,16 +26,10 @@
  */
 import { phpAbbreviationOffset } from './php-abbreviations.js';
 import { isTzdbZoneName, parseNumericOffset } from './zones.js';
+import type { WallClockFields } from './wall-clock.js';
 
-/** Relative offsets, applied to the wall clock after the absolute parts. */
-export interface RelativeParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
+/** Relative offsets, applied to the wall clock after the absolute parts: one amount per field. */
+export type RelativeParts = WallClockFields;
 
 /** A zone written inside the string: a fixed offset or a zone name. */
 export type OwnZone = { kind: 'offset'; minutes: number } | { kind: 'name'; name: string };

@@ -3,6 +3,7 @@ import { costDetails, formattedCost, jsonLdPrice, type StoredCost } from './cost
 import type { Urls } from '../../http/urls.js';
 import { EVENT } from '../../posts/kinds.js';
 import { globalIds, permalink } from '../../posts/urls.js';
+import { postStamp } from '../../posts/json.js';
 import type { EventRow } from './queries.js';
 import { jsonLdDescription, jsonLdName } from '../../text/json-ld.js';
 import { renderContent, renderExcerpt, renderTitle } from '../../text/render.js';
@@ -43,12 +44,7 @@ export function eventJson(row: EventRow, view: EventView): Record<string, unknow
   const out: Record<string, unknown> = {
     id: row.id,
     ...globalIds(row.id, view.urls),
-    author: String(row.author),
-    status: row.status,
-    date: row.date,
-    date_utc: row.date_utc,
-    modified: row.modified,
-    modified_utc: row.modified_utc,
+    ...postStamp(row),
     url,
     rest_url: `${view.urls.base}/events/${row.id}`,
     title: renderTitle(row.title),

@@ -1,6 +1,6 @@
 import { dropEmpty, phpEmpty } from '../../php/empty.js';
 import { ORGANIZER } from '../../posts/kinds.js';
-import { globalIds, jsonLdText, postBase, postText } from '../linked/json.js';
+import { globalIds, jsonLdText, linkedHead } from '../linked/json.js';
 import type { DetailsOf } from '../linked/queries.js';
 import { antispambot } from '../../text/json-ld.js';
 import { sanitizeTextField } from '../../text/sanitize.js';
@@ -25,14 +25,8 @@ export const organizerKind: LinkedKind<'organizers'> = {
     return out;
   },
   represent(row, view) {
-    const t = postText(row);
     const obj: Record<string, unknown> = {
-      ...postBase(ORGANIZER, row, view),
-      organizer: t.title,
-      description: t.description,
-      excerpt: t.excerpt,
-      slug: row.slug ?? '',
-      image: view.image,
+      ...linkedHead(ORGANIZER, 'organizer', row, view),
       phone: row.phone,
       website: row.website,
       email: row.email,

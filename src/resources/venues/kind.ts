@@ -1,5 +1,5 @@
 import { dropEmpty, isTruthy, phpEmpty } from '../../php/empty.js';
-import { globalIds, jsonLdText, postBase, postText } from '../linked/json.js';
+import { globalIds, jsonLdText, linkedHead } from '../linked/json.js';
 import { VENUE } from '../../posts/kinds.js';
 import type { DetailsOf } from '../linked/queries.js';
 import { sanitizeTextField } from '../../text/sanitize.js';
@@ -60,15 +60,9 @@ export const venueKind: LinkedKind<'venues'> = {
     return out;
   },
   represent(row, view) {
-    const t = postText(row);
     const hasGeo = !!row.geo_lat && !!row.geo_lng;
     const obj: Record<string, unknown> = {
-      ...postBase(VENUE, row, view),
-      venue: t.title,
-      description: t.description,
-      excerpt: t.excerpt,
-      slug: row.slug ?? '',
-      image: view.image,
+      ...linkedHead(VENUE, 'venue', row, view),
       address: row.address,
       city: row.city,
       country: row.country,
