@@ -2,7 +2,7 @@ import { isRecord } from '../args/checks.js';
 import { z } from 'zod';
 import { typeFailure, type Arg, type Args, type Check, type WpType } from '../args/arg.js';
 import type { RequestContext } from '../context.js';
-import { ApiError, invalidParams, missingParams } from '../http/errors.js';
+import { type ApiError, invalidParams, missingParams } from '../http/errors.js';
 import { INVALID_PARAMETER, type ParamFailure } from '../args/failure.js';
 
 /** The value of a declared argument once the core's type pass has run (`integer` → number). */
