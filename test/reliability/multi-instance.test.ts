@@ -99,6 +99,7 @@ describe.skipIf(!PG)('two instances of the example server on one PostgreSQL data
     await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
 
     // The servers' own logs say why a request failed.
+    // eslint-disable-next-line no-console -- printed only when the test fails
     if (problems.length) console.error(servers.map((s) => s.output()).join('\n---\n').slice(0, 6000));
     expect(problems).toEqual([]);
     expect([...statuses.keys()].every((s) => s < 500)).toBe(true);

@@ -424,6 +424,7 @@ describe.each(DIALECTS)('linked posts on $name', ({ url }) => {
         const ownPublished = await createItem(t, k, { [k.titleKey]: unique('Perm ') }, 'contributor');
         expect((await t.request('POST', path(ownPublished.id), { json: { status: 'publish' }, as: 'admin' })).body.status).toBe('publish');
         const authors = await createItem(t, k, { [k.titleKey]: unique('Perm ') }, 'author');
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests walk the item's arbitrary JSON
         const cases: [As, Record<string, any>, number][] = [
           ['contributor', admins, 403],
           ['contributor', ownDraft, 200],
@@ -556,6 +557,7 @@ describe.each(DIALECTS)('linked posts on $name', ({ url }) => {
         const futureByAdmin = await createItem(t, k, { [k.titleKey]: unique('Vis '), date: '2045-01-01 00:00:00' }, 'admin');
         const draftByAdmin = await createItem(t, k, { [k.titleKey]: unique('Vis '), status: 'draft' }, 'admin');
         const everyone: As[] = [null, 'subscriber', 'contributor', 'contributor2', 'author', 'author2', 'editor', 'admin'];
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests walk the item's arbitrary JSON
         const readers = new Map<Record<string, any>, As[]>([
           [draftByContributor, ['contributor', 'editor', 'admin']],
           [pendingByContributor, ['contributor', 'editor', 'admin']],
