@@ -105,7 +105,7 @@ function endpointOf(route: Route | undefined, method: Method): Endpoint {
 }
 
 function collectionOf(route: Route): Collection {
-  const collection = route.pattern.split('/')[1];
+  const collection = route.pattern.split('/')[1] ?? '';
   if (!Object.hasOwn(RESOURCES, collection)) throw new Error(`/doc: route ${route.pattern} has no documentation`);
   return collection as Collection;
 }
