@@ -98,7 +98,7 @@ describe.skipIf(process.platform !== 'linux')('soak: hostile searches and image 
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < requests.length) {
-          const status = await requests[next++]();
+          const status = await requests[next++]!();
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
         }
       }),

@@ -65,7 +65,7 @@ export function utcDay(d: Date, days = 0): string {
 
 /** A date's details object as the API shows it (responses.md §1.10). */
 export function details(wallClock: string) {
-  const [date, time] = wallClock.split(' ');
+  const [date = '', time = ''] = wallClock.split(' ');
   const [year, month, day] = date.split('-');
   const [hour, minutes, seconds] = time.split(':');
   return { year, month, day, hour, minutes, seconds };
