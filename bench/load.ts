@@ -37,7 +37,7 @@ export interface DriveOptions {
   pid?: number;
 }
 
-const percentile = (sorted: Float64Array, p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+const percentile = (sorted: Float64Array, p: number) => (sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN) : NaN);
 
 /** Runs autocannon with `connections` connections for `seconds` seconds. */
 export async function drive(options: DriveOptions): Promise<LoadResult> {

@@ -88,5 +88,5 @@ if (process.argv[1]?.endsWith('profile-summary.ts')) {
   if (!args.length) throw new Error('usage: tsx bench/profile-summary.ts <file.cpuprofile>… [--top N]');
   // A tsx process writes one profile per thread (main and loader): the busiest is the program.
   const profiles = args.map((f) => JSON.parse(readFileSync(f, 'utf8')) as Profile).sort((a, b) => busyMs(b) - busyMs(a));
-  console.log(formatSummary(profiles[0], top));
+  console.log(formatSummary(profiles[0]!, top));
 }

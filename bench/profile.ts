@@ -23,7 +23,7 @@ const size = Number(opt('size', '100000'));
 const framework = opt('framework', 'fastify');
 const seconds = Number(opt('seconds', '10'));
 const top = Number(opt('top', '30'));
-const wanted = args.flatMap((a, i) => (a === '--case' ? [args[i + 1]] : []));
+const wanted = args.flatMap((a, i) => (a === '--case' ? args.slice(i + 1, i + 2) : []));
 
 const fixtures = await sqliteDataset(size, true);
 // A case named exactly is taken alone; otherwise every case whose name contains the text.
@@ -52,4 +52,4 @@ const profiles = readdirSync(dir)
   .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Parameters<typeof formatSummary>[0])
   .sort((a, b) => busyMs(b) - busyMs(a));
 if (!profiles.length) throw new Error(`no profile written in ${dir}`);
-console.log(`\n${formatSummary(profiles[0], top)}`);
+console.log(`\n${formatSummary(profiles[0]!, top)}`);

@@ -20,7 +20,7 @@ const opt = (name: string, fallback: string) => {
 const size = Number(opt('size', '100000'));
 const repeat = Number(opt('repeat', '3'));
 const slowMs = Number(opt('slow', '2'));
-const wanted = args.flatMap((a, i) => (a === '--case' ? [args[i + 1]] : []));
+const wanted = args.flatMap((a, i) => (a === '--case' ? args.slice(i + 1, i + 2) : []));
 
 const fixtures = await sqliteDataset(size, true);
 const copy = workingCopy(size, 'query-times');
@@ -61,7 +61,8 @@ try {
       runs.push({ total: log.reduce((s, x) => s + x.ms, 0), wall, queries: log });
     }
     const last = runs[runs.length - 1];
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    if (!last) throw new Error('--repeat must be at least 1');
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
     console.log(
       `\n== ${c.name}: ${last.queries.length} queries, SQL ${median(runs.map((r) => r.total)).toFixed(1)} ms of ${median(runs.map((r) => r.wall)).toFixed(1)} ms (median of ${repeat})`,
     );

@@ -45,8 +45,8 @@ function cells(r: Row): string[] {
 /** An aligned plain-text table. */
 export function formatTable(rows: readonly Row[]): string {
   const all = [HEAD, ...rows.map(cells)];
-  const widths = HEAD.map((_, i) => Math.max(...all.map((r) => r[i].length)));
-  return all.map((r) => r.map((c, i) => (NUMERIC.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ')).join('\n');
+  const widths = HEAD.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  return all.map((r) => r.map((c, i) => (NUMERIC.has(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
 }
 
 /** The Markdown report: conditions, table, seeding times and target verdicts. */

@@ -79,7 +79,7 @@ async function runCases(server: ServerProcess, cases: BenchCase[], meta: Pick<Ca
     if (config.warmupSeconds > 0) {
       await drive({ url: base, connections: config.connections, seconds: config.warmupSeconds, request: (n) => c.request(2_000_000 + n), expectStatus: c.status });
     }
-    const loadBefore = loadavg()[0];
+    const loadBefore = loadavg()[0] ?? 0;
     const r = await drive({ url: base, connections: config.connections, seconds: config.seconds, request: c.request, expectStatus: c.status, pid: server.pid });
     out.push({ ...meta, case: c.name, list: c.list, bytes, loadBefore, probeMs: meanMs, ...r });
     // Requests still queued when the run stopped would slow the next case down.
@@ -175,7 +175,7 @@ async function main(): Promise<void> {
   SERVER_SCRIPT = { express: compiled['express-server'], fastify: compiled['fastify-server'] };
   CEILING_SCRIPT = { express: compiled['ceiling-express'], fastify: compiled['ceiling-fastify'] };
   log(`servers: ${env.BENCH_TSX === '1' ? 'TypeScript sources under tsx' : 'compiled with tsup to bench/.data/build (plain node)'}`);
-  log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}${loadavg()[0] > 1.5 ? ' — loaded: figures are pessimistic' : ''}`);
+  log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}${(loadavg()[0] ?? 0) > 1.5 ? ' — loaded: figures are pessimistic' : ''}`);
   const results: CaseResult[] = [];
   const seeding: { size: number; db: string; seconds: number; cpuSeconds?: number; reused?: boolean }[] = [];
   const requests = new Map<string, BenchRequest>();

@@ -80,7 +80,7 @@ function prng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (n: number) => Math.floor(next() * n);
-  return { next, int, pick: <T>(list: readonly T[]): T => list[int(list.length)], chance: (p: number) => next() < p };
+  return { next, int, pick: <T>(list: readonly T[]): T => list[int(list.length)]!, chance: (p: number) => next() < p };
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -326,9 +326,9 @@ export async function seedCalendar(options: SeedOptions): Promise<SeedFixtures> 
         const index = startAt + k;
         const id = firstEvent + index;
         const venue = 1 + r.int(VENUES);
-        const zone = venueZone[venue];
+        const zone = venueZone[venue]!;
         const genre = r.pick(genres);
-        const title = `${r.pick(ADJECTIVES)} ${r.pick(GENRE_WORDS[genre])} at ${PLACE_NAMES[venue % PLACE_NAMES.length]} #${index + 1}`;
+        const title = `${r.pick(ADJECTIVES)} ${r.pick(GENRE_WORDS[genre]!)} at ${PLACE_NAMES[venue % PLACE_NAMES.length]} #${index + 1}`;
         // Local wall clock: a day in the span, on the half hour between 08:00 and 21:30.
         const dayMs = from + r.int(span / DAY) * DAY;
         const day = naive(dayMs).slice(0, 10);

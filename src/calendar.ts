@@ -1,4 +1,4 @@
-import { Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { corsPolicy } from './http/cors.js';
 import { csrfGuard } from './http/csrf.js';
 import { resolveLimits } from './http/limits.js';
@@ -73,6 +73,7 @@ function resolveOptions(o: CalendarOptions): ResolvedOptions {
     userExists: o.userExists ?? ((id) => Number.isInteger(id) && id > 0),
     dictionaries: o.dictionaries ?? {},
     limits: resolveLimits(o.limits),
+    // eslint-disable-next-line no-console -- the documented default of onError is console.error
     onError: o.onError ?? ((error) => console.error('[calendar] unexpected error:', error)),
     responseCache: o.responseCache === false ? false : { maxBytes: o.responseCache?.maxBytes ?? 16 * 1024 * 1024 },
     cors,

@@ -29,7 +29,7 @@ export function bearerAuth(users: Map<string, User>) {
     const value = Array.isArray(header) ? header[0] : header;
     if (!value) return null;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(value);
-    const user = m ? users.get(m[1]) : undefined;
+    const user = m?.[1] ? users.get(m[1]) : undefined;
     if (!user) throw new ApiError('incorrect_password', 'The provided token is invalid.', { status: 401 });
     return user;
   };

@@ -23,7 +23,7 @@ export function byteSize(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-export class BoundedCache<K extends {}, V extends {}> {
+export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
   readonly #lru: LRUCache<K, V> | undefined;
 
   constructor({ maxEntries, maxSize, sizeOf }: BoundedCacheOptions<K, V>) {

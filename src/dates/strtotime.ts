@@ -133,9 +133,9 @@ export function scanDateString(input: string): ParsedParts | undefined {
     return m !== null;
   };
   const group = (i: number): string => (m as RegExpExecArray | null)?.[i] ?? '';
-  const setDate = (year: number | undefined, month: number, day: number): boolean => {
+  const setDate = (year: number | undefined, month: number | undefined, day: number): boolean => {
     // timelib's month and day tokens allow 0–12 and 0–31; overflow is carried later.
-    if (parts.date || month > 12 || day > 31) return false;
+    if (parts.date || month === undefined || month > 12 || day > 31) return false;
     parts.date = { year, month, day };
     return true;
   };
@@ -232,7 +232,9 @@ export function scanDateString(input: string): ParsedParts | undefined {
       continue;
     }
     if (match(RE.relativeWord)) {
-      addRelative(RELATIVE_WORDS[group(1)], group(2), true);
+      const amount = RELATIVE_WORDS[group(1)];
+      if (amount === undefined) return undefined;
+      addRelative(amount, group(2), true);
       // timelib's `relativetextweek` (`next week`, `this week`…): the week is counted from
       // its Monday, or from the day name given with it (`sunday this week`).
       if (group(2) === 'week' && ['next', 'last', 'previous', 'this'].includes(group(1))) {
@@ -248,7 +250,9 @@ export function scanDateString(input: string): ParsedParts | undefined {
       continue;
     }
     if (match(RE.dayName)) {
-      parts.weekday = { day: DAYS[group(1)], behavior: parts.weekday?.behavior === 2 ? 2 : 1 };
+      const day = DAYS[group(1)];
+      if (day === undefined) return undefined;
+      parts.weekday = { day, behavior: parts.weekday?.behavior === 2 ? 2 : 1 };
       resetTime();
       continue;
     }

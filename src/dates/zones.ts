@@ -87,7 +87,7 @@ function offsetMinutes(sign: string, hours: string, minutes: string | undefined)
 /** Reads `+02:00`-style offsets (also used for offsets inside date strings). */
 export function parseNumericOffset(text: string): number | undefined {
   const m = NUMERIC_OFFSET_RE.exec(text);
-  return m ? offsetMinutes(m[1], m[2], m[3]) : undefined;
+  return m ? offsetMinutes(m[1]!, m[2]!, m[3]) : undefined;
 }
 
 /** Reads WordPress' `UTC+5.5` / `UTC-3:30` site strings into minutes. */
@@ -100,7 +100,7 @@ function parseUtcOffsetName(text: string): number | undefined {
     if (total > MAX_OFFSET_MINUTES) return undefined;
     return m[1] === '-' ? -total : total;
   }
-  return offsetMinutes(m[1], m[2], m[3]);
+  return offsetMinutes(m[1]!, m[2]!, m[3]);
 }
 
 function resolveUncached(name: string): ResolvedZone | undefined {

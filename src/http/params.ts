@@ -98,7 +98,7 @@ export function parseBracketString(text: string, limits: ParseLimits = DEFAULT_P
 
 /** The media type of the request body, lower-cased, without parameters. */
 export function mediaType(req: CoreRequest): string {
-  return (headerValue(req.headers, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
+  return (headerValue(req.headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 /** Whether a media type is JSON (`application/json`, `application/…+json`). */

@@ -44,7 +44,7 @@ function decodePath(path: string): string {
 
 /** The part of `path` below the namespace (`""` for the namespace itself), or `null` when outside it. */
 function underNamespace(path: string, namespace: string): string | null {
-  let p = decodePath(path.split('?')[0]);
+  let p = decodePath(path.split('?')[0]!);
   if (!p.startsWith('/')) p = `/${p}`;
   if (p.length > 1) p = p.replace(/\/+$/, '');
   const ns = `/${namespace}`;

@@ -16,7 +16,7 @@ const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{
 
 function first(v: string | string[] | undefined): string | undefined {
   const s = Array.isArray(v) ? v[0] : v;
-  return s?.split(',')[0].trim();
+  return s?.split(',')[0]!.trim();
 }
 
 /** The home URL: configured, or from the request's (validated) host. */

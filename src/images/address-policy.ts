@@ -69,7 +69,7 @@ export function classifyAddress(address: string): AddressClass {
   const ip = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
   if (isIPv4(ip)) return classifyV4(parseV4(ip));
   if (isIPv6(ip)) {
-    const value = parseV6(ip.split('%')[0]);
+    const value = parseV6(ip.split('%')[0]!);
     if (value === undefined) return 'invalid';
     return classifyV6(value);
   }
@@ -127,8 +127,8 @@ function parseV6(ip: string): bigint | undefined {
     }
     return out;
   };
-  const head = groups(halves[0]);
-  const tail = halves.length === 2 ? groups(halves[1]) : [];
+  const head = groups(halves[0]!);
+  const tail = halves.length === 2 ? groups(halves[1]!) : [];
   if (!head || !tail) return undefined;
   const missing = 8 - head.length - tail.length;
   if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
@@ -138,12 +138,12 @@ function parseV6(ip: string): bigint | undefined {
 
 function v4(cidr: string, cls: AddressClass): Range {
   const [ip, bits] = cidr.split('/');
-  return { net: parseV4(ip), bits: Number(bits), total: 32, cls };
+  return { net: parseV4(ip!), bits: Number(bits), total: 32, cls };
 }
 
 function v6(cidr: string, cls: V6Class): Range<V6Class> {
   const [ip, bits] = cidr.split('/');
-  const net = parseV6(ip);
+  const net = parseV6(ip!);
   if (net === undefined) throw new Error(`bad built-in range ${cidr}`);
   return { net, bits: Number(bits), total: 128, cls };
 }

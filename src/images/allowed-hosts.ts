@@ -19,7 +19,7 @@ export function parseAllowedHost(entry: string): AllowedHost | undefined {
   if (!withPort) return hostOnly(text, undefined);
   const port = Number(withPort[2]);
   if (!Number.isSafeInteger(port) || port < 1 || port > 65535) return undefined;
-  return hostOnly(withPort[1], port);
+  return hostOnly(withPort[1]!, port);
 }
 
 /** Whether a URL's host and effective port are covered by one of the entries. */

@@ -72,7 +72,7 @@ export class ByteBudget {
   #pump(): void {
     // Strictly first come, first served: a large request at the head is never starved by
     // a stream of small ones slipping past it.
-    while (this.#queue.length && this.#used + this.#queue[0].bytes <= this.capacity) {
+    while (this.#queue[0] && this.#used + this.#queue[0].bytes <= this.capacity) {
       const waiter = this.#queue.shift();
       if (!waiter) break;
       waiter.grant(this.#hold(waiter.bytes));

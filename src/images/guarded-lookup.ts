@@ -39,7 +39,7 @@ export function guardedLookup(options: { enforce: boolean; resolve?: Resolver })
             }
           }
         }
-        const first = addresses[0];
+        const first = addresses[0]!; // not empty: checked above
         process.nextTick(() => {
           if (lookupOptions.all) callback(null, addresses);
           else callback(null, first.address, first.family);

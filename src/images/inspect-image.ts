@@ -81,7 +81,7 @@ function ascii(b: Uint8Array, from: number, to: number): string {
 }
 
 function u32le(b: Uint8Array, at: number): number {
-  return (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
+  return ((b[at] ?? 0) | ((b[at + 1] ?? 0) << 8) | ((b[at + 2] ?? 0) << 16) | ((b[at + 3] ?? 0) << 24)) >>> 0;
 }
 
 // ISO-BMFF files (AVIF, HEIC) start with an `ftyp` box whose major brand names the format.

@@ -35,7 +35,8 @@ const hexValue = (c: number | undefined) =>
 /** Length of the well-formed UTF-8 sequence at `i` (as PHP's scanner defines it), or 0. */
 function utf8Length(b: Uint8Array, i: number): number {
   const c = b[i];
-  const tail = (k: number, lo = 0x80, hi = 0xbf) => b[i + k] !== undefined && b[i + k] >= lo && b[i + k] <= hi;
+  const tail = (k: number, lo = 0x80, hi = 0xbf) => (b[i + k] ?? -1) >= lo && (b[i + k] ?? -1) <= hi;
+  if (c === undefined) return 0;
   if (c < 0x80) return 1;
   if (c >= 0xc2 && c <= 0xdf) return tail(1) ? 2 : 0;
   if (c === 0xe0) return tail(1, 0xa0) && tail(2) ? 3 : 0;
@@ -64,13 +65,13 @@ type Token = { kind: 'punct'; char: number } | { kind: 'string' } | { kind: 'val
 /** PHP's JSON scanner over bytes: one token from `at.i`, which it advances. */
 function scan(b: Uint8Array, at: { i: number }): Token {
   let i = at.i;
-  while (i < b.length && WHITE.has(b[i])) i++;
+  while (i < b.length && WHITE.has(b[i]!)) i++;
   const done = (token: Token, next: number): Token => {
     at.i = next;
     return token;
   };
   if (i >= b.length) return done({ kind: 'end' }, i);
-  const c = b[i];
+  const c = b[i]!;
   if (PUNCTUATION.has(c)) return done({ kind: 'punct', char: c }, i + 1);
   for (const word of LITERALS) {
     if (c === word[0] && word.every((w, k) => b[i + k] === w)) return done({ kind: 'value' }, i + word.length);
@@ -90,7 +91,7 @@ function scan(b: Uint8Array, at: { i: number }): Token {
   if (c === 0x22) {
     for (let j = i + 1; ; ) {
       // The end of the body is PHP's terminating NUL: a control character inside a string.
-      if (j >= b.length || b[j] < 0x20) return done({ kind: 'error', error: CTRL_CHAR }, j);
+      if (j >= b.length || b[j]! < 0x20) return done({ kind: 'error', error: CTRL_CHAR }, j);
       if (b[j] === 0x22) return done({ kind: 'string' }, j + 1);
       if (b[j] === 0x5c) {
         const unit = unicodeEscape(b, j);
@@ -99,7 +100,7 @@ function scan(b: Uint8Array, at: { i: number }): Token {
           if (unit < 0xd800 || unit > 0xdfff) j += 6;
           else if (low >= 0xdc00 && low <= 0xdfff) j += 12;
           else return done({ kind: 'error', error: UTF16 }, j);
-        } else if (ESCAPES.has(b[j + 1])) j += 2;
+        } else if (ESCAPES.has(b[j + 1] ?? -1)) j += 2;
         else return done({ kind: 'error', error: SYNTAX }, j);
         continue;
       }

@@ -15,8 +15,8 @@ export function truncateSlug(slug: string, max: number): string {
   let out = '';
   for (let i = 0; i < units.length; ) {
     let n = 1;
-    if (/^%[c-f][0-9a-f]$/i.test(units[i])) {
-      const lead = parseInt(units[i].slice(1), 16);
+    if (/^%[c-f][0-9a-f]$/i.test(units[i]!)) {
+      const lead = parseInt(units[i]!.slice(1), 16);
       n = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
     }
     const char = units.slice(i, i + n).join('');

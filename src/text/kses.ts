@@ -61,7 +61,7 @@ function filterToken(token: string, allowed: AllowedHtml): string {
   // wp_kses_stripslashes: undo the slashing of quotes that WordPress' input layer adds.
   const m = TAG.exec(token.replace(/\\"/g, '"'));
   if (m === null) return ''; // "seriously malformed" (`<!DOCTYPE…>`, `<?php…>`, `< >`…)
-  const [, slash, name, attributes] = m;
+  const [, slash, name = '', attributes = ''] = m;
   const attributeNames = allowed.get(name.toLowerCase());
   if (attributeNames === undefined) return '';
   if (slash !== undefined) return `</${name}>`;
@@ -88,7 +88,7 @@ function buildTag(name: string, attributes: string, attributeNames: ReadonlySet<
 
 function trimTrailingWhitespace(text: string): string {
   let end = text.length;
-  while (end > 0 && '\t\n\v\f\r '.includes(text[end - 1])) end--;
+  while (end > 0 && '\t\n\v\f\r '.includes(text[end - 1]!)) end--;
   return text.slice(0, end);
 }
 
@@ -172,5 +172,5 @@ function parseAttributes(text: string): Attribute[] {
 function hasAllowedScheme(value: string): boolean {
   const url = decodeNormalizedEntities(value).replace(/^[\x00-\x20]+/, '').replace(/[\t\n\r]/g, '');
   const m = /^([^:/?#]*):/.exec(url);
-  return m === null || ALLOWED_PROTOCOLS.has(m[1].toLowerCase());
+  return m === null || ALLOWED_PROTOCOLS.has(m[1]!.toLowerCase());
 }

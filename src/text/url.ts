@@ -152,7 +152,7 @@ export function sanitizeUrl(value: string): string {
   if (url === '') return '';
   if (!/^mailto:/i.test(url)) url = deepRemove(url, ['%0d', '%0a', '%0D', '%0A']);
   url = url.split(';//').join('://');
-  if (!url.includes(':') && !['/', '#', '?'].includes(url[0]) && !/^[a-z0-9-]+?\.php/i.test(url)) {
+  if (!url.includes(':') && !['/', '#', '?'].includes(url.charAt(0)) && !/^[a-z0-9-]+?\.php/i.test(url)) {
     url = `http://${url}`;
   }
   if (url.includes('[') || url.includes(']')) url = encodeBracketsAfterHost(url);

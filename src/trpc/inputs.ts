@@ -2,7 +2,7 @@ import { isRecord } from '../args/checks.js';
 import { z } from 'zod';
 import { typeFailure, type Arg, type Args, type Check, type WpType } from '../args/arg.js';
 import type { RequestContext } from '../context.js';
-import { ApiError, invalidParams, missingParams } from '../http/errors.js';
+import { type ApiError, invalidParams, missingParams } from '../http/errors.js';
 import { INVALID_PARAMETER, type ParamFailure } from '../args/failure.js';
 
 /** The value of a declared argument once the core's type pass has run (`integer` → number). */
@@ -83,11 +83,11 @@ export function inputError(fields: InputFields, raw: unknown): ApiError | undefi
   const input = raw === undefined ? {} : raw;
   const names = Object.keys(fields);
   if (!isRecord(input)) {
-    const required = names.filter((n) => fields[n].required);
+    const required = names.filter((n) => fields[n]?.required);
     return required.length ? missingParams(required) : invalidParams(new Map([['input', { message: INVALID_PARAMETER }]]));
   }
   // A JSON `null` counts as absent over HTTP, so a required argument sent as `null` is missing.
-  const missing = names.filter((n) => fields[n].required && (input[n] === undefined || input[n] === null));
+  const missing = names.filter((n) => fields[n]?.required && (input[n] === undefined || input[n] === null));
   if (missing.length) return missingParams(missing);
   // Over HTTP the checks run first ("Invalid parameter."); the type pass only if they all passed.
   const checks = new Map<string, ParamFailure>();
@@ -95,7 +95,7 @@ export function inputError(fields: InputFields, raw: unknown): ApiError | undefi
   for (const name of names) {
     const f = fields[name];
     const value = input[name];
-    if (value === undefined || fieldSchema(f).safeParse(value).success) continue;
+    if (!f || value === undefined || fieldSchema(f).safeParse(value).success) continue;
     if (f.plain || !f.type || failsCheck(f.check, value)) checks.set(name, { message: INVALID_PARAMETER });
     else types.set(name, typeFailure(name, f.type));
   }

@@ -56,7 +56,9 @@ export function operation<I>(verb: Method, patterns: readonly string[], extra: I
 /** The variant an input addresses: the first whose path keys it all has (else the first, to report them missing). */
 function variantFor(op: Operation<unknown>, input: unknown): Variant {
   const values = isRecord(input) ? input : {};
-  return op.variants.find((v) => v.captures.every((c) => values[c] !== undefined && values[c] !== null)) ?? op.variants[0];
+  const variant = op.variants.find((v) => v.captures.every((c) => values[c] !== undefined && values[c] !== null)) ?? op.variants[0];
+  if (!variant) throw new Error('calendar tRPC router: an operation without routes');
+  return variant;
 }
 
 /** The API error an HTTP client would get for this input's shape, if it is wrong. */

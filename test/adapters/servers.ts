@@ -50,8 +50,8 @@ export function send(base: string, method: string, path: string, headers: Record
       res.on('end', () => {
         const h: Record<string, string> = {};
         for (let i = 0; i < res.rawHeaders.length; i += 2) {
-          const name = res.rawHeaders[i].toLowerCase();
-          h[name] = h[name] === undefined ? res.rawHeaders[i + 1] : `${h[name]}, ${res.rawHeaders[i + 1]}`;
+          const name = res.rawHeaders[i]!.toLowerCase();
+          h[name] = h[name] === undefined ? (res.rawHeaders[i + 1] ?? '') : `${h[name]}, ${res.rawHeaders[i + 1]}`;
         }
         done({ status: res.statusCode ?? 0, headers: h, text: Buffer.concat(chunks).toString('utf8') });
       });
@@ -119,12 +119,12 @@ export async function buildNextExample(): Promise<NextBuild> {
 }
 
 /** How each example is started, given its port. */
-const COMMANDS: Record<string, (port: number, options: StartOptions) => [string, string[]]> = {
+const COMMANDS = {
   express: () => ['tsx', ['examples/express/server.ts']],
   fastify: () => ['tsx', ['examples/fastify/server.ts']],
   multilingual: () => ['tsx', ['examples/multilingual/server.ts']],
   next: (port, { nextDir = 'examples/next' }) => ['next', ['start', nextDir, '-p', String(port), '-H', '127.0.0.1']],
-};
+} satisfies Record<string, (port: number, options: StartOptions) => [string, string[]]>;
 
 /** Extra environment, and which build of examples/next `next start` serves. */
 export interface StartOptions {

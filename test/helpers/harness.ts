@@ -53,6 +53,7 @@ export interface TestCalendar {
 /** A migrated calendar with its own table prefix on `url`, and a request helper for core requests. */
 export async function testCalendar(url: string, options: Partial<CalendarOptions> = {}): Promise<TestCalendar> {
   const prefix = `t${randomBytes(4).toString('hex')}_`;
+  // eslint-disable-next-line no-console -- unexpected errors of a test calendar belong in the test output
   const calendar = createCalendar({ db: url, tablePrefix: prefix, baseUrl: 'http://example.org', onError: (e) => console.error(e), ...options });
   await calendar.migrate();
   const ns = calendar.options.namespace;

@@ -83,6 +83,7 @@ export function expectTypeError(r: TestResponse, param: string, type: string): v
 }
 
 /** Creates an item and returns its JSON (fails the test unless 201). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests walk the created item's arbitrary JSON
 export async function createItem(t: TestCalendar, k: LinkedCase, fields: Record<string, unknown>, as: As = 'admin'): Promise<Record<string, any>> {
   const r = await t.request('POST', `/${k.name}`, { json: fields, as });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -127,6 +128,7 @@ export async function wipe(t: StoreCalendar): Promise<void> {
  */
 export async function sibling(t: TestCalendar, url: string, options: Partial<CalendarOptions>): Promise<TestCalendar> {
   if (url === ':memory:') return testCalendar(url, { ...OPTIONS, ...options });
+  // eslint-disable-next-line no-console -- unexpected errors of a test calendar belong in the test output
   const calendar = createCalendar({ db: url, baseUrl: 'http://example.org', onError: (e) => console.error(e), ...OPTIONS, ...options, tablePrefix: t.calendar.options.tablePrefix });
   const ns = calendar.options.namespace;
   const request = async (method: string, path: string, init: RequestInit = {}): Promise<TestResponse> => {

@@ -56,7 +56,7 @@ describe('ByteBudget', () => {
     const budget = new ByteBudget(100);
     const order: string[] = [];
     const a = await budget.reserve(100);
-    const waits = [track(budget, order, 'x', 30), track(budget, order, 'y', 30), track(budget, order, 'z', 50)];
+    const waits = [track(budget, order, 'x', 30), track(budget, order, 'y', 30), track(budget, order, 'z', 50)] as const;
     a.release();
     await settle();
     expect(order).toEqual(['x', 'y']);

@@ -16,14 +16,14 @@ const times = { start_date: `${soon} 10:00:00`, end_date: `${soon} 11:00:00` };
 describe.each(DIALECTS)('duplicate venues and organizers ($name, over HTTP)', ({ url }) => {
   let t: HttpCalendar;
   let images: TestServer;
-  const id: Record<string, number> = {};
+  const id = {} as Record<'opera' | 'secret' | 'org' | 'own' | 'guarded', number>;
   const details = async (table: 'venues' | 'organizers', postId: number) =>
     t.db.selectFrom(table).selectAll().where('post_id', '=', postId).executeTakeFirstOrThrow();
 
   beforeAll(async () => {
     images = await serve((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png(2, 2)));
     t = await httpCalendar(url, { imageHosts: [`127.0.0.1:${images.port}`] });
-    const post = async (name: string, path: string, json: Record<string, unknown>, as: As = 'admin') => {
+    const post = async (name: keyof typeof id, path: string, json: Record<string, unknown>, as: As = 'admin') => {
       const r = await t.request('POST', path, { as, json });
       expect(r.status, r.text).toBe(201);
       id[name] = r.body.id;

@@ -86,6 +86,7 @@ describe.each(KILL_TARGETS)('a writer killed mid-write on $name', ({ url }) => {
 });
 
 const pgBin = postgresBinaries();
+// eslint-disable-next-line no-console -- says why a test is skipped
 if (!pgBin) console.warn('[faults] skipping "database goes away": PostgreSQL server binaries (initdb, pg_ctl, postgres) are not installed');
 
 describe.skipIf(!pgBin)('the database going away mid-traffic (private PostgreSQL server)', () => {

@@ -249,7 +249,7 @@ describe('hostile requests over every route (SQLite)', () => {
     const organizer = await ok('author', '/organizers', { organizer: 'Fuzz org', email: 'fuzz@example.org' });
     const event = (status: string, as: keyof typeof USERS = 'admin') =>
       ok(as, '/events', { title: `Fuzz ${status}`, status, start_date: `${soon} 10:00:00`, end_date: `${soon} 11:00:00`, venue: venue.id, organizer: [organizer.id], categories: [cat.id], tags: [tag.id] });
-    const events = [await event('publish'), await event('draft', 'contributor'), await event('private'), await event('pending', 'author'), await event('publish', 'author')];
+    const events = [await event('publish'), await event('draft', 'contributor'), await event('private'), await event('pending', 'author'), await event('publish', 'author')] as const;
     await t.db.updateTable('posts').set({ password: 'sesame' }).where('id', '=', events[4].id).execute();
     ids = [cat, tag, venue, draftVenue, organizer, ...events].map((x) => String(x.id));
     slugs = [venue, draftVenue, organizer, ...events].map((x) => x.slug).filter(Boolean);

@@ -3,6 +3,7 @@
  * spec-shaped JSON error, through the core and once through the Express adapter over HTTP;
  * image side-loading bounds through `POST /events`.
  */
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,7 +176,7 @@ describe('configured limits', () => {
 
 describe('limits through the Express adapter over HTTP', () => {
   let t: StoreCalendar;
-  let server: import('node:http').Server;
+  let server: Server;
   let base: string;
   beforeAll(async () => {
     t = await storeCalendar(':memory:', { ...OPTIONS, limits: { bodyBytes: 4096 } });

@@ -62,9 +62,10 @@ describe.skipIf(!PG)('two instances of the example server on one PostgreSQL data
     const writer = async (w: number) => {
       const mine = servers[w % 2];
       const other = servers[(w + 1) % 2];
+      if (!mine || !other) throw new Error('two servers expected');
       const token = w % 5 === 0 ? TOKENS.editor : TOKENS.admin;
       for (let round = 0; round < ROUNDS; round++) {
-        const kind = KINDS[(w + round) % 3];
+        const kind = KINDS[(w + round) % KINDS.length]!;
         const title = clashingTitle(kind, w, round, 0);
         const body: Record<string, unknown> = { [NAME_KEY[kind]]: title };
         if (kind === 'events') Object.assign(body, { start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 11:00:00', slug: 'clash' });
@@ -99,6 +100,7 @@ describe.skipIf(!PG)('two instances of the example server on one PostgreSQL data
     await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
 
     // The servers' own logs say why a request failed.
+    // eslint-disable-next-line no-console -- printed only when the test fails
     if (problems.length) console.error(servers.map((s) => s.output()).join('\n---\n').slice(0, 6000));
     expect(problems).toEqual([]);
     expect([...statuses.keys()].every((s) => s < 500)).toBe(true);

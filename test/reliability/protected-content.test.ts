@@ -12,11 +12,11 @@ const WINDOW = { start_date: '2000-01-01', end_date: '2100-01-01' };
 
 describe('protected content (SQLite)', () => {
   let t: StoreCalendar;
-  const id: Record<string, number> = {};
+  const id = {} as Record<'pwVenue' | 'pwOrg' | 'openVenue' | 'openOrg' | 'protected' | 'draft', number>;
 
   beforeAll(async () => {
     t = await storeCalendar(':memory:', { userExists: (u) => Object.values(USERS).some((x) => x.id === u) });
-    const post = async (name: string, path: string, json: Record<string, unknown>, as: As = 'admin') => {
+    const post = async (name: keyof typeof id, path: string, json: Record<string, unknown>, as: As = 'admin') => {
       const r = await t.request('POST', path, { as, json });
       expect(r.status, r.text).toBe(201);
       id[name] = r.body.id;

@@ -214,7 +214,7 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
     let url: string | undefined = `/${kind}?${new URLSearchParams({ per_page: '7', ...query })}`;
     for (let guard = 0; url && guard < 50; guard++) {
       const [path, q] = url.split('?');
-      const r = await t.request('GET', path, { as, query: q ?? '' });
+      const r = await t.request('GET', path!, { as, query: q ?? '' });
       expect(r.status, `${url} as ${as}: ${r.text}`).toBe(200);
       ids.push(...(r.body[kind] as { id: number }[]).map((x) => x.id));
       totals.push(r.body.total, Number(r.headers['X-TEC-Total']));

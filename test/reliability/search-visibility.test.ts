@@ -13,11 +13,11 @@ const times = { start_date: `${soon} 10:00:00`, end_date: `${soon} 11:00:00` };
 
 describe.each(DIALECTS)('what searches and filters reveal ($name, over HTTP)', ({ url }) => {
   let t: HttpCalendar;
-  const id: Record<string, number> = {};
+  const id = {} as Record<'pwOrg' | 'pwVenue' | 'ownPwOrg' | 'published' | 'private' | 'draft' | 'future' | 'pending' | 'trashed' | 'protected', number>;
 
   beforeAll(async () => {
     t = await httpCalendar(url);
-    const post = async (name: string, path: string, json: Record<string, unknown>, as: As = 'admin') => {
+    const post = async (name: keyof typeof id, path: string, json: Record<string, unknown>, as: As = 'admin') => {
       const r = await t.request('POST', path, { as, json });
       expect(r.status, r.text).toBe(201);
       id[name] = r.body.id;
@@ -64,7 +64,7 @@ describe.each(DIALECTS)('what searches and filters reveal ($name, over HTTP)', (
       expect(r.body.total).toBe(r.body[collection].length);
       return r.body[collection].map((term: { name: string }) => term.name);
     };
-    for (const event of ['private', 'draft', 'future', 'pending', 'trashed', 'protected']) {
+    for (const event of ['private', 'draft', 'future', 'pending', 'trashed', 'protected'] as const) {
       for (const as of [null, 'subscriber'] as As[]) {
         for (const key of ['post', 'event'] as const) {
           expect(await names('tags', key, id[event], as), `${event} ${key} as ${as}`).toEqual([]);

@@ -60,6 +60,7 @@ describe('with baseUrl, request headers never reach URLs', () => {
       events.push(await ok('/events', { title: `Url event ${i}`, start_date: `${soon} 10:00:00`, end_date: `${soon} 11:00:00`, venue: venue.id, organizer: [org.id], categories: [cat.id], tags: ['url-tag'] }));
     }
     const e = events[0];
+    if (!e) throw new Error('no event created');
     requests.push(
       { method: 'GET', path: `/${t.ns}`, as: null },
       { method: 'GET', path: '/doc', as: null },

@@ -33,12 +33,12 @@ const REDACTED_EVENT = {
 
 describe('visibility and password protection (SQLite)', () => {
   let t: StoreCalendar;
-  const id: Record<string, number> = {};
+  const id = {} as Record<'publicCat' | 'pubVenue' | 'draftVenue' | 'pwVenue' | 'pubOrg' | 'draftOrg' | 'pwOrg' | 'linkedToDrafts' | 'protected' | 'draft' | 'linkedToLocked', number>;
   const slug: Record<string, string> = {};
 
   beforeAll(async () => {
     t = await storeCalendar(':memory:', OPTIONS);
-    const post = async (name: string, path: string, json: Record<string, unknown>, as: As = 'admin') => {
+    const post = async (name: keyof typeof id, path: string, json: Record<string, unknown>, as: As = 'admin') => {
       const r = await t.request('POST', path, { as, json });
       expect(r.status, r.text).toBe(201);
       id[name] = r.body.id;

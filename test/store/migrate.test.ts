@@ -25,11 +25,11 @@ describe.skipIf(SERVERS.length === 0)('migrations started by several instances a
       const failures = results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
       expect(failures).toEqual([]);
       const applied = results.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
-      const ledger = await sql<{ name: string }>`select name from ${sql.table(`${prefix}migrations`)} order by name`.execute(instances[0]);
+      const ledger = await sql<{ name: string }>`select name from ${sql.table(`${prefix}migrations`)} order by name`.execute(instances[0]!);
       expect(applied.sort()).toEqual(ledger.rows.map((r) => r.name));
       expect(ledger.rows.length).toBeGreaterThan(0);
     } finally {
-      await dropStore(instances[0], prefix);
+      await dropStore(instances[0]!, prefix);
       await Promise.all(instances.map((db) => db.destroy()));
     }
   });

@@ -80,7 +80,7 @@ const LINEAR: Record<Fn, number> = {
 /** Output of a function that leaves the text as it is. */
 const same = (input: string) => input;
 
-const CASES: Record<string, Case> = {
+const CASES = {
   'spaces then a letter': {
     input: fill(' ', 'x'),
     expected: (input) => ({
@@ -683,7 +683,7 @@ const CASES: Record<string, Case> = {
       sanitizeUrl: '',
     }),
   },
-};
+} satisfies Record<string, Case>;
 
 /** Fails with the first difference (a plain `toBe` would print megabytes). */
 function expectText(actual: string, expected: string, label: string): void {
@@ -752,7 +752,7 @@ function decodeDecimal(s: string): string {
   return parts.join('');
 }
 
-describe.each(Object.entries(CASES))('1 MB of %s', (_name, { input, expected, url = false }) => {
+describe.each(Object.entries<Case>(CASES))('1 MB of %s', (_name, { input, expected, url = false }) => {
   let memo: Expected | undefined;
   const want = (fn: Fn) => (memo ??= expected(input))[fn];
 

@@ -70,7 +70,7 @@ export function costSlug(text: string): string {
   let source = text;
   if (source.length > SLUG_SOURCE_LIMIT) {
     // Do not cut a surrogate pair in half.
-    const cut = /[\uD800-\uDBFF]/.test(source[SLUG_SOURCE_LIMIT - 1]) ? SLUG_SOURCE_LIMIT - 1 : SLUG_SOURCE_LIMIT;
+    const cut = /[\uD800-\uDBFF]/.test(source[SLUG_SOURCE_LIMIT - 1]!) ? SLUG_SOURCE_LIMIT - 1 : SLUG_SOURCE_LIMIT;
     source = source.slice(0, cut);
   }
   // Lone surrogates would make `encodeURIComponent` (inside `sanitizeTitle`) throw.
@@ -160,6 +160,6 @@ export function parseCostEntries(values: readonly string[], thousandsSeparator: 
   const entries = [...byIdentity.values()];
   const order = entries.map((entry) => sortValue(entry));
   const indexes = entries.map((_, i) => i);
-  indexes.sort((a, b) => compareDecimals(order[a], order[b]) || a - b);
-  return indexes.map((i) => entries[i]);
+  indexes.sort((a, b) => compareDecimals(order[a]!, order[b]!) || a - b);
+  return indexes.map((i) => entries[i]!);
 }

@@ -166,11 +166,12 @@ export function costDetails(
  * whose text is a plain PHP number count (upstream quirk: `"5,50 7,50"` has none, so 0).
  */
 function minMaxTexts(entries: readonly CostEntry[]): [string, string] {
-  if (entries.length === 1 && !isPhpNumeric(entries[0].text)) return [entries[0].text, entries[0].text];
+  if (entries.length === 1 && entries[0] && !isPhpNumeric(entries[0].text)) return [entries[0].text, entries[0].text];
   const numeric = entries.filter((entry) => entry.numeric && isPhpNumeric(entry.text));
-  if (numeric.length === 0) return ['0', '0'];
-  let min = numeric[0];
-  let max = numeric[0];
+  const first = numeric[0];
+  if (first === undefined) return ['0', '0'];
+  let min = first;
+  let max = first;
   for (const entry of numeric) {
     if (compareDecimals(entry.key, min.key) < 0) min = entry;
     if (compareDecimals(entry.key, max.key) > 0) max = entry;

@@ -87,7 +87,11 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
   if (paging.page > 1 && rows.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
   const pages = totalPages(total, paging);
   const rendered = await ctx.services.events.render(rows, { urls: ctx.urls, principal: ctx.principal, single: false });
-  const events = rendered.map((json, i) => (rows[i].password && !unlocked(ctx, rows[i]) ? redact(json) : json));
+  const events = rendered.map((json, i) => {
+    // Without its row the item cannot be shown unlocked.
+    const row = rows[i];
+    return !row || (row.password && !unlocked(ctx, row)) ? redact(json) : json;
+  });
 
   // Paging URLs in upstream order; `venue`, `organizer`, `featured` switch to the encoded form.
   const geoloc = p.geoloc === true;

@@ -82,10 +82,12 @@ interface EventTimes {
  */
 function byId(rows: readonly { id: number; password: string | null }[], rendered: Record<string, unknown>[]): Map<number, Record<string, unknown>> {
   return new Map(
-    rows.map((row, i) => {
-      if (!row.password) return [row.id, rendered[i]];
-      const { json_ld: _hidden, ...rest } = rendered[i];
-      return [row.id, redact(rest)];
+    rows.flatMap((row, i): [number, Record<string, unknown>][] => {
+      const json = rendered[i];
+      if (!json) return [];
+      if (!row.password) return [[row.id, json]];
+      const { json_ld: _hidden, ...rest } = json;
+      return [[row.id, redact(rest)]];
     }),
   );
 }
@@ -201,7 +203,7 @@ export class EventService {
       if (downloads > this.deps.imagesPerRequest) throw tooManyImages(name, this.deps.imagesPerRequest);
     }
     const out: LinkedEntries = {};
-    if (venue) out.venue = venue.length ? await this.withImage('venue', venue[0], p) : null;
+    if (venue) out.venue = venue[0] ? await this.withImage('venue', venue[0], p) : null;
     if (organizers) {
       out.organizers = [];
       for (const entry of organizers) out.organizers.push(await this.withImage('organizer', entry, p));
@@ -305,7 +307,7 @@ export class EventService {
           view.single && canRead && !row.password
             ? {
                 location: venue ? ((venue.json_ld as Record<string, unknown> | undefined) ?? false) : undefined,
-                organizer: eventOrganizers.length ? ((eventOrganizers[0].json_ld as Record<string, unknown> | undefined) ?? false) : undefined,
+                organizer: eventOrganizers[0] ? ((eventOrganizers[0].json_ld as Record<string, unknown> | undefined) ?? false) : undefined,
               }
             : undefined,
       });

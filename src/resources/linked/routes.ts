@@ -53,6 +53,7 @@ export function linkedRoutes<T extends LinkedTable>(
   async function single(ctx: RequestContext, row: LinkedRow<T>, jsonLd: boolean) {
     const hidden = locked(ctx, row);
     const [json] = await service(ctx).render([row], { urls: ctx.urls, principal: ctx.principal, jsonLd: jsonLd && !hidden });
+    if (!json) throw new Error(`calendar: no rendering of ${kindInfo.kind} ${row.id}`);
     return hidden ? redact(json) : json;
   }
 
@@ -115,7 +116,11 @@ export function linkedRoutes<T extends LinkedTable>(
       }
       const pages = totalPages(total, paging);
       const rendered = await service(ctx).render(rows, { urls: ctx.urls, principal: ctx.principal, jsonLd: false });
-      const items = rendered.map((json, i) => (locked(ctx, rows[i]) ? redact(json) : json));
+      const items = rendered.map((json, i) => {
+        // Without its row the item cannot be shown unlocked.
+        const row = rows[i];
+        return !row || locked(ctx, row) ? redact(json) : json;
+      });
       const urls = pagingUrls(`${ctx.urls.base}/${collection}/`, paging.page, pages, [
         ['per_page', paging.perPage],
         ['event', p.event],

@@ -1,7 +1,7 @@
 import { insertPost, moveStatus, newPostState } from '../../posts/lifecycle.js';
 import { can, type Principal } from '../../auth/capabilities.js';
 import type { Urls } from '../../http/urls.js';
-import { ApiError, apiError, invalidParams } from '../../http/errors.js';
+import { type ApiError, apiError, invalidParams } from '../../http/errors.js';
 import type { ParamFailure } from '../../args/failure.js';
 import type { PostKindInfo } from '../../posts/kinds.js';
 import { moveToTrash } from '../../posts/trash.js';

@@ -525,7 +525,7 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
 
   describe('venues and organizers archives: event-based filters over real events', () => {
     it('filters by event, has_events and only_with_upcoming', async () => {
-      const ids = (r: { body: Record<string, { id: number }[]> }, key: 'venues' | 'organizers') => r.body[key].map((x) => x.id).sort((a, b) => a - b);
+      const ids = (r: { body: Record<string, { id: number }[]> }, key: 'venues' | 'organizers') => (r.body[key] ?? []).map((x) => x.id).sort((a, b) => a - b);
       const mk = async (name: string) => ({
         venue: (await createLinked(t, 'venues', { venue: `Xf ${name} hall` })).id as number,
         organizer: (await createLinked(t, 'organizers', { organizer: `Xf ${name} org` })).id as number,
@@ -593,7 +593,7 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
         })
         .execute();
       void attachment;
-      const [{ id: imageId }] = await t.db.selectFrom('posts').select('id').where('type', '=', 'attachment').execute();
+      const { id: imageId } = await t.db.selectFrom('posts').select('id').where('type', '=', 'attachment').executeTakeFirstOrThrow();
       await t.db.insertInto('attachments').values({ post_id: imageId, url: 'http://img.example/a.png', mime_type: 'image/png', width: 1, height: 1, filesize: 10, sizes: '{}' }).execute();
       for (let i = 0; i < 24; i++) {
         const e = await createEvent(t, {

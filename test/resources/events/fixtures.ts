@@ -65,7 +65,7 @@ export function utcDay(d: Date, days = 0): string {
 
 /** A date's details object as the API shows it (responses.md §1.10). */
 export function details(wallClock: string) {
-  const [date, time] = wallClock.split(' ');
+  const [date = '', time = ''] = wallClock.split(' ');
   const [year, month, day] = date.split('-');
   const [hour, minutes, seconds] = time.split(':');
   return { year, month, day, hour, minutes, seconds };
@@ -92,6 +92,7 @@ export function eventFields(overrides: Record<string, unknown> = {}): Record<str
 }
 
 /** Creates an event through the API and returns its body (fails the test unless 201). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests walk the created item's arbitrary JSON
 export async function createEvent(t: TestCalendar, overrides: Record<string, unknown> = {}, as: As = 'admin'): Promise<Record<string, any>> {
   const res = await t.request('POST', '/events', { json: eventFields(overrides), as });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
@@ -99,6 +100,7 @@ export async function createEvent(t: TestCalendar, overrides: Record<string, unk
 }
 
 /** Creates a venue or organizer through the API. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests walk the created item's arbitrary JSON
 export async function createLinked(t: TestCalendar, kind: 'venues' | 'organizers', json: Record<string, unknown>, as: As = 'admin'): Promise<Record<string, any>> {
   const res = await t.request('POST', `/${kind}`, { json, as });
   if (res.status !== 201) throw new Error(`create ${kind} failed: ${res.status} ${res.text}`);
@@ -106,6 +108,7 @@ export async function createLinked(t: TestCalendar, kind: 'venues' | 'organizers
 }
 
 /** Creates a term through the API. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests walk the created item's arbitrary JSON
 export async function createTerm(t: TestCalendar, kind: 'categories' | 'tags', json: Record<string, unknown>): Promise<Record<string, any>> {
   const res = await t.request('POST', `/${kind}`, { json, as: 'admin' });
   if (res.status !== 201) throw new Error(`create ${kind} failed: ${res.status} ${res.text}`);
@@ -169,6 +172,7 @@ export async function probedCalendar(url: string, options: Partial<CalendarOptio
   const probe = new QueryProbe();
   // The injected failures are expected; anything else is reported.
   const onError = (e: unknown) => {
+    // eslint-disable-next-line no-console -- unexpected errors belong in the test output
     if (!(e instanceof Error && e.message === 'injected failure')) console.error(e);
   };
   const probed = raw.withPlugin(probe);

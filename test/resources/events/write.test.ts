@@ -233,7 +233,7 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
       darwin = await t.variant({ timezone: 'Australia/Darwin' });
     }, 180_000);
 
-    const times = (e: Record<string, any>) => [e.start_date, e.end_date, e.utc_start_date, e.utc_end_date, e.timezone, e.timezone_abbr];
+    const times = (e: Record<string, unknown>) => [e.start_date, e.end_date, e.utc_start_date, e.utc_end_date, e.timezone, e.timezone_abbr];
 
     it('computes Hong Kong times on a Darwin site (EventInsertionCest)', async () => {
       const e = await createEvent(darwin, { timezone: 'Asia/Hong_Kong', start_date: '2018-01-01 4pm', end_date: '2018-01-01 6pm' });
@@ -411,7 +411,7 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
     it('links organizers by id, list, comma string or data, in order and without duplicates', async () => {
       const o5 = await createLinked(t, 'organizers', { organizer: 'Org five' });
       const o6 = await createLinked(t, 'organizers', { organizer: 'Org six' });
-      const ids = (e: Record<string, any>) => e.organizer.map((o: { id: number }) => o.id);
+      const ids = (e: Record<string, unknown>) => (e.organizer as { id: number }[]).map((o) => o.id);
       expect(ids(await createEvent(t, { organizer: o5.id }))).toEqual([o5.id]);
       expect(ids(await createEvent(t, { organizer: String(o5.id) }))).toEqual([o5.id]);
       expect(ids(await createEvent(t, { organizer: [o5.id, o6.id] }))).toEqual([o5.id, o6.id]);
@@ -563,7 +563,7 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
 
     it('sets and clears the presentation flags', async () => {
       const e = await createEvent(t, { show_map: true, show_map_link: true, hide_from_listings: true, sticky: true, featured: true });
-      const flags = (x: Record<string, any>) => [x.show_map, x.show_map_link, x.hide_from_listings, x.sticky, x.featured];
+      const flags = (x: Record<string, unknown>) => [x.show_map, x.show_map_link, x.hide_from_listings, x.sticky, x.featured];
       expect(flags(e)).toEqual([true, true, true, true, true]);
       const kept = await t.request('POST', `/events/${e.id}`, { json: { title: 'kept' }, as: 'admin' });
       expect(flags(kept.body)).toEqual([true, true, true, true, true]);
@@ -607,7 +607,7 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
         const res = await t.request(method, `/events/${e.id}`, { json: { title: `Partial ${method}` }, as: 'admin' });
         expect(res.status).toBe(200);
         expect(Object.keys(res.body)).toEqual(EVENT_KEYS);
-        const { title, modified, modified_utc, ...rest } = res.body;
+        const { title, modified, modified_utc: _modifiedUtc, ...rest } = res.body;
         const { title: _t, modified: _m, modified_utc: _mu, ...expected } = e;
         expect(title).toBe(`Partial ${method}`);
         expect(modified >= e.modified).toBe(true);

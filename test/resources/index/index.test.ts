@@ -36,7 +36,7 @@ describe('namespace index', () => {
   let index: { status: number; body: Json; text: string | undefined; headers: Record<string, string> };
   const routes = () => index.body.routes as Record<string, Json>;
   const key = (pattern: string) => `/${t.ns}${pattern}`;
-  const endpoints = (pattern: string) => routes()[key(pattern)].endpoints as { methods: string[]; args: Record<string, Json> | [] }[];
+  const endpoints = (pattern: string) => routes()[key(pattern)]?.endpoints as { methods: string[]; args: Record<string, Json> | [] }[];
 
   beforeAll(async () => {
     t = await testCalendar(':memory:');
@@ -79,10 +79,10 @@ describe('namespace index', () => {
 
   it('shows the methods of the term routes (GET, EDIT, DELETE order on items)', () => {
     for (const c of ['/categories', '/tags']) {
-      expect(routes()[key(c)].methods).toEqual(['GET', 'POST']);
+      expect(routes()[key(c)]?.methods).toEqual(['GET', 'POST']);
       expect(endpoints(c).map((e) => e.methods)).toEqual([['GET'], ['POST']]);
       const item = `${c}/(?P<id>\\d+)`;
-      expect(routes()[key(item)].methods).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+      expect(routes()[key(item)]?.methods).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
       expect(endpoints(item).map((e) => e.methods)).toEqual([['GET'], ['POST', 'PUT', 'PATCH'], ['DELETE']]);
     }
   });
@@ -97,9 +97,9 @@ describe('namespace index', () => {
   });
 
   it('shows the archive args with their keys in declaration order, then required', () => {
-    const cats = endpoints('/categories')[0].args as Record<string, Json>;
+    const cats = endpoints('/categories')[0]?.args as Record<string, Json>;
     expect(Object.keys(cats)).toEqual(ARCHIVE_ARGS);
-    expect(Object.keys(endpoints('/tags')[0].args)).toEqual(ARCHIVE_ARGS.filter((a) => a !== 'parent'));
+    expect(Object.keys(endpoints('/tags')[0]?.args ?? {})).toEqual(ARCHIVE_ARGS.filter((a) => a !== 'parent'));
     const shape = Object.fromEntries(Object.entries(cats).map(([name, a]) => [name, Object.keys(a)]));
     expect(shape).toEqual({
       page: ['default', 'description', 'type', 'required'],
@@ -128,22 +128,22 @@ describe('namespace index', () => {
   });
 
   it('shows the write args: name required on create only, parent on categories only', () => {
-    const create = endpoints('/categories')[1].args as Record<string, Json>;
+    const create = endpoints('/categories')[1]?.args as Record<string, Json>;
     expect(Object.keys(create)).toEqual(['name', 'description', 'slug', 'parent']);
     for (const a of Object.values(create)) expect(Object.keys(a)).toEqual(['type', 'description', 'required']);
     expect(create.name).toMatchObject({ type: 'string', required: true });
     expect(create.parent).toMatchObject({ type: 'integer', required: false });
-    expect(Object.keys(endpoints('/tags')[1].args)).toEqual(['name', 'description', 'slug']);
+    expect(Object.keys(endpoints('/tags')[1]?.args ?? {})).toEqual(['name', 'description', 'slug']);
     const [get, edit, del] = endpoints('/categories/(?P<id>\\d+)').map((e) => e.args as Record<string, Json>);
     const id = { type: 'integer', description: 'The event category term ID', required: true };
     expect(get).toEqual({ id });
     expect(del).toEqual({ id });
-    expect(Object.keys(edit)).toEqual(['id', 'name', 'description', 'slug', 'parent']);
-    expect(edit.id).toEqual(id);
-    for (const name of ['name', 'description', 'slug', 'parent']) expect(edit[name].required, name).toBe(false);
-    const tagEdit = endpoints('/tags/(?P<id>\\d+)')[1].args as Record<string, Json>;
+    expect(Object.keys(edit ?? {})).toEqual(['id', 'name', 'description', 'slug', 'parent']);
+    expect(edit?.id).toEqual(id);
+    for (const name of ['name', 'description', 'slug', 'parent']) expect(edit?.[name]?.required, name).toBe(false);
+    const tagEdit = endpoints('/tags/(?P<id>\\d+)')[1]?.args as Record<string, Json>;
     expect(Object.keys(tagEdit)).toEqual(['id', 'name', 'description', 'slug']);
-    expect(tagEdit.id.description).toBe('The event tag term ID');
+    expect(tagEdit.id?.description).toBe('The event tag term ID');
   });
 
   it('answers the same document at {base}/, to every caller, and on HEAD without a body', async () => {
@@ -168,7 +168,7 @@ describe('namespace index', () => {
       ['/categories', '/categories'],
       ['/tags/12', '/tags/(?P<id>\\d+)'],
       ['', ''],
-    ]) {
+    ] as const) {
       const r = await t.request('OPTIONS', `/${t.ns}${path}`);
       expect(r.body, path).toEqual(routes()[key(pattern)]);
     }

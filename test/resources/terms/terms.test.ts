@@ -156,7 +156,7 @@ describe.each(DIALECTS)('categories and tags on $name', ({ url }) => {
 
   describe('archive filters', () => {
     let t: StoreCalendar;
-    const id: Record<string, number> = {};
+    const id = {} as Record<'b' | 'A' | 'C' | 'foo' | 'bar' | 'pct' | 'parent' | 'child' | 'grandchild' | 'privateOnly' | 'tag' | 'tag2', number>;
     let event: number;
     let other: number;
     let venue: number;
@@ -164,7 +164,7 @@ describe.each(DIALECTS)('categories and tags on $name', ({ url }) => {
     beforeAll(async () => {
       t = await open();
       // Created in this order, so that id order differs from name order.
-      for (const name of ['b', 'A', 'C']) id[name] = (await create(t, 'categories', { name })).id;
+      for (const name of ['b', 'A', 'C'] as const) id[name] = (await create(t, 'categories', { name })).id;
       id.foo = (await create(t, 'categories', { name: 'Foo' })).id;
       id.bar = (await create(t, 'categories', { name: 'Bar', slug: 'foo-bar' })).id;
       id.pct = (await create(t, 'categories', { name: '50% off_now' })).id;

@@ -272,7 +272,7 @@ describe.each(DIALECTS)('venues on $name', ({ url }) => {
       await createEvent(t, { venue: v.id, status: 'draft' }),
       await createEvent(t, { venue: v.id, status: 'private' }),
       await createEvent(t, { venue: other.id }),
-    ];
+    ] as const;
     await t.request('DELETE', `/venues/${v.id}`, { as: 'admin' });
     const read = async (id: number) => (await t.request('GET', `/events/${id}`, { as: 'admin' })).body;
     for (const id of events.slice(0, 3)) {
