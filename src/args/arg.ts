@@ -57,7 +57,7 @@ export type Args<C = unknown> = Record<string, Arg<unknown, boolean, C>>;
 
 /** The values a handler receives for its declared arguments. */
 export type ParamsOf<A> = {
-  [K in keyof A]: A[K] extends Arg<infer T, infer R> ? (R extends true ? T : T | undefined) : never;
+  [K in keyof A]: A[K] extends Arg<infer T, infer R, infer _C> ? (R extends true ? T : T | undefined) : never;
 };
 
 /** zod coercions for WordPress' `type` pass (`rest_sanitize_value_from_schema`). */

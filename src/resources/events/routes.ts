@@ -13,6 +13,7 @@ import { searchablePasswords, unlocks } from '../../posts/password.js';
 import type { WriteTarget } from '../../posts/write-target.js';
 import { isTruthy } from '../../php/empty.js';
 import { redact } from '../../posts/redact.js';
+import type { EventInput } from './rules.js';
 import { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs, termList } from './args.js';
 import { archiveStatuses, passwordArg } from '../../posts/args.js';
 import { CATEGORIES, TAGS, type TermKind } from '../terms/args.js';
@@ -217,9 +218,8 @@ function singleEndpoints(bySlug: boolean) {
       permission: allowed('edit', bySlug),
       handler: async (ctx) => {
         const event = await writeTarget(ctx, bySlug, 'edit');
-        const { id: _id, password: _pw, ...input } = ctx.params as Record<string, unknown>;
         // The path slug only finds the event; a new slug must be sent.
-        if (!ctx.sent('slug')) delete input.slug;
+        const input: EventInput = { ...ctx.params, slug: ctx.sent('slug') ? ctx.params.slug : undefined };
         const updated = await ctx.services.events.update(event, input, ctx.sent, ctx.principal, ctx.now());
         const [json] = await ctx.services.events.render([updated], { urls: ctx.urls, principal: ctx.principal, single: false });
         return { body: json };

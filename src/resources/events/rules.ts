@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../args/arg.js';
 import { insertPost, moveStatus, newPostState } from '../../posts/lifecycle.js';
 import { phpEmpty } from '../../php/empty.js';
 import { can, has, type Principal } from '../../auth/capabilities.js';
@@ -11,6 +12,7 @@ import { storedSlugForm, uniquePostSlug } from '../../posts/slug.js';
 import { filterContent, filterExcerpt, filterTitle } from '../../posts/text.js';
 import { parseLinkedEntries, type LinkedEntry } from '../linked/entries.js';
 import { termList } from './args.js';
+import type { eventWriteArgs } from './args.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';
 import type { EventDetails, EventListQuery, EventRow } from './queries.js';
 import type { Store } from '../../store/index.js';
@@ -25,8 +27,8 @@ import { eventJson } from './json.js';
 import { redact } from '../../posts/redact.js';
 import { embeddedTermJson } from '../terms/json.js';
 
-/** An event write's parameters, after validation. */
-export type EventInput = Record<string, unknown>;
+/** An event write's parameters, after validation: what the write arguments declare (none required on update). */
+export type EventInput = Partial<ParamsOf<ReturnType<typeof eventWriteArgs<false>>>>;
 
 /** Term order of an event: by name, ignoring case (one collator: building one per call is slow). */
 const BY_NAME = new Intl.Collator('en', { sensitivity: 'base' });
@@ -317,7 +319,7 @@ export class EventService {
   /** Creates an event and everything it links, in one transaction. */
   async create(input: EventInput, p: Principal | null, now: Date): Promise<EventRow> {
     const site = this.deps.timezone;
-    const zone = typeof input.timezone === 'string' && input.timezone !== '' ? input.timezone : site;
+    const zone = input.timezone || site;
     const allDay = input.all_day === true;
     const times = this.times(this.wallClock('start_date', input.start_date, zone, now), this.wallClock('end_date', input.end_date, zone, now), zone, allDay);
     const entries = await this.linkedEntries(input, p);
@@ -327,7 +329,7 @@ export class EventService {
       this.store.transaction(async (tx) => {
         const { venue, organizers } = await this.link(tx, entries, p, now);
         const { status, date, date_utc } = newPostState(input, p, site, now, zone);
-        const title = filterTitle(String(input.title), p);
+        const title = filterTitle(input.title ?? '', p);
         const id = await insertPost(tx, {
           type: 'event',
           author: typeof input.author === 'number' ? input.author : (p?.id ?? 0),
@@ -375,7 +377,7 @@ export class EventService {
    */
   private sentTimes(row: EventRow, input: EventInput, sent: (name: string) => boolean, now: Date): EventTimes | undefined {
     const site = this.deps.timezone;
-    const zone = sent('timezone') && typeof input.timezone === 'string' ? input.timezone || site : row.timezone || site;
+    const zone = sent('timezone') && input.timezone !== undefined ? input.timezone || site : row.timezone || site;
     const allDay = sent('all_day') ? input.all_day === true : row.all_day === 1;
     const bothDates = input.start_date !== undefined && input.end_date !== undefined;
     if (bothDates || (sent('all_day') && allDay)) {
@@ -405,10 +407,10 @@ export class EventService {
         const times = this.sentTimes(row, input, sent, now);
         const zone = times?.timezone || row.timezone || site;
         const post: Parameters<Store['posts']['update']>[1] = {};
-        if (input.title !== undefined) post.title = filterTitle(String(input.title), p);
-        if (input.description !== undefined) post.content = filterContent(String(input.description), p);
-        if (input.excerpt !== undefined) post.excerpt = filterExcerpt(String(input.excerpt), p);
-        if (input.author !== undefined) post.author = input.author as number;
+        if (input.title !== undefined) post.title = filterTitle(input.title, p);
+        if (input.description !== undefined) post.content = filterContent(input.description, p);
+        if (input.excerpt !== undefined) post.excerpt = filterExcerpt(input.excerpt, p);
+        if (input.author !== undefined) post.author = input.author;
         if (image !== undefined) post.image_id = (await this.deps.images.record(tx, image)) ?? null;
         if (input.sticky !== undefined) post.menu_order = input.sticky === true ? -1 : 0;
         const { status, trashing, changes } = await moveStatus(tx, EVENT, row, input, p, this.can(p, 'delete', row), site, now, zone);

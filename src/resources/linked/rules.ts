@@ -1,3 +1,5 @@
+import type { ParamsOf } from '../../args/arg.js';
+import type { organizerWriteArgs, venueWriteArgs } from './args.js';
 import { insertPost, moveStatus, newPostState } from '../../posts/lifecycle.js';
 import { can, type Principal } from '../../auth/capabilities.js';
 import type { Urls } from '../../http/urls.js';
@@ -13,8 +15,8 @@ import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTabl
 import { withRetry } from '../../store/retry.js';
 import type { ImageChoice, ImageService } from '../../images/service.js';
 
-/** What a venue or organizer write carries, after validation. */
-export type LinkedInput = Record<string, unknown>;
+/** A venue or organizer write's parameters, after validation: what their write arguments declare (none required on update). */
+export type LinkedInput = Partial<ParamsOf<ReturnType<typeof venueWriteArgs<false>>> & ParamsOf<ReturnType<typeof organizerWriteArgs<false>>>>;
 
 /** How one linked kind maps parameters to columns and rows to JSON. */
 export interface LinkedKind<T extends LinkedTable> {
@@ -199,7 +201,7 @@ export class LinkedPostService<T extends LinkedTable> {
         const table = this.rows(tx);
         const row = recheck(await table.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'edit', r));
         const changes: Parameters<Store['posts']['update']>[1] = { ...text };
-        if (input.author !== undefined) changes.author = input.author as number;
+        if (input.author !== undefined) changes.author = input.author;
         if (image !== undefined) changes.image_id = (await this.images.record(tx, image)) ?? null;
         const { trashing, changes: moved } = await moveStatus(tx, this.kind.info, row, input, p, this.can(p, 'delete', row), siteZone, now);
         await tx.posts.update(row.id, { ...changes, ...moved });

@@ -48,7 +48,7 @@ export const venueKind: LinkedKind<'venues'> = {
     if (input.show_map !== undefined) out.show_map = isTruthy(input.show_map) ? 1 : 0;
     if (input.show_map_link !== undefined) out.show_map_link = isTruthy(input.show_map_link) ? 1 : 0;
     const given = input.stateprovince !== undefined ? text(input.stateprovince) : '';
-    const locationSent = ['state', 'province', 'country'].some((f) => input[f] !== undefined);
+    const locationSent = input.state !== undefined || input.province !== undefined || input.country !== undefined;
     if (given) out.stateprovince = given;
     else if (!current || locationSent || input.stateprovince !== undefined) {
       out.stateprovince = stateProvince({
