@@ -158,7 +158,7 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
 
     if (method === 'OPTIONS') {
       const ctx = baseContext(core, req, urls, principal, 'GET', clock, { json: {}, body: {}, query, path: matched.captures, defaults: {} });
-      allow = await allowedMethods(matched.route, { ...ctx, params: {} } as HandlerContext<Args<RequestContext>>);
+      allow = await allowedMethods(matched.route, { ...ctx, params: {} });
       return respond(200, { ...commonHeaders(urls, options.cors), Allow: allow, ...caller() }, routeObject(matched.route, ctx), false);
     }
     const verb = method === 'HEAD' ? 'GET' : method;
@@ -183,7 +183,7 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
       if (parsed instanceof ApiError) failure = parsed;
       else params = parsed;
     }
-    const hctx = { ...ctx, params } as HandlerContext<Args<RequestContext>>;
+    const hctx: HandlerContext<Args<RequestContext>> = { ...ctx, params };
     allow = await allowedMethods(matched.route, hctx);
     if (failure) throw failure;
     if (endpoint.permission && !(await endpoint.permission(hctx))) throw forbidden(principal !== null);

@@ -44,9 +44,20 @@ export interface Route {
   regex: RegExp;
 }
 
-/** Declares an endpoint, keeping its argument types for the handler. */
+/**
+ * Declares an endpoint, keeping its argument types for its handler and permission check. The
+ * route list holds endpoints of every argument set alike; the pipeline builds `params` from
+ * `e.args` themselves (required, check and type passes), which is what makes them `ParamsOf<A>`.
+ */
 export function endpoint<A extends Args<RequestContext>>(e: Endpoint<A>): Endpoint {
-  return e as unknown as Endpoint;
+  const typed = (ctx: HandlerContext<Args<RequestContext>>): HandlerContext<A> => ({ ...ctx, params: ctx.params as ParamsOf<A> });
+  const { permission, handler } = e;
+  return {
+    methods: e.methods,
+    args: e.args,
+    permission: permission && ((ctx) => permission(typed(ctx))),
+    handler: (ctx) => handler(typed(ctx)),
+  };
 }
 
 /** Declares a route from its upstream regex pattern (`(?P<id>\d+)` groups). */

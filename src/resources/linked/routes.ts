@@ -146,7 +146,7 @@ export function linkedRoutes<T extends LinkedTable>(
     },
   });
 
-  const singleEndpoints = (key: Record<string, typeof idArg>) => [
+  const singleEndpoints = (key: Record<string, typeof idArg | typeof slugArg>) => [
     endpoint({ methods: READABLE, args: { ...key }, handler: read }),
     endpoint({ methods: DELETABLE, args: { ...key }, permission: allowed('delete'), handler: remove }),
     endpoint({ methods: EDITABLE, args: { ...key, ...writeArgs(false) }, permission: allowed('edit'), handler: update }),
@@ -155,6 +155,6 @@ export function linkedRoutes<T extends LinkedTable>(
   return [
     route(`/${collection}`, [archive, create]),
     route(`/${collection}/(?P<id>\\d+)`, singleEndpoints({ id: idArg })),
-    route(`/${collection}/by-slug/(?P<slug>[^/]+)`, singleEndpoints({ slug: slugArg as unknown as typeof idArg })),
+    route(`/${collection}/by-slug/(?P<slug>[^/]+)`, singleEndpoints({ slug: slugArg })),
   ];
 }
