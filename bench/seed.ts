@@ -28,7 +28,7 @@ import type {
   VenuesTable,
 } from '../src/store/database.js';
 import { Store, migrateStore } from '../src/store/index.js';
-import { recountAllTerms } from '../src/resources/terms/counts.js';
+import { recountAllTerms } from '../src/store/term-counts.js';
 import { down } from '../src/store/migrations/001_init.js';
 // A cycle (dataset.ts seeds through this module), harmless: only the CLI below uses it, after both loaded.
 import { sqliteDataset } from './dataset.js';

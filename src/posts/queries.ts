@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { isStoredId } from '../ids.js';
 import type { Database, PostType, PostsTable } from '../store/database.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
-import { recountTerms, termIdsOf } from '../resources/terms/counts.js';
+import { recountTerms, termIdsOf } from '../store/term-counts.js';
 
 /** A stored post row. */
 export type PostRow = Selectable<PostsTable>;

@@ -1,4 +1,15 @@
-import { REDACTED_COST_DETAILS } from '../resources/events/cost.js';
+/** `cost_details` of a password-protected item; note its own key order. */
+export const REDACTED_COST_DETAILS: Readonly<{
+  currency_symbol: '';
+  currency_position: '';
+  currency_code: '';
+  values: readonly never[];
+}> = Object.freeze({
+  currency_symbol: '',
+  currency_position: '',
+  currency_code: '',
+  values: Object.freeze([]),
+});
 
 /** What each key of a password-protected item becomes. */
 const REPLACEMENTS: Record<string, () => unknown> = {

@@ -1,4 +1,4 @@
-import { recountTerms } from '../../src/resources/terms/counts.js';
+import { recountTerms } from '../../src/store/term-counts.js';
 import type { Kysely } from 'kysely';
 import type { CalendarOptions } from '../../src/index.js';
 import { connectDatabase } from '../../src/store/connect.js';

@@ -53,19 +53,6 @@ export const DEFAULT_COST_SETTINGS: Readonly<CostSettings> = Object.freeze({
   rangeSeparator: ' \u2013 ',
 });
 
-/** `cost_details` of a password-protected item; note its own key order. */
-export const REDACTED_COST_DETAILS: Readonly<{
-  currency_symbol: '';
-  currency_position: '';
-  currency_code: '';
-  values: readonly never[];
-}> = Object.freeze({
-  currency_symbol: '',
-  currency_position: '',
-  currency_code: '',
-  values: Object.freeze([]),
-});
-
 /**
  * The string form of one cost value as PHP would store it, or `null` when it is not a
  * string or a finite number. Nested arrays, objects, booleans and `null` are dropped:

@@ -8,7 +8,7 @@ import { searchableByPassword } from '../../posts/password-filter.js';
 import type { StoreDialect } from '../../store/dialects/dialect.js';
 import { containsIgnoringCase } from '../../store/like.js';
 import type { ReadOptions } from '../../store/row-lock.js';
-import { recountTerms, termIdsOf } from '../terms/counts.js';
+import { recountTerms, termIdsOf } from '../../store/term-counts.js';
 import { VersionedValues } from '../../store/version.js';
 
 /** An event: its post row joined with its details. */

@@ -338,7 +338,8 @@ export class EventService {
           content: typeof input.description === 'string' ? filterContent(input.description, p) : '',
           excerpt: typeof input.excerpt === 'string' ? filterExcerpt(input.excerpt, p) : '',
           // Drafts and pending events get no slug from their title.
-          slugSource: typeof input.slug === 'string' ? input.slug : SLUGGED.has(status) ? title : null,
+          // A title left empty by the filters gives no slug, as upstream.
+          slugSource: typeof input.slug === 'string' ? input.slug : SLUGGED.has(status) && title ? title : null,
           date,
           date_utc,
           menu_order: input.sticky === true ? -1 : 0,

@@ -9,10 +9,16 @@ export type LinkedEntry = { id: number } | { data: Record<string, unknown> };
 
 type LinkedType = 'venue' | 'organizer';
 
-/** PHP-empty, or an object/array whose values are all empty. */
+/**
+ * Whether a field of an entry is blank: PHP-empty, but not an object. `{"id": {}}` is a bad
+ * id (400), not a missing one that would unlink the venue.
+ */
+const blankField = (v: unknown) => phpEmpty(v) && !isRecord(v);
+
+/** PHP-empty, or an object/array whose values are all blank. */
 export function isEmptyEntry(value: unknown): boolean {
   if (phpEmpty(value)) return true;
-  if (isRecord(value) || Array.isArray(value)) return Object.values(value).every((v) => phpEmpty(v));
+  if (isRecord(value) || Array.isArray(value)) return Object.values(value).every(blankField);
   return false;
 }
 
@@ -27,7 +33,7 @@ function validData(type: LinkedType, data: Record<string, unknown>): boolean {
   const name = data[type];
   if (typeof name !== 'string' || name.trim() === '' || name === '0') return false;
   if (!isUrlOrEmpty(data.website ?? '')) return false;
-  return STRING_FIELDS[type].every((f) => data[f] === undefined || phpEmpty(data[f]) || typeof data[f] === 'string');
+  return STRING_FIELDS[type].every((f) => data[f] === undefined || blankField(data[f]) || typeof data[f] === 'string');
 }
 
 /**
@@ -52,7 +58,7 @@ export function parseLinkedEntries(type: LinkedType, value: unknown): LinkedEntr
       if (id === undefined) return undefined;
       entries.push({ id });
     } else if (isRecord(element)) {
-      if (element.id !== undefined && !phpEmpty(element.id)) {
+      if (element.id !== undefined && !blankField(element.id)) {
         const id = toId(element.id);
         if (id === undefined) return undefined;
         entries.push({ id });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { MigrationContext } from './001_init.js';
-import { recountAllTerms } from '../../resources/terms/counts.js';
+import { recountAllTerms } from '../term-counts.js';
 
 /**
  * Stored term counts (WordPress keeps `term_taxonomy.count` the same way): counting a

@@ -5,9 +5,9 @@ import {
   DEFAULT_COST_SETTINGS,
   formattedCost,
   jsonLdPrice,
-  REDACTED_COST_DETAILS,
   type StoredCost,
 } from '../../../src/resources/events/cost.js';
+import { REDACTED_COST_DETAILS } from '../../../src/posts/redact.js';
 import { compareDecimals, normalizeSeparators, parseCostEntries } from '../../../src/resources/events/cost-parse.js';
 import { phpTrim } from '../../../src/php/string.js';
 

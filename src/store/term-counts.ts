@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../store/database.js';
+import type { Database } from './database.js';
 
 /**
  * Published events carrying the term, counted from the relationships: `EXISTS` keeps the
