@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { loadDriver } from './drivers.js';
 import { BoundedCache } from '../cache/bounded-cache.js';
 
 /**
@@ -37,7 +38,7 @@ function cachingStatements<D extends { prepare(sql: string): object }>(db: D): D
 async function dialectFor(target: string): Promise<Dialect> {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(target)?.[1]?.toLowerCase();
   if (scheme === 'postgres' || scheme === 'postgresql') {
-    const pg = await import('pg');
+    const pg = await loadDriver('pg');
     const Pool = pg.Pool ?? pg.default.Pool;
     const pool = new Pool({ connectionString: target, max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
     // An idle client losing its server must not crash the process: the pool replaces it.
@@ -49,7 +50,7 @@ async function dialectFor(target: string): Promise<Dialect> {
     return new PostgresDialect({ pool });
   }
   if (scheme === 'mysql' || scheme === 'mariadb') {
-    const mysql = await import('mysql2');
+    const mysql = await loadDriver('mysql2');
     const createPool = mysql.createPool ?? mysql.default.createPool;
     const url = target.replace(/^mariadb:/i, 'mysql:');
     const pool = createPool({ uri: url, connectionLimit: 10, charset: 'utf8mb4', timezone: 'Z', connectTimeout: 5000, enableKeepAlive: true });
@@ -58,7 +59,7 @@ async function dialectFor(target: string): Promise<Dialect> {
   }
   if (scheme) throw new Error(`Unsupported database URL scheme: ${scheme}`);
   const file = target.replace(/^sqlite:/i, '');
-  const { default: Database } = await import('better-sqlite3');
+  const { default: Database } = await loadDriver('better-sqlite3');
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const sqlite = cachingStatements(new Database(file));
   sqlite.pragma('journal_mode = WAL');
