@@ -5,6 +5,7 @@ export default defineConfig({
     index: 'src/index.ts',
     'adapters/express': 'adapters/express.ts',
     'adapters/fastify': 'adapters/fastify.ts',
+    'adapters/fetch': 'adapters/fetch.ts',
     'adapters/next': 'adapters/next.ts',
     trpc: 'src/trpc/index.ts',
   },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFetchBody } from '../../adapters/fetch-body.js';
-import { calendarHandlers, fetchHandler } from '../../adapters/next.js';
+import { fetchHandler } from '../../adapters/fetch.js';
+import { calendarHandlers } from '../../adapters/next.js';
 import { createCalendar, type Calendar } from '../../src/index.js';
 
 const NS = 'calendar/events/v1';

@@ -1,0 +1,48 @@
+/**
+ * The calendar as a Fetch-API handler (`Request` → `Response`): for any server built on the
+ * Fetch standard (Hono, Bun, Deno, Cloudflare Workers, Node with a Fetch bridge). The Next.js
+ * adapter is this handler per route method.
+ */
+import type { Calendar } from '../src/index.js';
+import { readFetchBody } from './fetch-body.js';
+
+/** Where the handler is mounted. */
+export interface FetchMountOptions {
+  /** The REST root the catch-all route sits under, as seen from outside. Default `/wp-json`. */
+  root?: string;
+  /** Locale of this mount (`fr` for `/fr/wp-json`); selects translated descriptions. */
+  locale?: string;
+  /** The scheme of the connection, when the request URL's cannot be trusted for it. */
+  protocol?: 'http' | 'https';
+}
+
+/** A calendar, or a function giving one on first use (so that `next build` opens no database). */
+export type CalendarSource = Calendar | (() => Calendar | Promise<Calendar>);
+
+/** The handler of one route method: a Web `Request` in, a `Response` out. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** A Fetch-API handler (`Request` → `Response`) serving the calendar's namespace below `root`. */
+export function fetchHandler(source: CalendarSource, options: FetchMountOptions = {}): FetchHandler {
+  const root = `/${(options.root ?? '/wp-json').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
+  return async (request) => {
+    const calendar = typeof source === 'function' ? await source() : source;
+    const url = new URL(request.url);
+    const inside = url.pathname === root || url.pathname.startsWith(`${root}/`);
+    const response = inside
+      ? await calendar.handle({
+          method: request.method,
+          path: url.pathname.slice(root.length) || '/',
+          query: url.search.slice(1),
+          headers: Object.fromEntries(request.headers),
+          body: await readFetchBody(request, calendar.options.limits.bodyBytes),
+          root,
+          locale: options.locale,
+          protocol: options.protocol ?? (url.protocol === 'https:' ? 'https' : 'http'),
+          raw: request,
+        })
+      : null;
+    if (!response) return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    return new Response(response.body ?? null, { status: response.status, headers: response.headers });
+  };
+}
