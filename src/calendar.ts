@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { corsPolicy } from './http/cors.js';
 import { csrfGuard } from './http/csrf.js';
 import { resolveLimits } from './http/limits.js';
+import { resolveZone } from './dates/index.js';
 import { dispatch, type Core } from './http/pipeline.js';
 import { ResponseCache } from './http/response-cache.js';
 import type { CoreRequest, CoreResponse } from './http/types.js';
@@ -57,15 +58,35 @@ export interface CallResult {
   headers: Record<string, string>;
 }
 
+/** The error of an option a host set wrong: which one, what it was, and what it takes. */
+function invalidOption(name: string, value: unknown, takes: string): TypeError {
+  return new TypeError(`calendar-events-rest: option \`${name}\` is ${JSON.stringify(value) ?? String(value)}; it takes ${takes}.`);
+}
+
+/** A whole number of at least 1, or the error naming the option. */
+function positiveWhole(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw invalidOption(name, value, 'a whole number of at least 1');
+  return value;
+}
+
+/**
+ * The options as the calendar uses them, checked once here: a wrong value fails
+ * `createCalendar` with a message naming the option, instead of every request later.
+ */
 function resolveOptions(o: CalendarOptions): ResolvedOptions {
-  const perPage = o.perPage ?? 10;
+  const perPage = positiveWhole('perPage', o.perPage ?? 10);
+  const namespace = (o.namespace ?? 'calendar/events/v1').replace(/^\/+|\/+$/g, '');
+  if (!/^[\w.~-]+(?:\/[\w.~-]+)*$/.test(namespace)) throw invalidOption('namespace', o.namespace, "a path such as 'calendar/events/v1' or 'tribe/events/v1'");
+  const timezone = o.timezone ?? 'UTC';
+  if (resolveZone(timezone) === undefined) throw invalidOption('timezone', o.timezone, "a time zone name such as 'Europe/Paris' or 'UTC', or an offset such as 'UTC+2'");
+  if (o.baseUrl !== undefined && !/^https?:\/\/[^/?#\s]+/i.test(o.baseUrl)) throw invalidOption('baseUrl', o.baseUrl, "an absolute http(s) URL such as 'https://example.org'");
   const cors = corsPolicy(o.cors);
   return {
     tablePrefix: o.tablePrefix ?? 'tec_',
-    namespace: (o.namespace ?? 'calendar/events/v1').replace(/^\/+|\/+$/g, ''),
+    namespace,
     perPage,
-    maxPerPage: Math.max(o.maxPerPage ?? 50, 1),
-    timezone: o.timezone ?? 'UTC',
+    maxPerPage: positiveWhole('maxPerPage', o.maxPerPage ?? 50),
+    timezone,
     baseUrl: o.baseUrl,
     imageHosts: (o.imageHosts ?? []).map((h) => h.toLowerCase()),
     trustProxy: o.trustProxy ?? false,
