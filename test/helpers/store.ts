@@ -1,11 +1,40 @@
 import { recountTerms } from '../../src/store/term-counts.js';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { CalendarOptions } from '../../src/index.js';
 import { connectDatabase } from '../../src/store/connect.js';
-import { TABLES, type Database } from '../../src/store/database.js';
+import { TABLES, type Database, type PostsTable } from '../../src/store/database.js';
 import { dialectOf } from '../../src/store/dialects/index.js';
 import { TablePrefixPlugin } from '../../src/store/table-prefix.js';
 import { testCalendar, type TestCalendar } from './harness.js';
+
+/** A `posts` row to seed directly: the columns given, and the values a fresh post has for the rest, dated `date`. */
+export function postRow(fields: Pick<Insertable<PostsTable>, 'type' | 'title' | 'date'> & Partial<Insertable<PostsTable>>): Insertable<PostsTable> {
+  return {
+    author: 1,
+    status: 'publish',
+    status_before_trash: null,
+    content: '',
+    excerpt: '',
+    slug: null,
+    password: null,
+    date_utc: fields.date,
+    modified: fields.date,
+    modified_utc: fields.date,
+    menu_order: 0,
+    parent: 0,
+    image_id: null,
+    ...fields,
+  };
+}
+
+/** Number of rows in one of the calendar's tables. */
+export async function countRows(db: Kysely<Database>, table: keyof Database): Promise<number> {
+  const r = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
 
 /** A test calendar whose tables the test can also read and write directly. */
 export interface StoreCalendar extends TestCalendar {
@@ -35,37 +64,14 @@ export async function storeCalendar(url: string, options: Partial<CalendarOption
     async addEvent({ status = 'publish', terms = [], type = 'event' } = {}) {
       n++;
       const id = await dialect.insertReturningId(
-        db.insertInto('posts').values({
-          type,
-          author: 1,
-          status,
-          status_before_trash: null,
-          title: `Seeded ${type} ${n}`,
-          content: '',
-          excerpt: '',
-          slug: `seeded-${type}-${n}-${Math.random().toString(36).slice(2, 8)}`,
-          password: null,
-          date: NOW,
-          date_utc: NOW,
-          modified: NOW,
-          modified_utc: NOW,
-          menu_order: 0,
-          parent: 0,
-          image_id: null,
-        }),
+        db.insertInto('posts').values(postRow({ type, status, title: `Seeded ${type} ${n}`, slug: `seeded-${type}-${n}-${Math.random().toString(36).slice(2, 8)}`, date: NOW })),
       );
       for (const term of terms) await db.insertInto('term_relationships').values({ post_id: id, term_id: term }).execute();
       // Stored term counts follow the store's writes; rows written here must bring them up to date too.
       await recountTerms(db, terms);
       return id;
     },
-    async rows(table) {
-      const r = await db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      return Number(r.n);
-    },
+    rows: (table) => countRows(db, table),
     async close() {
       await t.close();
       // A finished test's tables only slow later migrations down (Kysely's migrator

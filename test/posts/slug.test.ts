@@ -8,6 +8,7 @@ import { restoredSlug, storedSlugForm, trashedSlug, truncateSlug, uniquePostSlug
 import { connectDatabase } from '../../src/store/connect.js';
 import type { PostType } from '../../src/store/database.js';
 import { Store, migrateStore } from '../../src/store/index.js';
+import { postRow } from '../helpers/store.js';
 
 const NOW = '2026-01-01 10:00:00';
 
@@ -26,24 +27,7 @@ beforeEach(async () => {
 
 /** Inserts a post with this slug; returns its id. */
 function seed(slug: string | null, type: PostType = 'event', status = 'publish'): Promise<number> {
-  return store.posts.insert({
-    type,
-    author: 1,
-    status,
-    status_before_trash: status === 'trash' ? 'publish' : null,
-    title: `Seeded ${slug}`,
-    content: '',
-    excerpt: '',
-    slug,
-    password: null,
-    date: NOW,
-    date_utc: NOW,
-    modified: NOW,
-    modified_utc: NOW,
-    menu_order: 0,
-    parent: 0,
-    image_id: null,
-  });
+  return store.posts.insert(postRow({ type, status, status_before_trash: status === 'trash' ? 'publish' : null, title: `Seeded ${slug}`, slug, date: NOW }));
 }
 
 describe('truncateSlug', () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postRow } from '../../helpers/store.js';
 import { DIALECTS, type As, type TestCalendar } from '../../helpers/harness.js';
 import {
   EVENT_KEYS,
@@ -573,24 +574,7 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
       const now = '2026-01-01 00:00:00';
       const attachment = await t.db
         .insertInto('posts')
-        .values({
-          type: 'attachment',
-          author: 1,
-          status: 'inherit',
-          status_before_trash: null,
-          title: 'img',
-          content: '',
-          excerpt: '',
-          slug: null,
-          password: null,
-          date: now,
-          date_utc: now,
-          modified: now,
-          modified_utc: now,
-          menu_order: 0,
-          parent: 0,
-          image_id: null,
-        })
+        .values(postRow({ type: 'attachment', status: 'inherit', title: 'img', date: now }))
         .execute();
       void attachment;
       const { id: imageId } = await t.db.selectFrom('posts').select('id').where('type', '=', 'attachment').executeTakeFirstOrThrow();

@@ -1,3 +1,4 @@
+import { countRows } from '../../helpers/store.js';
 import { expect } from 'vitest';
 import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { createCalendar, type CalendarOptions } from '../../../src/index.js';
@@ -184,13 +185,7 @@ export async function probedCalendar(url: string, options: Partial<CalendarOptio
     ...t,
     probe,
     db,
-    async rows(table) {
-      const r = await db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      return Number(r.n);
-    },
+    rows: (table) => countRows(db, table),
     async variant(more) {
       // No migration: the tables exist (and DDL is what is slow on a busy MariaDB).
       const calendar = createCalendar({ baseUrl: 'http://example.org', onError, ...options, ...more, db: probed, tablePrefix: prefix });

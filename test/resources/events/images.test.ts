@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postRow } from '../../helpers/store.js';
 import { DIALECTS, type TestCalendar } from '../../helpers/harness.js';
 import { bmp, gif, png, serve, type TestServer } from '../../images/fixtures.js';
 import { createEvent, createLinked, eventFields, invalidParamBody, probedCalendar, type ProbedCalendar } from './fixtures.js';
@@ -197,24 +198,7 @@ describe.each(DIALECTS)('events: images on $name', ({ url }) => {
     const attachment = async (values: { url: string; mime_type: string; width: number | null; height: number | null; filesize: number | null; sizes: string }) => {
       await t.db
         .insertInto('posts')
-        .values({
-          type: 'attachment',
-          author: 1,
-          status: 'inherit',
-          status_before_trash: null,
-          title: values.url,
-          content: '',
-          excerpt: '',
-          slug: null,
-          password: null,
-          date: stamp,
-          date_utc: stamp,
-          modified: stamp,
-          modified_utc: stamp,
-          menu_order: 0,
-          parent: 0,
-          image_id: null,
-        })
+        .values(postRow({ type: 'attachment', status: 'inherit', title: values.url, date: stamp }))
         .execute();
       const row = await t.db.selectFrom('posts').select('id').where('title', '=', values.url).executeTakeFirstOrThrow();
       await t.db.insertInto('attachments').values({ post_id: row.id, ...values }).execute();
