@@ -1,5 +1,5 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
-import type { Calendar } from '../src/index.js';
+import { Router, type ErrorRequestHandler, type NextFunction, type Request, type Response } from 'express';
+import type { Calendar, CoreRequest, User } from '../src/index.js';
 import { readNodeBody } from './node-body.js';
 
 /** Where and how a router is mounted. */
@@ -8,36 +8,78 @@ export interface ExpressMountOptions {
   root?: string;
   /** Locale of this mount (`fr` for `/fr/wp-json`); selects translated descriptions. */
   locale?: string;
+  /**
+   * Who is calling, from the Express request (a session, `req.user` set by Passport, …):
+   * `null` for anonymous. Takes precedence over the calendar's own `getUser`.
+   */
+  getUser?: (req: Request) => User | null | Promise<User | null>;
+}
+
+/** The error a host body parser (`express.json()`, `express.urlencoded()`) passes on. */
+interface BodyParserError {
+  type: string;
+  /** The raw body, when the parser read it and could not parse it. */
+  body?: unknown;
+}
+
+function isBodyParserError(error: unknown): error is BodyParserError {
+  return typeof error === 'object' && error !== null && typeof (error as { type?: unknown }).type === 'string' && 'status' in error;
 }
 
 /**
- * An Express router serving the calendar's namespace. Mount it under any path, as many
- * times as there are language roots. It parses bodies itself, but accepts what a host
- * body parser already produced.
+ * What {@link calendarRouter} gives `app.use`: the router, then the error handler that
+ * answers a host body parser's failures. Express passes an error only to handlers of four
+ * arguments and never into a router, so the second must sit beside the first.
  */
-export function calendarRouter(calendar: Calendar, options: ExpressMountOptions = {}): Router {
+export type CalendarRouter = [Router, ErrorRequestHandler];
+
+/**
+ * An Express router serving the calendar's namespace: `app.use('/wp-json', calendarRouter(calendar))`.
+ * Mount it under any path, as many times as there are language roots. It parses bodies
+ * itself, but accepts what a host body parser already produced, and answers that parser's
+ * failures under the namespace in the API's own shape (`rest_invalid_json`, 413) instead of
+ * Express's HTML page.
+ */
+export function calendarRouter(calendar: Calendar, options: ExpressMountOptions = {}): CalendarRouter {
   const router = Router();
+  const { getUser } = options;
+  const answer = async (req: Request, res: Response, next: NextFunction, body: CoreRequest['body'], passOn?: unknown) => {
+    const q = req.originalUrl.indexOf('?');
+    const response = await calendar.handle({
+      method: req.method,
+      path: req.path,
+      query: q >= 0 ? req.originalUrl.slice(q + 1) : '',
+      headers: req.headers,
+      body,
+      root: options.root ?? req.baseUrl,
+      locale: options.locale,
+      protocol: 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http',
+      resolveUser: getUser && (() => getUser(req)),
+      raw: req,
+    });
+    if (!response) return next(passOn);
+    res.status(response.status).set(response.headers);
+    res.end(response.body);
+  };
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     try {
       const body = req.body !== undefined ? req.body : await readNodeBody(req, calendar.options.limits.bodyBytes + 1);
-      const q = req.originalUrl.indexOf('?');
-      const response = await calendar.handle({
-        method: req.method,
-        path: req.path,
-        query: q >= 0 ? req.originalUrl.slice(q + 1) : '',
-        headers: req.headers,
-        body,
-        root: options.root ?? req.baseUrl,
-        locale: options.locale,
-        protocol: 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http',
-        raw: req,
-      });
-      if (!response) return next();
-      res.status(response.status).set(response.headers);
-      res.end(response.body);
+      await answer(req, res, next, body);
     } catch (error) {
       next(error);
     }
   });
-  return router;
+  // A host parser that failed has consumed the body: the core judges what it read (the raw
+  // text of unparsable JSON, or a body too large) as it would its own.
+  const parserErrors: ErrorRequestHandler = async (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!isBodyParserError(error)) return next(error);
+    try {
+      if (error.type === 'entity.too.large') await answer(req, res, next, new Uint8Array(calendar.options.limits.bodyBytes + 1), error);
+      else if (error.type === 'entity.parse.failed' && typeof error.body === 'string') await answer(req, res, next, error.body, error);
+      else next(error);
+    } catch (failure) {
+      next(failure);
+    }
+  };
+  return [router, parserErrors];
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import type { Calendar } from '../src/index.js';
+import type { Calendar, User } from '../src/index.js';
 import { readNodeBody, readStream } from './node-body.js';
 
 /** Options of one registration of {@link calendarPlugin}. */
@@ -10,6 +10,11 @@ export interface FastifyCalendarOptions {
   root?: string;
   /** Locale of this mount (`fr` for `/fr/wp-json`); selects translated descriptions. */
   locale?: string;
+  /**
+   * Who is calling, from the Fastify request (a session, a decorator set by an auth plugin, …):
+   * `null` for anonymous. Takes precedence over the calendar's own `getUser`.
+   */
+  getUser?: (request: FastifyRequest) => User | null | Promise<User | null>;
 }
 
 /**
@@ -18,7 +23,7 @@ export interface FastifyCalendarOptions {
  * It stays encapsulated (its body parsing applies to its own routes only).
  */
 export async function calendarPlugin(app: FastifyInstance, options: FastifyCalendarOptions): Promise<void> {
-  const { calendar, locale } = options;
+  const { calendar, locale, getUser } = options;
   const prefix = app.prefix;
   const root = options.root ?? prefix;
   const limit = calendar.options.limits.bodyBytes + 1;
@@ -42,6 +47,7 @@ export async function calendarPlugin(app: FastifyInstance, options: FastifyCalen
       root,
       locale,
       protocol: 'encrypted' in raw.socket && raw.socket.encrypted ? 'https' : 'http',
+      resolveUser: getUser && (() => getUser(request)),
       raw: request,
     });
     if (!response) return reply.callNotFound();

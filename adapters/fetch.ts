@@ -3,7 +3,7 @@
  * Fetch standard (Hono, Bun, Deno, Cloudflare Workers, Node with a Fetch bridge). The Next.js
  * adapter is this handler per route method.
  */
-import type { Calendar } from '../src/index.js';
+import type { Calendar, User } from '../src/index.js';
 import { readFetchBody } from './fetch-body.js';
 
 /** Where the handler is mounted. */
@@ -14,6 +14,11 @@ export interface FetchMountOptions {
   locale?: string;
   /** The scheme of the connection, when the request URL's cannot be trusted for it. */
   protocol?: 'http' | 'https';
+  /**
+   * Who is calling, from the Fetch `Request` (its cookies or `Authorization`): `null` for
+   * anonymous. Takes precedence over the calendar's own `getUser`.
+   */
+  getUser?: (request: Request) => User | null | Promise<User | null>;
 }
 
 /** A calendar, or a function giving one on first use (so that `next build` opens no database). */
@@ -24,6 +29,7 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 
 /** A Fetch-API handler (`Request` → `Response`) serving the calendar's namespace below `root`. */
 export function fetchHandler(source: CalendarSource, options: FetchMountOptions = {}): FetchHandler {
+  const { getUser } = options;
   const root = `/${(options.root ?? '/wp-json').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
   return async (request) => {
     const calendar = typeof source === 'function' ? await source() : source;
@@ -39,6 +45,7 @@ export function fetchHandler(source: CalendarSource, options: FetchMountOptions 
           root,
           locale: options.locale,
           protocol: options.protocol ?? (url.protocol === 'https:' ? 'https' : 'http'),
+          resolveUser: getUser && (() => getUser(request)),
           raw: request,
         })
       : null;

@@ -6,7 +6,7 @@ export { fetchHandler, type CalendarSource, type FetchHandler, type FetchMountOp
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
 /**
- * Next.js App Router handlers for a catch-all route such as `app/wp-json/[...path]/route.ts`:
+ * Next.js App Router handlers for a catch-all route such as `app/wp-json/[[...path]]/route.ts` (optional, so that it also answers the root index at `/wp-json/`):
  * `export const { GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = calendarHandlers(calendar, { root: '/wp-json' })`.
  */
 export function calendarHandlers(source: CalendarSource, options: FetchMountOptions = {}): Record<RouteMethod, FetchHandler> {

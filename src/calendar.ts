@@ -1,12 +1,8 @@
 import type { Kysely } from 'kysely';
-import { corsPolicy } from './http/cors.js';
-import { csrfGuard } from './http/csrf.js';
-import { resolveLimits } from './http/limits.js';
-import { resolveZone } from './dates/index.js';
 import { dispatch, type Core } from './http/pipeline.js';
 import { ResponseCache } from './http/response-cache.js';
 import type { CoreRequest, CoreResponse } from './http/types.js';
-import type { CalendarOptions, ResolvedOptions } from './options.js';
+import { resolveOptions, type CalendarOptions, type ResolvedOptions } from './options.js';
 import type { User } from './auth/capabilities.js';
 import { ROUTES } from './resources/registry.js';
 import { createServices, type Services } from './resources/services.js';
@@ -58,50 +54,6 @@ export interface CallResult {
   headers: Record<string, string>;
 }
 
-/** The error of an option a host set wrong: which one, what it was, and what it takes. */
-function invalidOption(name: string, value: unknown, takes: string): TypeError {
-  return new TypeError(`calendar-events-rest: option \`${name}\` is ${JSON.stringify(value) ?? String(value)}; it takes ${takes}.`);
-}
-
-/** A whole number of at least 1, or the error naming the option. */
-function positiveWhole(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw invalidOption(name, value, 'a whole number of at least 1');
-  return value;
-}
-
-/**
- * The options as the calendar uses them, checked once here: a wrong value fails
- * `createCalendar` with a message naming the option, instead of every request later.
- */
-function resolveOptions(o: CalendarOptions): ResolvedOptions {
-  const perPage = positiveWhole('perPage', o.perPage ?? 10);
-  const namespace = (o.namespace ?? 'calendar/events/v1').replace(/^\/+|\/+$/g, '');
-  if (!/^[\w.~-]+(?:\/[\w.~-]+)*$/.test(namespace)) throw invalidOption('namespace', o.namespace, "a path such as 'calendar/events/v1' or 'tribe/events/v1'");
-  const timezone = o.timezone ?? 'UTC';
-  if (resolveZone(timezone) === undefined) throw invalidOption('timezone', o.timezone, "a time zone name such as 'Europe/Paris' or 'UTC', or an offset such as 'UTC+2'");
-  if (o.baseUrl !== undefined && !/^https?:\/\/[^/?#\s]+/i.test(o.baseUrl)) throw invalidOption('baseUrl', o.baseUrl, "an absolute http(s) URL such as 'https://example.org'");
-  const cors = corsPolicy(o.cors);
-  return {
-    tablePrefix: o.tablePrefix ?? 'tec_',
-    namespace,
-    perPage,
-    maxPerPage: positiveWhole('maxPerPage', o.maxPerPage ?? 50),
-    timezone,
-    baseUrl: o.baseUrl,
-    imageHosts: (o.imageHosts ?? []).map((h) => h.toLowerCase()),
-    trustProxy: o.trustProxy ?? false,
-    getUser: o.getUser ?? (() => null),
-    userExists: o.userExists ?? ((id) => Number.isInteger(id) && id > 0),
-    dictionaries: o.dictionaries ?? {},
-    limits: resolveLimits(o.limits),
-    // eslint-disable-next-line no-console -- the documented default of onError is console.error
-    onError: o.onError ?? ((error) => console.error('[calendar] unexpected error:', error)),
-    responseCache: o.responseCache === false ? false : { maxBytes: o.responseCache?.maxBytes ?? 16 * 1024 * 1024 },
-    cors,
-    csrf: csrfGuard(o.csrf, cors),
-  };
-}
-
 /** Creates a calendar over a database (a Kysely instance, or a connection string). */
 export function createCalendar(options: CalendarOptions): Calendar {
   const resolved = resolveOptions(options);
@@ -141,7 +93,8 @@ export function createCalendar(options: CalendarOptions): Calendar {
     uninstall: async () => dropStore(await raw, resolved.tablePrefix),
     services: async () => (await core).services,
     close: async () => {
-      if (ownsDb) await (await raw).destroy();
+      // A connection that never opened (a missing driver) has nothing to close.
+      if (ownsDb) await (await raw.catch(() => undefined))?.destroy();
     },
   };
 }

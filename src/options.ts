@@ -5,6 +5,14 @@ import type { CorsOptions, CorsPolicy } from './http/cors.js';
 import type { CsrfGuard, CsrfOptions } from './http/csrf.js';
 import type { Limits } from './http/limits.js';
 import type { Dictionary } from './i18n/en.js';
+import { corsPolicy } from './http/cors.js';
+import { csrfGuard } from './http/csrf.js';
+import { resolveLimits } from './http/limits.js';
+import { resolveZone } from './dates/index.js';
+import { invalidOption } from './option-error.js';
+import { resolvePermalinks, type Permalinks } from './http/permalinks.js';
+import { ROLES } from './auth/capabilities.js';
+import { databaseTarget } from './store/connect.js';
 
 /** How a host configures a calendar. */
 export interface CalendarOptions {
@@ -33,7 +41,10 @@ export interface CalendarOptions {
   imageHosts?: readonly string[];
   /** Without `baseUrl`: honour `X-Forwarded-Proto`/`X-Forwarded-Host` (only behind a trusted proxy). */
   trustProxy?: boolean;
-  /** Who is calling: `null` for anonymous. Throw an `ApiError` to reject bad credentials. */
+  /**
+   * Who is calling: `null` for anonymous. Throw an `ApiError` to reject bad credentials. An
+   * adapter's own `getUser` (typed with the framework's request) takes precedence.
+   */
   getUser?: (request: CoreRequest) => User | null | Promise<User | null>;
   /** Whether a user id exists (for `author` fields). Default: any positive id. */
   userExists?: (id: number) => boolean | Promise<boolean>;
@@ -61,6 +72,23 @@ export interface CalendarOptions {
    * the guard off (only for hosts that guard those writes themselves).
    */
   csrf?: CsrfOptions | false;
+  /**
+   * Where the `url` of events, venues, organizers, categories and tags points: the host's own
+   * pages, as a template (`'/events/{slug}'`) or a function per kind. Default: WordPress'
+   * (`/event/{slug}/`, `/venue/{slug}/`, `/organizer/{slug}/`, `/events/category/{slug}/`, `/tag/{slug}/`).
+   */
+  permalinks?: Permalinks;
+  /**
+   * Create or upgrade the store's tables on first use instead of answering 503 until
+   * `calendar.migrate()` has run. Default `false`: schema changes stay a deliberate step.
+   */
+  autoMigrate?: boolean;
+  /**
+   * Answer `GET {root}` (`/wp-json/`) with a root index listing the calendar's namespace and
+   * routes, as WordPress does (every answer's `Link` header points there). Default `true`;
+   * `false` leaves the root to the host.
+   */
+  rootIndex?: boolean;
 }
 
 /** Options with every default applied. */
@@ -81,4 +109,72 @@ export interface ResolvedOptions {
   responseCache: false | { maxBytes: number };
   cors: CorsPolicy;
   csrf: CsrfGuard;
+  permalinks: Permalinks;
+  autoMigrate: boolean;
+  rootIndex: boolean;
+  /** Reports, once per name, a user role that is not one of the five (it grants nothing). */
+  unknownRole: (role: string, user: User) => void;
 }
+
+/** A whole number of at least 1, or the error naming the option. */
+function positiveWhole(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw invalidOption(name, value, 'a whole number of at least 1');
+  return value;
+}
+
+/**
+ * The options as the calendar uses them, checked once here: a wrong value fails
+ * `createCalendar` with a message naming the option, instead of every request later.
+ */
+export function resolveOptions(o: CalendarOptions): ResolvedOptions {
+  const perPage = positiveWhole('perPage', o.perPage ?? 10);
+  const namespace = (o.namespace ?? 'calendar/events/v1').replace(/^\/+|\/+$/g, '');
+  if (!/^[\w.~-]+(?:\/[\w.~-]+)*$/.test(namespace)) throw invalidOption('namespace', o.namespace, "a path such as 'calendar/events/v1' or 'tribe/events/v1'");
+  const timezone = o.timezone ?? 'UTC';
+  if (resolveZone(timezone) === undefined) throw invalidOption('timezone', o.timezone, "a time zone name such as 'Europe/Paris' or 'UTC', or an offset such as 'UTC+2'");
+  if (o.baseUrl !== undefined && !/^https?:\/\/[^/?#\s]+/i.test(o.baseUrl)) throw invalidOption('baseUrl', o.baseUrl, "an absolute http(s) URL such as 'https://example.org'");
+  if (typeof o.db === 'string') databaseTarget(o.db);
+  else if (!isKysely(o.db)) throw invalidOption('db', o.db, "a Kysely instance or a connection string such as 'data/calendar.sqlite' or 'postgres://…'");
+  const cors = corsPolicy(o.cors);
+  const onError = o.onError ?? ((error) => console.error('[calendar] unexpected error:', error)); // eslint-disable-line no-console -- the documented default of onError is console.error
+  return {
+    tablePrefix: o.tablePrefix ?? 'tec_',
+    namespace,
+    perPage,
+    maxPerPage: positiveWhole('maxPerPage', o.maxPerPage ?? 50),
+    timezone,
+    baseUrl: o.baseUrl,
+    imageHosts: (o.imageHosts ?? []).map((h) => h.toLowerCase()),
+    trustProxy: o.trustProxy ?? false,
+    getUser: o.getUser ?? (() => null),
+    userExists: o.userExists ?? ((id) => Number.isInteger(id) && id > 0),
+    dictionaries: o.dictionaries ?? {},
+    limits: resolveLimits(o.limits),
+    onError,
+    responseCache: o.responseCache === false ? false : { maxBytes: o.responseCache?.maxBytes ?? 16 * 1024 * 1024 },
+    cors,
+    csrf: csrfGuard(o.csrf, cors),
+    permalinks: resolvePermalinks(o.permalinks),
+    autoMigrate: o.autoMigrate ?? false,
+    rootIndex: o.rootIndex ?? true,
+    unknownRole: unknownRoleReporter(onError),
+  };
+}
+
+/** Whether a value is a Kysely instance (by its query-building and executor methods, as Kysely may be loaded twice). */
+function isKysely(db: unknown): boolean {
+  return typeof db === 'object' && db !== null && ['selectFrom', 'transaction', 'withPlugin', 'destroy'].every((m) => typeof (db as Record<string, unknown>)[m] === 'function');
+}
+
+/** Most distinct unknown role names reported, so a host's user table cannot grow the record. */
+const REPORTED_ROLES = 32;
+
+function unknownRoleReporter(onError: (error: unknown) => void): (role: string, user: User) => void {
+  const reported = new Set<string>();
+  return (role, user) => {
+    if (reported.has(role) || reported.size >= REPORTED_ROLES) return;
+    reported.add(role);
+    onError(new TypeError(`calendar-events-rest: user ${user.id} has the role ${JSON.stringify(role)}, which grants nothing: the roles are ${ROLES.join(', ')} (give a custom role's rights as \`capabilities\`).`));
+  };
+}
+

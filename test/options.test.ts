@@ -1,6 +1,7 @@
 /** Options a host sets wrong fail `createCalendar` at once, naming the option and what it takes. */
 import { describe, expect, it } from 'vitest';
 import { createCalendar, type CalendarOptions } from '../src/index.js';
+import { databaseTarget } from '../src/store/connect.js';
 
 const create = (options: Partial<CalendarOptions>) => () => createCalendar({ db: ':memory:', ...options });
 
@@ -13,6 +14,15 @@ describe('createCalendar option checks', () => {
     [{ perPage: -5 }, 'option `perPage` is -5; it takes a whole number of at least 1.'],
     [{ perPage: 2.5 }, 'option `perPage` is 2.5'],
     [{ maxPerPage: 0 }, 'option `maxPerPage` is 0; it takes a whole number of at least 1.'],
+    [{ db: 'postgres:/calendar' }, "option `db` is \"postgres:/calendar\"; it takes a SQLite file path (or 'sqlite:<file>', ':memory:') or a server URL 'postgres://…', 'mysql://…' or 'mariadb://…'; a server URL has '//' after 'postgres:'."],
+    [{ db: 'mysql:host/db' }, "a server URL has '//' after 'mysql:'."],
+    // The password of a URL never reaches a message (it may end up in a log).
+    [{ db: 'redis://cal:s3cret@cache/0' }, "option `db` is \"redis://cal:***@cache/0\"; it takes a SQLite file path (or 'sqlite:<file>', ':memory:') or a server URL 'postgres://…', 'mysql://…' or 'mariadb://…'; the scheme 'redis:' is none of these."],
+    [{ db: '' }, 'option `db` is ""; it takes a SQLite file path'],
+    [{ db: { query: () => undefined } }, 'option `db` is {}; it takes a Kysely instance or a connection string'],
+    [{ limits: { bodyBytes: '1mb' } }, 'option `limits.bodyBytes` is "1mb"; it takes a whole number of at least 0 (a count, or bytes).'],
+    [{ limits: { bodyByte: 1000 } }, 'option `limits.bodyByte` is 1000; it takes nothing: it is not a limit (the limits are '],
+    [{ csrf: { lifetime: 1 } }, 'option `csrf.lifetime` is 1; it takes a whole number of seconds of at least 2.'],
   ] as [Partial<CalendarOptions>, string][])('%j', (options, message) => {
     expect(create(options)).toThrow(message);
   });
@@ -22,8 +32,22 @@ describe('createCalendar option checks', () => {
       { baseUrl: 'https://Example.org:8443/cal/', namespace: '/tribe/events/v1/', timezone: 'America/New_York', perPage: 20, maxPerPage: 100 },
       { timezone: 'UTC+2' },
       { timezone: 'UTC' },
-    ]) {
+    ] as Partial<CalendarOptions>[]) {
       expect(create(options)).not.toThrow();
     }
+  });
+});
+
+describe('connection strings', () => {
+  it.each([
+    ['data/calendar.sqlite', { kind: 'sqlite', file: 'data/calendar.sqlite' }],
+    ['sqlite:data/x.sqlite', { kind: 'sqlite', file: 'data/x.sqlite' }],
+    [':memory:', { kind: 'sqlite', file: ':memory:' }],
+    // A drive letter is one letter: a file path, not a scheme.
+    ['C:\\calendars\\site.sqlite', { kind: 'sqlite', file: 'C:\\calendars\\site.sqlite' }],
+    ['postgresql://u:p@localhost:5432/db', { kind: 'postgres', url: 'postgresql://u:p@localhost:5432/db' }],
+    ['MariaDB://u:p@localhost/db', { kind: 'mysql', url: 'mysql://u:p@localhost/db' }],
+  ])('%s', (target, expected) => {
+    expect(databaseTarget(target)).toEqual(expected);
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ApiError, type CoreRequest, type User } from '../../src/index.js';
+import { ApiError, ROLES, type CoreRequest, type Role, type User } from '../../src/index.js';
 
 /** Users by bearer token, from `CALENDAR_TOKENS="administrator:tokA,editor:tokB,…"`. */
 export function tokensFromEnv(spec: string | undefined): { users: Map<string, User>; generated?: string } {
@@ -17,10 +17,14 @@ export function tokensFromEnv(spec: string | undefined): { users: Map<string, Us
     .forEach((entry, i) => {
       const at = entry.indexOf(':');
       if (at <= 0) throw new Error(`CALENDAR_TOKENS entry "${entry}" is not role:token`);
-      users.set(entry.slice(at + 1), { id: i + 1, roles: [entry.slice(0, at)] });
+      const role = entry.slice(0, at);
+      if (!isRole(role)) throw new Error(`CALENDAR_TOKENS entry "${entry}": "${role}" is not a role (${ROLES.join(', ')})`);
+      users.set(entry.slice(at + 1), { id: i + 1, roles: [role] });
     });
   return { users };
 }
+
+const isRole = (name: string): name is Role => (ROLES as readonly string[]).includes(name);
 
 /** `getUser` for bearer tokens: no header → anonymous; unknown token → 401. */
 export function bearerAuth(users: Map<string, User>) {

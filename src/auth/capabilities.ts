@@ -1,10 +1,16 @@
 /** The five WordPress roles whose default grants the API knows. */
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
 
-/** A caller as the host describes it: an id and roles and/or capability names. */
+/** The role names {@link User.roles} takes. */
+export const ROLES: readonly Role[] = ['administrator', 'editor', 'author', 'contributor', 'subscriber'];
+
+/**
+ * A caller as the host describes it: an id, WordPress roles and/or capability names (a
+ * host's custom roles are given as the capabilities they grant).
+ */
 export interface User {
   id: number;
-  roles?: readonly string[];
+  roles?: readonly Role[];
   capabilities?: readonly string[];
 }
 
@@ -35,8 +41,8 @@ function postCapability(grant: string, kind: PostKind): string {
 
 /** The capabilities a role grants by default. */
 export function roleCapabilities(role: string): string[] {
+  if (!Object.hasOwn(GRANTS, role)) return [];
   const grant = GRANTS[role as Role];
-  if (!grant) return [];
   const caps = new Set(grant.core);
   for (const kind of ['events', 'venues', 'organizers'] as const) {
     for (const g of grant.post) caps.add(postCapability(g, kind));
@@ -44,11 +50,17 @@ export function roleCapabilities(role: string): string[] {
   return [...caps];
 }
 
-/** Expands a host user into a principal (roles become their capabilities). */
-export function toPrincipal(user: User | null | undefined): Principal | null {
+/**
+ * Expands a host user into a principal (roles become their capabilities). A role that is not
+ * one of {@link ROLES} grants nothing and is reported through `onUnknownRole`.
+ */
+export function toPrincipal(user: User | null | undefined, onUnknownRole?: (role: string, user: User) => void): Principal | null {
   if (!user) return null;
   const caps = new Set<string>(user.capabilities ?? []);
-  for (const role of user.roles ?? []) for (const c of roleCapabilities(role)) caps.add(c);
+  for (const role of user.roles ?? []) {
+    if (!Object.hasOwn(GRANTS, role)) onUnknownRole?.(role, user);
+    for (const c of roleCapabilities(role)) caps.add(c);
+  }
   return { id: user.id, capabilities: caps };
 }
 

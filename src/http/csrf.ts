@@ -6,6 +6,7 @@ import { ApiError } from './errors.js';
 import type { ParamMap } from './params.js';
 import type { CoreRequest } from './types.js';
 import type { Urls } from './urls.js';
+import { invalidOption } from '../option-error.js';
 
 /** How a calendar protects cookie-authenticated writes (README "CORS and CSRF"). */
 export interface CsrfOptions {
@@ -50,7 +51,7 @@ const defaultCookieAuthenticated = (request: CoreRequest) =>
 export function csrfGuard(options: CsrfOptions | false | undefined, cors: CorsPolicy): CsrfGuard {
   const given = options || {};
   const lifetime = given.lifetime ?? 86_400;
-  if (!Number.isSafeInteger(lifetime) || lifetime < 2) throw new RangeError(`csrf.lifetime must be a whole number of seconds ≥ 2, not ${String(lifetime)}`);
+  if (!Number.isSafeInteger(lifetime) || lifetime < 2) throw invalidOption('csrf.lifetime', lifetime, 'a whole number of seconds of at least 2');
   const secret = given.secret || randomBytes(32).toString('hex');
   const half = Math.floor(lifetime / 2) * 1000;
   const trusted = new Set((given.trustedOrigins ?? []).map(canonicalOrigin));

@@ -1,5 +1,6 @@
 import type { ParamFailure } from '../args/failure.js';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './params.js';
+import { invalidOption } from '../option-error.js';
 
 /**
  * Every bound a calendar puts on what one request can make it do (README "Limits"): what
@@ -27,9 +28,12 @@ export const DEFAULT_LIMITS: Limits = {
 
 /** A calendar's limits: the defaults with the host's own; a limit that is not a whole number ≥ 0 is refused at once. */
 export function resolveLimits(given: Partial<Limits> = {}): Limits {
+  for (const name of Object.keys(given)) {
+    if (!Object.hasOwn(DEFAULT_LIMITS, name)) throw invalidOption(`limits.${name}`, given[name as keyof Limits], `nothing: it is not a limit (the limits are ${Object.keys(DEFAULT_LIMITS).join(', ')})`);
+  }
   const limits = { ...DEFAULT_LIMITS, ...given };
   for (const [name, value] of Object.entries(limits)) {
-    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`limits.${name} must be a whole number ≥ 0, not ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 0) throw invalidOption(`limits.${name}`, value, 'a whole number of at least 0 (a count, or bytes)');
   }
   return limits;
 }

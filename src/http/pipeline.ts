@@ -12,6 +12,7 @@ import { limitFailure } from './limits.js';
 import { isDatabaseUnavailable } from '../store/unavailable.js';
 import { cleanStrings, parseBracketString, readBody, type ParamMap } from './params.js';
 import { routeObject } from './route-description.js';
+import { rootIndex } from '../resources/index/root.js';
 import type { Endpoint, HandlerContext, Reply, Route } from './route.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { urlsFor, type Urls } from './urls.js';
@@ -51,6 +52,20 @@ function underNamespace(path: string, namespace: string): string | null {
   if (p.toLowerCase() === ns.toLowerCase()) return '';
   if (p.toLowerCase().startsWith(`${ns.toLowerCase()}/`)) return p.slice(ns.length);
   return null;
+}
+
+/** A read of the REST root itself (`GET /wp-json/`). */
+function isRoot(req: CoreRequest): boolean {
+  return /^\/*$/.test(req.path.split('?')[0]!) && ['GET', 'HEAD'].includes(req.method.toUpperCase());
+}
+
+/** The root index, built on the namespace index (same caller, headers and errors). */
+async function answerRoot(core: Core, req: CoreRequest): Promise<CoreResponse | null> {
+  const inner = await dispatch(core, { ...req, method: 'GET', path: `/${core.options.namespace}`, query: '' });
+  if (!inner || inner.status !== 200 || inner.body === undefined) return inner;
+  const urls = urlsFor(req, core.options.namespace, core.options.baseUrl, core.options.trustProxy);
+  const body = rootIndex(JSON.parse(inner.body) as Parameters<typeof rootIndex>[0], urls.home, urls.root, core.options, new Date());
+  return { status: 200, headers: inner.headers, body: req.method.toUpperCase() === 'HEAD' ? undefined : JSON.stringify(body) };
 }
 
 function match(routes: readonly Route[], rest: string): { route: Route; captures: ParamMap } | undefined {
@@ -126,7 +141,7 @@ function errorBody(error: unknown, options: ResolvedOptions): ApiError {
 export async function dispatch(core: Core, req: CoreRequest): Promise<CoreResponse | null> {
   const { options } = core;
   const rest = underNamespace(req.path, options.namespace);
-  if (rest === null) return null;
+  if (rest === null) return options.rootIndex && isRoot(req) ? answerRoot(core, req) : null;
 
   const clock: Clock = { now: new Date(), read: false };
   const second = Math.floor(clock.now.getTime() / 1000);
@@ -141,8 +156,9 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
   // Set while this request computes an answer others may reuse (or wait for).
   let settle: Settle | undefined;
   try {
-    urls = urlsFor(req, options.namespace, options.baseUrl, options.trustProxy);
-    principal = toPrincipal(req.user !== undefined ? req.user : await options.getUser(req));
+    urls = urlsFor(req, options.namespace, options.baseUrl, options.trustProxy, options.permalinks);
+    const user = req.user !== undefined ? req.user : req.resolveUser ? await req.resolveUser() : await options.getUser(req);
+    principal = toPrincipal(user, options.unknownRole);
     if (bodySize(req.body) > options.limits.bodyBytes) throw apiError('rest_request_too_large', 'The request body is too large.', 413);
     const query = parseBracketString(req.query ?? '', options.limits);
     method = overriddenMethod(req, query);

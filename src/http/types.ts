@@ -20,8 +20,13 @@ export interface CoreRequest {
   root: string;
   /** The mount's locale (`en`, `fr`, …); selects translated descriptions. */
   locale?: string;
-  /** The caller, when the adapter already knows it; otherwise the calendar's `getUser` decides. */
+  /** The caller, when the adapter already knows it; otherwise `resolveUser`, else the calendar's `getUser`, decides. */
   user?: User | null;
+  /**
+   * Who is calling, by the mount's own hook (an adapter's typed `getUser`): run inside the
+   * pipeline, so that an `ApiError` it throws is answered like any other.
+   */
+  resolveUser?: () => User | null | Promise<User | null>;
   /** The scheme the client used, when the adapter knows it (TLS on the socket). */
   protocol?: 'http' | 'https';
   /** The framework's own request object, for `getUser`. */

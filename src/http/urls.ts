@@ -1,3 +1,4 @@
+import type { Permalinks } from './permalinks.js';
 import type { CoreRequest } from './types.js';
 
 /** The absolute URLs a response is built from (spec naming: `{home}`, `{root}`, `{base}`). */
@@ -10,6 +11,8 @@ export interface Urls {
   base: string;
   /** `{home}` without scheme and port, for global ids. */
   globalIdOrigin: string;
+  /** The host's public pages of items (the `permalinks` option), where it set them. */
+  permalinks?: Permalinks;
 }
 
 const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
@@ -51,7 +54,7 @@ export function normalizeRoot(root: string): string {
 }
 
 /** Builds the URLs of one request. */
-export function urlsFor(req: CoreRequest, namespace: string, baseUrl: string | undefined, trustProxy: boolean): Urls {
+export function urlsFor(req: CoreRequest, namespace: string, baseUrl: string | undefined, trustProxy: boolean, permalinks?: Permalinks): Urls {
   const home = homeFrom(req, baseUrl, trustProxy);
   const root = `${home}${normalizeRoot(req.root)}/`;
   const parsed = new URL(home);
@@ -60,5 +63,6 @@ export function urlsFor(req: CoreRequest, namespace: string, baseUrl: string | u
     root,
     base: `${root}${namespace}`,
     globalIdOrigin: `${parsed.hostname}${parsed.pathname.replace(/\/+$/, '')}`,
+    permalinks,
   };
 }

@@ -9,7 +9,7 @@ export interface PostKindInfo {
   /** WordPress post type name, used in plain permalinks (`?post_type=tribe_venue&p=1`). */
   postType: string;
   /** Permalink base: `{home}/{base}/{slug}/`. */
-  permalinkBase: string;
+  permalinkBase: 'event' | 'venue' | 'organizer';
   /** Singular noun used in error codes and messages (`venue-is-in-trash`). */
   noun: 'event' | 'venue' | 'organizer';
   /** Collection path and envelope key. */

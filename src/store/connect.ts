@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
 import { loadDriver } from './drivers.js';
 import { BoundedCache } from '../cache/bounded-cache.js';
+import { invalidOption } from '../option-error.js';
 
 /**
  * Opens a database from a connection string: `postgres://…`, `mysql://…` (or
@@ -35,12 +36,33 @@ function cachingStatements<D extends { prepare(sql: string): object }>(db: D): D
   return db;
 }
 
+/** Where a connection string points: a server URL, or a SQLite file (`:memory:` included). */
+export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'mysql'; url: string } | { kind: 'sqlite'; file: string };
+
+const SERVER_SCHEMES: Record<string, 'postgres' | 'mysql'> = { postgres: 'postgres', postgresql: 'postgres', mysql: 'mysql', mariadb: 'mysql' };
+
+/**
+ * Reads a connection string, or throws the option error that says what is wrong with it.
+ * A scheme is two or more letters before a colon (a Windows drive letter is a file path); a
+ * server scheme needs its `//` (`postgres:/db` would otherwise become a SQLite file of that name).
+ */
+export function databaseTarget(target: string, option = 'db'): DatabaseTarget {
+  const takes = "a SQLite file path (or 'sqlite:<file>', ':memory:') or a server URL 'postgres://…', 'mysql://…' or 'mariadb://…'";
+  if (!target.trim()) throw invalidOption(option, target, takes);
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(target)?.[1]?.toLowerCase();
+  if (scheme === undefined || scheme === 'sqlite') return { kind: 'sqlite', file: scheme ? target.slice('sqlite:'.length) : target };
+  const kind = SERVER_SCHEMES[scheme];
+  if (kind === undefined) throw invalidOption(option, target, `${takes}; the scheme '${scheme}:' is none of these`);
+  if (!target.slice(scheme.length + 1).startsWith('//')) throw invalidOption(option, target, `${takes}; a server URL has '//' after '${scheme}:'`);
+  return kind === 'postgres' ? { kind, url: target } : { kind, url: target.replace(/^mariadb:/i, 'mysql:') };
+}
+
 async function dialectFor(target: string): Promise<Dialect> {
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(target)?.[1]?.toLowerCase();
-  if (scheme === 'postgres' || scheme === 'postgresql') {
+  const where = databaseTarget(target);
+  if (where.kind === 'postgres') {
     const pg = await loadDriver('pg');
     const Pool = pg.Pool ?? pg.default.Pool;
-    const pool = new Pool({ connectionString: target, max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
+    const pool = new Pool({ connectionString: where.url, max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
     // An idle client losing its server must not crash the process: the pool replaces it.
     pool.on('error', () => undefined);
     // Nor may a checked-out one: pg-pool listens only while a client is idle, and an `error`
@@ -49,16 +71,14 @@ async function dialectFor(target: string): Promise<Dialect> {
     pool.on('connect', (client) => client.on('error', () => undefined));
     return new PostgresDialect({ pool });
   }
-  if (scheme === 'mysql' || scheme === 'mariadb') {
+  if (where.kind === 'mysql') {
     const mysql = await loadDriver('mysql2');
     const createPool = mysql.createPool ?? mysql.default.createPool;
-    const url = target.replace(/^mariadb:/i, 'mysql:');
-    const pool = createPool({ uri: url, connectionLimit: 10, charset: 'utf8mb4', timezone: 'Z', connectTimeout: 5000, enableKeepAlive: true });
+    const pool = createPool({ uri: where.url, connectionLimit: 10, charset: 'utf8mb4', timezone: 'Z', connectTimeout: 5000, enableKeepAlive: true });
     pool.on('connection', (connection) => connection.on('error', () => undefined));
     return new MysqlDialect({ pool });
   }
-  if (scheme) throw new Error(`Unsupported database URL scheme: ${scheme}`);
-  const file = target.replace(/^sqlite:/i, '');
+  const { file } = where;
   const { default: Database } = await loadDriver('better-sqlite3');
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const sqlite = cachingStatements(new Database(file));

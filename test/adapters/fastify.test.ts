@@ -1,10 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { calendarPlugin } from '../../adapters/fastify.js';
-import { createCalendar, type Calendar } from '../../src/index.js';
+import { createCalendar, type Calendar, type User } from '../../src/index.js';
 
 const NS = 'calendar/events/v1';
-const admin = { id: 1, roles: ['administrator'] };
+const admin: User = { id: 1, roles: ['administrator'] };
 
 describe('the Fastify plugin inside a host app', () => {
   let app: FastifyInstance;
@@ -72,11 +72,20 @@ describe('the Fastify plugin inside a host app', () => {
       a.setNotFoundHandler((_req, reply) => reply.code(404).send({ host: 'not found' }));
       await a.register(calendarPlugin, { calendar, prefix: '/wp-json' });
     });
-    for (const url of ['/wp-json/other/v2', '/wp-json/', '/wp-json']) {
+    for (const url of ['/wp-json/other/v2', '/wp-json/nothing']) {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(404);
       expect(res.json(), url).toEqual({ host: 'not found' });
     }
+    // The root itself answers the root index, unless the calendar leaves it to the host.
+    for (const url of ['/wp-json/', '/wp-json']) expect((await app.inject({ url })).json(), url).toMatchObject({ namespaces: ['calendar/events/v1'] });
+    const rootless = createCalendar({ db: ':memory:', rootIndex: false });
+    const other = Fastify();
+    other.setNotFoundHandler((_req, reply) => reply.code(404).send({ host: 'not found' }));
+    await other.register(calendarPlugin, { calendar: rootless, prefix: '/wp-json' });
+    for (const url of ['/wp-json/', '/wp-json']) expect((await other.inject({ url })).json(), url).toEqual({ host: 'not found' });
+    await other.close();
+    await rootless.close();
   });
 
   it('answers HEAD with the GET headers and no body', async () => {

@@ -139,6 +139,16 @@ const CASES: Case[] = [
     status: 200,
     check: (r) => expect(r.body.rest_url).toBe(`http://127.0.0.1:PORT${NS}/tags/`),
   },
+  {
+    name: 'REST root index',
+    method: 'GET',
+    path: '/wp-json/',
+    status: 200,
+    check: (r) => {
+      expect(r.body.namespaces).toEqual(['calendar/events/v1']);
+      expect(Object.keys(r.body.routes)).toContain('/calendar/events/v1/events');
+    },
+  },
   { name: 'unknown route in the namespace', method: 'GET', path: `${NS}/nothing-here`, status: 404, check: (r) => expect(r.body.code).toBe('rest_no_route') },
   { name: 'path outside the namespace', method: 'GET', path: '/wp-json/other/v2/things', status: 404, statusOnly: true },
 
@@ -261,9 +271,9 @@ const CASES: Case[] = [
   },
 ];
 
-const SERVERS = ['express', 'fastify', 'next'] as const;
+const SERVERS = ['express', 'fastify', 'hono', 'next'] as const;
 
-describe('the same answers from Express, Fastify and Next.js', () => {
+describe('the same answers from Express, Fastify, Hono and Next.js', () => {
   const servers: RunningServer[] = [];
   const state: State = {};
   let build: NextBuild | undefined;
@@ -272,6 +282,7 @@ describe('the same answers from Express, Fastify and Next.js', () => {
     const started = await Promise.allSettled([
       startExample('express'),
       startExample('fastify'),
+      startExample('hono'),
       buildNextExample().then((b) => {
         build = b;
         return startExample('next', { nextDir: b.dir });
@@ -287,7 +298,7 @@ describe('the same answers from Express, Fastify and Next.js', () => {
     build?.remove();
   });
 
-  it('starts all three examples', () => {
+  it('starts all four examples', () => {
     expect(servers.map((s) => s.name)).toEqual([...SERVERS]);
   });
 

@@ -1,3 +1,4 @@
+import { hostPage } from '../../http/permalinks.js';
 import type { Urls } from '../../http/urls.js';
 import type { TermKind } from './args.js';
 import type { TermRow } from './queries.js';
@@ -5,9 +6,9 @@ import type { TermRow } from './queries.js';
 /** Slugs and parents of terms and their ancestors, for hierarchical URLs. */
 export type Ancestry = ReadonlyMap<number, { slug: string; parent: number }>;
 
-/** The public page of a term (`/events/category/parent/child/`, `/tag/slug/`). */
+/** The public page of a term: the host's (`permalinks` option), else `/events/category/parent/child/` or `/tag/slug/`. */
 export function termUrl(kind: TermKind, row: TermRow, ancestry: Ancestry, urls: Urls): string {
-  if (!kind.hierarchical) return `${urls.home}/tag/${row.slug}/`;
+  if (!kind.hierarchical) return hostPage(urls.permalinks, { kind: 'tag', id: row.id, slug: row.slug, status: 'publish' }, urls.home, true) ?? `${urls.home}/tag/${row.slug}/`;
   const path = [row.slug];
   let parent = row.parent;
   for (let depth = 0; parent && depth < 64; depth++) {
@@ -16,7 +17,8 @@ export function termUrl(kind: TermKind, row: TermRow, ancestry: Ancestry, urls: 
     path.unshift(p.slug);
     parent = p.parent;
   }
-  return `${urls.home}/events/category/${path.join('/')}/`;
+  const slug = path.join('/');
+  return hostPage(urls.permalinks, { kind: 'category', id: row.id, slug, status: 'publish' }, urls.home, true) ?? `${urls.home}/events/category/${slug}/`;
 }
 
 /** `urls` of a term: self, collection and, for children, up. */
