@@ -1,14 +1,16 @@
 import { defineConfig, type Options } from 'tsup';
 
+const libraryEntries = {
+  index: 'src/index.ts',
+  'adapters/express': 'adapters/express.ts',
+  'adapters/fastify': 'adapters/fastify.ts',
+  'adapters/fetch': 'adapters/fetch.ts',
+  'adapters/next': 'adapters/next.ts',
+  trpc: 'src/trpc/index.ts',
+};
+
 const shared: Options = {
-  entry: {
-    index: 'src/index.ts',
-    'adapters/express': 'adapters/express.ts',
-    'adapters/fastify': 'adapters/fastify.ts',
-    'adapters/fetch': 'adapters/fetch.ts',
-    'adapters/next': 'adapters/next.ts',
-    trpc: 'src/trpc/index.ts',
-  },
+  entry: libraryEntries,
   dts: true,
   // One copy of the core shared by every entry, in CommonJS too (esbuild splits only ESM by
   // default): a second copy would make `instanceof ApiError` false across entries.
@@ -19,8 +21,17 @@ const shared: Options = {
 
 export default defineConfig([
   // ESM carries source maps; their sources ship with the package (`src/`, `adapters/`) and are
-  // embedded in the maps as well.
-  { ...shared, format: 'esm', sourcemap: true, clean: ['**/*.js', '**/*.js.map', '**/*.d.ts'] },
+  // embedded in the maps as well. The command line (package.json `bin`) is built here only: it
+  // is run, never imported, so it needs neither CommonJS nor types; tsup keeps its shebang and
+  // makes the file executable.
+  {
+    ...shared,
+    entry: { ...libraryEntries, cli: 'src/cli/index.ts' },
+    dts: { entry: libraryEntries },
+    format: 'esm',
+    sourcemap: true,
+    clean: ['**/*.js', '**/*.js.map', '**/*.d.ts'],
+  },
   // CommonJS carries none: tsup derives it from an intermediate ESM file, whose map would name
   // a path on the build machine.
   { ...shared, format: 'cjs', sourcemap: false, clean: ['**/*.cjs', '**/*.d.cts'] },

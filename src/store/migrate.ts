@@ -45,6 +45,37 @@ export async function migrateToLatest(db: Kysely<unknown>, prefix: string): Prom
   return dialectOf(db).migrationLock(db, `calendar_migrate_${prefix}`, apply);
 }
 
+/** The store's migrations already applied (as its ledger lists them) and those still to run. */
+export interface MigrationStatus {
+  applied: string[];
+  pending: string[];
+}
+
+/** The names of the store's migrations, in the order they run. */
+export function migrationNames(): string[] {
+  return MIGRATIONS.map(([name]) => name);
+}
+
+/** Which migrations of the store (tables with `prefix`) are applied and which are pending; creates nothing. */
+export async function migrationStatus(db: Kysely<unknown>, prefix: string): Promise<MigrationStatus> {
+  const table = `${prefix}migrations`;
+  // Selecting from a missing ledger would fail the same way as a lost connection: ask the catalogue first.
+  if (!(await tableExists(db, table))) return { applied: [], pending: migrationNames() };
+  const applied = (await sql<{ name: string }>`select name from ${sql.table(table)} order by name`.execute(db)).rows.map((r) => r.name);
+  const done = new Set(applied);
+  return { applied, pending: migrationNames().filter((name) => !done.has(name)) };
+}
+
+/** Whether `table` exists where the store creates its tables (the connection's current schema or database). */
+async function tableExists(db: Kysely<unknown>, table: string): Promise<boolean> {
+  const query = {
+    sqlite: sql<{ found: number }>`select 1 as found from sqlite_master where type = 'table' and name = ${table}`,
+    postgres: sql<{ found: number }>`select 1 as found from information_schema.tables where table_schema = current_schema() and table_name = ${table}`,
+    mysql: sql<{ found: number }>`select 1 as found from information_schema.tables where table_schema = database() and table_name = ${table}`,
+  }[dialectOf(db).name];
+  return (await query.execute(db)).rows.length > 0;
+}
+
 /** Drops the store's tables (tests and uninstalls). */
 export async function dropStore(db: Kysely<unknown>, prefix: string): Promise<void> {
   for (const [, migration] of [...MIGRATIONS].reverse()) await migration.down({ db, prefix });

@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import type { Role } from '../../auth/capabilities.js';
+import { printLine, printNote } from '../output.js';
+
+/** Every built-in role (a record, so that a role added to `Role` must be added here). */
+const ROLE_NAMES: Record<Role, true> = { administrator: true, editor: true, author: true, contributor: true, subscriber: true };
+
+/** The roles a token can be made for. */
+export const ROLES = Object.keys(ROLE_NAMES);
+
+/** Where the example servers listen by default (examples/shared/env.ts, and the default namespace). */
+const EXAMPLE_EVENTS_URL = 'http://127.0.0.1:8080/wp-json/calendar/events/v1/events';
+
+/**
+ * `token`: prints a new `role:token` entry for the example servers' `CALENDAR_TOKENS`. The
+ * entry alone goes to stdout (so that `$(calendar-events-rest token)` captures just it), how to
+ * use it to stderr.
+ */
+export function runToken({ role }: { role: string }): number {
+  // 24 random bytes, as unguessable as a token needs, in characters that need no quoting in a shell or a header.
+  const token = randomBytes(24).toString('base64url');
+  const entry = `${role}:${token}`;
+  printLine(entry);
+  printNote(`Start the example server with it (separate several entries with commas): CALENDAR_TOKENS='${entry}' npm start`);
+  printNote(`Then call the API as ${role}: curl -H 'Authorization: Bearer ${token}' ${EXAMPLE_EVENTS_URL}`);
+  return 0;
+}

@@ -1,0 +1,50 @@
+import { Command, Option } from 'commander';
+import { runMigrate } from './commands/migrate.js';
+import { parseEventCount, runSeed } from './commands/seed.js';
+import { runStatus } from './commands/status.js';
+import { ROLES, runToken } from './commands/token.js';
+import { packageVersion } from './package-version.js';
+import { storeOptions, withStoreOptions } from './store-options.js';
+
+/** The `calendar-events-rest` command line; each action leaves its exit status in `process.exitCode`. */
+export function createProgram(): Command {
+  const program = new Command('calendar-events-rest')
+    .description('Prepare and try out the store of calendar-events-rest (an events-calendar REST API for Node servers).')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'print this help');
+
+  withStoreOptions(
+    program
+      .command('migrate')
+      .description('create or upgrade the store\'s tables, printing each migration applied (or "up to date")'),
+  ).action(async (options: { db?: string; tablePrefix: string }) => {
+    process.exitCode = await runMigrate(storeOptions(options));
+  });
+
+  withStoreOptions(program.command('status').description('list the applied and pending migrations, changing nothing'))
+    .addHelpText('after', '\nExit status: 0 when the store is up to date, 1 when migrations are pending (or on an error).')
+    .action(async (options: { db?: string; tablePrefix: string }) => {
+      process.exitCode = await runStatus(storeOptions(options));
+    });
+
+  withStoreOptions(
+    program
+      .command('seed')
+      .description('fill an empty store with a demo calendar: 500 venues, 300 organizers, 26 categories, 60 tags and N events (migrates first)')
+      .requiredOption('--events <n>', 'number of events', parseEventCount),
+  )
+    .addHelpText('after', '\nThe store must hold no events, venues, organizers or terms yet: seed another --db or --table-prefix.')
+    .action(async (options: { db?: string; tablePrefix: string; events: number }) => {
+      process.exitCode = await runSeed({ ...storeOptions(options), events: options.events });
+    });
+
+  program
+    .command('token')
+    .description('print a new role:token entry for the example servers\' CALENDAR_TOKENS (the entry on stdout, how to use it on stderr)')
+    .addOption(new Option('--role <role>', 'role of the token\'s user').choices(ROLES).default('administrator'))
+    .action((options: { role: string }) => {
+      process.exitCode = runToken(options);
+    });
+
+  return program;
+}
