@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { dispatch, type Core } from './http/pipeline.js';
+import { dispatch, failedStart, type Core } from './http/pipeline.js';
 import { ResponseCache } from './http/response-cache.js';
 import type { CoreRequest, CoreResponse } from './http/types.js';
 import { resolveOptions, type CalendarOptions, type ResolvedOptions } from './options.js';
@@ -8,6 +8,9 @@ import { ROUTES } from './resources/registry.js';
 import { createServices, type Services } from './resources/services.js';
 import { connectDatabase } from './store/connect.js';
 import { Store, dropStore, migrateStore } from './store/index.js';
+import { migrationStatus } from './store/migrate.js';
+import { isDatabaseUnavailable } from './store/unavailable.js';
+import { ApiError } from './http/errors.js';
 
 /** The routes of the API, in upstream registration order (`resources/registry.ts`). */
 export { ROUTES };
@@ -54,6 +57,15 @@ export interface CallResult {
   headers: Record<string, string>;
 }
 
+/** The answer while the store's tables are missing or behind the code. */
+function notMigrated(pending: string[]): ApiError {
+  return new ApiError(
+    'rest_calendar_not_migrated',
+    `The calendar's tables are not set up (migrations pending: ${pending.join(', ')}): the host must call calendar.migrate() at start, or create the calendar with autoMigrate: true.`,
+    { status: 503 },
+  );
+}
+
 /** Creates a calendar over a database (a Kysely instance, or a connection string). */
 export function createCalendar(options: CalendarOptions): Calendar {
   const resolved = resolveOptions(options);
@@ -71,12 +83,52 @@ export function createCalendar(options: CalendarOptions): Calendar {
     };
   });
   core.catch(() => undefined);
+
+  // Until the tables are known to be up to date, each request asks the store (one query);
+  // once they are, never again. A store nobody migrated answers 503 saying what to do.
+  let migrated = false;
+  let checking: Promise<void> | undefined;
+  const ensureMigrated = async (db: Kysely<unknown>) => {
+    checking ??= (async () => {
+      const { pending } = await migrationStatus(db, resolved.tablePrefix);
+      if (pending.length && !resolved.autoMigrate) throw notMigrated(pending);
+      if (pending.length) await migrateStore(db, resolved.tablePrefix);
+      migrated = true;
+    })().finally(() => (checking = undefined));
+    await checking;
+  };
+  const reported = new Set<string>();
+  // A start failure is the same for every request: the host hears of it once.
+  const startFailure = (error: unknown): unknown => {
+    if (isDatabaseUnavailable(error)) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    if (!reported.has(message) && reported.size < 8) {
+      reported.add(message);
+      resolved.onError(error instanceof ApiError ? new Error(`calendar-events-rest: ${message}`) : error);
+    }
+    return error instanceof ApiError ? error : new ApiError('rest_internal_error', 'The server could not complete the request.', { status: 500 });
+  };
+
+  const ready = async (): Promise<Core> => {
+    const built = await core;
+    if (!migrated) await ensureMigrated(await raw);
+    return built;
+  };
+
   return {
     options: resolved,
-    handle: async (request) => dispatch(await core, request),
+    handle: async (request) => {
+      let built: Core;
+      try {
+        built = await ready();
+      } catch (error) {
+        return failedStart(resolved, request, startFailure(error));
+      }
+      return dispatch(built, request);
+    },
     call: async (method, path, { params = {}, user = null, locale, root = '/wp-json' } = {}) => {
       // Parameters travel as a pre-parsed JSON body, the highest-precedence source for every verb.
-      const response = await dispatch(await core, {
+      const response = await dispatch(await ready(), {
         method,
         path: `/${resolved.namespace}${path.startsWith('/') ? path : `/${path}`}`,
         headers: { 'content-type': 'application/json' },
@@ -89,8 +141,14 @@ export function createCalendar(options: CalendarOptions): Calendar {
       return { status: response.status, headers: response.headers, body: response.body === undefined ? undefined : JSON.parse(response.body) };
     },
     createNonce: (user, session) => resolved.csrf.createNonce(user, session),
-    migrate: async () => migrateStore(await raw, resolved.tablePrefix),
-    uninstall: async () => dropStore(await raw, resolved.tablePrefix),
+    migrate: async () => {
+      await migrateStore(await raw, resolved.tablePrefix);
+      migrated = true;
+    },
+    uninstall: async () => {
+      migrated = false;
+      await dropStore(await raw, resolved.tablePrefix);
+    },
     services: async () => (await core).services,
     close: async () => {
       // A connection that never opened (a missing driver) has nothing to close.

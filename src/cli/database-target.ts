@@ -1,11 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { Kysely } from 'kysely';
-import { connectDatabase } from '../store/connect.js';
+import { connectDatabase, databaseTarget, type DatabaseTarget } from '../store/connect.js';
 import { CliError, failureLine } from './failure.js';
 
-/** The schemes `connectDatabase` opens a server for; anything else with `://` is a mistake. */
-const SERVER_SCHEMES = ['postgres', 'postgresql', 'mysql', 'mariadb'];
-const TARGET_FORMS = 'a SQLite file path, sqlite:<file>, or a postgres://, mysql:// or mariadb:// URL';
 
 /** The database the example servers use (examples/shared/env.ts), so that the CLI prepares the store they open. */
 export function defaultTarget(env: NodeJS.ProcessEnv = process.env): string {
@@ -26,9 +23,8 @@ export function describeTarget(target: string): string {
 
 /** The SQLite file a target names, or `undefined` for a server (or an in-memory database). */
 function sqliteFile(target: string): string | undefined {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return undefined;
-  const file = target.replace(/^sqlite:/i, '');
-  return file === ':memory:' ? undefined : file;
+  const where = checkTarget(target);
+  return where.kind === 'sqlite' && where.file !== ':memory:' ? where.file : undefined;
 }
 
 /** Whether the target is a SQLite file that is not there yet (opening it would create it). */
@@ -37,12 +33,12 @@ export function isMissingSqliteFile(target: string): boolean {
   return file !== undefined && !existsSync(file);
 }
 
-/** Refuses a target `connectDatabase` cannot open, with the forms it takes. */
-function checkTarget(target: string): void {
-  if (!target.trim()) throw new CliError(`--db is empty: give ${TARGET_FORMS}.`);
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(target)?.[1]?.toLowerCase();
-  if (scheme !== undefined && !SERVER_SCHEMES.includes(scheme)) {
-    throw new CliError(`Unsupported database "${describeTarget(target)}": give ${TARGET_FORMS}.`);
+/** Refuses a target `connectDatabase` cannot open, with the library's own message (the forms it takes). */
+function checkTarget(target: string): DatabaseTarget {
+  try {
+    return databaseTarget(target, '--db');
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message.replace(/^calendar-events-rest: /, '') : String(error));
   }
 }
 

@@ -137,6 +137,17 @@ function errorBody(error: unknown, options: ResolvedOptions): ApiError {
   return new ApiError('rest_internal_error', 'The server could not complete the request.', { status: 500 });
 }
 
+/**
+ * The answer to a request the calendar cannot serve at all (its store did not open, or its
+ * tables are not set up): the error in the API's shape; `null` outside the namespace.
+ */
+export function failedStart(options: ResolvedOptions, req: CoreRequest, error: unknown): CoreResponse | null {
+  if (underNamespace(req.path, options.namespace) === null) return null;
+  const e = errorBody(error, options);
+  const method = req.method.toUpperCase();
+  return respond(e.status, { ...commonHeaders(undefined, options.cors), ...callerHeaders(req.headers, method, null, options.cors) }, e.toJSON(), method === 'HEAD');
+}
+
 /** Runs one request through the pipeline; `null` when the path is outside the namespace. */
 export async function dispatch(core: Core, req: CoreRequest): Promise<CoreResponse | null> {
   const { options } = core;

@@ -41,7 +41,8 @@ describe('token', () => {
 
 describe('mistakes print one line and exit 1', () => {
   it.each([
-    ['an unknown scheme', ['migrate', '--db', 'oracle://db.example/x'], /^calendar-events-rest: Unsupported database "oracle:\/\/db\.example\/x": give a SQLite file path, sqlite:<file>, or a postgres:\/\/, mysql:\/\/ or mariadb:\/\/ URL\.$/],
+    ['an unknown scheme', ['migrate', '--db', 'oracle://db.example/x'], /^calendar-events-rest: option `--db` is "oracle:\/\/db\.example\/x"; it takes a SQLite file path .*; the scheme 'oracle:' is none of these\.$/],
+    ['a server URL without its //', ['migrate', '--db', 'postgres:/calendar'], /^calendar-events-rest: option `--db` is "postgres:\/calendar"; .*a server URL has '\/\/' after 'postgres:'\.$/],
     ['an unreachable server (password masked)', ['status', '--db', 'postgres://u:secret@127.0.0.1:1/x'], /^calendar-events-rest: postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x: connect ECONNREFUSED/],
     ['a non-numeric --events', ['seed', '--events', 'many'], /^error: option '--events <n>' argument 'many' is invalid\. It must be a whole number, 1 or more\.$/],
     ['--events 0', ['seed', '--events', '0'], /is invalid\. It must be a whole number, 1 or more\.$/],
