@@ -33,6 +33,8 @@ export interface BenchCase {
 const get = (path: string): BenchRequest => ({ method: 'GET', path });
 /** The same read, asking for a fresh answer: what the request costs when nothing is reused. */
 const fresh = (path: string): BenchRequest => ({ method: 'GET', path, headers: { 'cache-control': 'no-cache' } });
+/** The same read by a signed-in caller (editors and administrators see drafts too): never from the response cache. */
+const signedIn = (path: string): BenchRequest => ({ method: 'GET', path, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
 
 /** A `YYYY-MM-DD` some days from now. */
 function dayFromNow(days: number): string {
@@ -64,6 +66,9 @@ export function benchCases(f: SeedFixtures): BenchCase[] {
     // each second; these two show what computing every answer costs.
     { name: 'GET /events, no-cache', list: true, status: 200, request: () => fresh(`${API}/events`) },
     { name: 'GET /events/<id>, no-cache', list: false, status: 200, rotates: true, request: (n) => fresh(`${API}/events/${ids[n % ids.length]}`) },
+    { name: 'GET /events (signed in)', list: true, status: 200, request: () => signedIn(`${API}/events`) },
+    { name: 'GET /events?per_page=50 (signed in)', list: true, status: 200, request: () => signedIn(`${API}/events?per_page=50`) },
+    { name: 'GET /events/<id> (signed in)', list: false, status: 200, rotates: true, request: (n) => signedIn(`${API}/events/${ids[n % ids.length]}`) },
     {
       name: 'POST /events (administrator)',
       list: false,

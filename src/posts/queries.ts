@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { isStoredId } from '../ids.js';
 import type { Database, PostType, PostsTable } from '../store/database.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
-import { recountTerms, termIdsOf } from '../store/term-counts.js';
+import { adjustTermCounts, termIdsOf } from '../store/term-counts.js';
 
 /** A stored post row. */
 export type PostRow = Selectable<PostsTable>;
@@ -35,9 +35,13 @@ export class PostStore {
   /** Changes columns of a post. */
   async update(id: number, changes: Updateable<PostsTable>): Promise<void> {
     if (!Object.keys(changes).length) return;
+    // Counts are of published events: an event entering or leaving `publish` moves its terms'.
+    // The row is read locked, so that two writes moving the same event count it once.
+    const before = changes.status !== undefined ? await this.dialect.locking(this.db.selectFrom('posts').select(['type', 'status']).where('id', '=', id)).executeTakeFirst() : undefined;
     await this.db.updateTable('posts').set(changes).where('id', '=', id).execute();
-    // Counts are of published events: a status change moves the event's terms.
-    if (changes.status !== undefined) await recountTerms(this.db, await termIdsOf(this.db, id));
+    if (before?.type === 'event' && (before.status === 'publish') !== (changes.status === 'publish')) {
+      await adjustTermCounts(this.db, await termIdsOf(this.db, id), changes.status === 'publish' ? 1 : -1);
+    }
   }
 
   /** Whether a slug is used by another post of the type. */

@@ -11,19 +11,23 @@ const COUNT = (termRef: ReturnType<typeof sql.ref>, tr: string, posts: string) =
   where tr.term_id = ${termRef}
     and exists (select 1 from ${sql.table(posts)} as p where p.id = tr.post_id and p.type = 'event' and p.status = 'publish'))`;
 
-/** Recomputes the stored count of the given terms (after their links or their events' statuses changed). */
-export async function recountTerms(db: Kysely<Database>, termIds: readonly number[]): Promise<void> {
+/**
+ * Moves the stored counts of terms a published event gained (`+1`) or lost (`-1`), inside the
+ * write's transaction: the work is that of the write, whatever the number of events carrying
+ * the terms (a recount read every one of them). `count + delta` is one atomic update, so
+ * concurrent writes add up.
+ */
+export async function adjustTermCounts(db: Kysely<Database>, termIds: readonly number[], delta: 1 | -1): Promise<void> {
   const ids = [...new Set(termIds)].filter((id) => Number.isInteger(id) && id > 0);
   if (!ids.length) return;
-  // Logical table names: the prefix plugin maps them.
   await db
     .updateTable('terms')
-    .set({ count: COUNT(sql.ref('terms.id'), 'term_relationships', 'posts') })
+    .set((eb) => ({ count: eb('count', '+', delta) }))
     .where('id', 'in', ids)
     .execute();
 }
 
-/** Recomputes every stored count (the migration's backfill), on the raw, unprefixed instance. */
+/** Recomputes every stored count from the relationships (the migration's backfill, seeding), on the raw, unprefixed instance. */
 export async function recountAllTerms(db: Kysely<unknown>, prefix: string): Promise<void> {
   await sql`update ${sql.table(`${prefix}terms`)} set count = ${COUNT(sql.ref(`${prefix}terms.id`), `${prefix}term_relationships`, `${prefix}posts`)}`.execute(db);
 }

@@ -1,4 +1,4 @@
-import { recountTerms } from '../../src/store/term-counts.js';
+import { adjustTermCounts } from '../../src/store/term-counts.js';
 import type { Insertable, Kysely } from 'kysely';
 import type { CalendarOptions } from '../../src/index.js';
 import { connectDatabase } from '../../src/store/connect.js';
@@ -68,7 +68,7 @@ export async function storeCalendar(url: string, options: Partial<CalendarOption
       );
       for (const term of terms) await db.insertInto('term_relationships').values({ post_id: id, term_id: term }).execute();
       // Stored term counts follow the store's writes; rows written here must bring them up to date too.
-      await recountTerms(db, terms);
+      if (type === 'event' && status === 'publish') await adjustTermCounts(db, terms, 1);
       return id;
     },
     rows: (table) => countRows(db, table),

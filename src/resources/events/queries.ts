@@ -8,7 +8,7 @@ import { searchableByPassword } from '../../posts/password-filter.js';
 import type { StoreDialect } from '../../store/dialects/dialect.js';
 import { containsIgnoringCase } from '../../store/like.js';
 import type { ReadOptions } from '../../store/row-lock.js';
-import { recountTerms, termIdsOf } from '../../store/term-counts.js';
+import { adjustTermCounts, termIdsOf } from '../../store/term-counts.js';
 import { VersionedValues } from '../../store/version.js';
 
 /** An event: its post row joined with its details. */
@@ -186,7 +186,15 @@ export class EventStore {
 
   /** Replaces an event's terms of one taxonomy (terms deleted meanwhile are left out). */
   async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[]): Promise<void> {
-    const before = await termIdsOf(this.db, eventId);
+    const before = (
+      await this.db
+        .selectFrom('term_relationships as tr')
+        .innerJoin('terms', 'terms.id', 'tr.term_id')
+        .select('tr.term_id')
+        .where('tr.post_id', '=', eventId)
+        .where('terms.taxonomy', '=', taxonomy)
+        .execute()
+    ).map((r) => r.term_id);
     const wanted = validIds([...new Set(termIds)]);
     const present = wanted.length
       ? (await this.dialect.locking(this.db.selectFrom('terms').select('id').where('id', 'in', wanted)).execute()).map((r) => r.id)
@@ -198,16 +206,24 @@ export class EventStore {
       .execute();
     const kept = wanted.filter((id) => present.includes(id));
     if (kept.length) await this.db.insertInto('term_relationships').values(kept.map((term_id) => ({ post_id: eventId, term_id }))).execute();
-    await recountTerms(this.db, [...before, ...kept]);
+    if (await this.isPublished(eventId)) {
+      await adjustTermCounts(this.db, before.filter((id) => !kept.includes(id)), -1);
+      await adjustTermCounts(this.db, kept.filter((id) => !before.includes(id)), 1);
+    }
+  }
+
+  /** Whether the event counts in its terms' counts (published). */
+  private async isPublished(eventId: number): Promise<boolean> {
+    return (await this.db.selectFrom('posts').select('status').where('id', '=', eventId).executeTakeFirst())?.status === 'publish';
   }
 
   /** Deletes an event for good, with its links. */
   async deletePermanently(eventId: number): Promise<void> {
-    const terms = await termIdsOf(this.db, eventId);
+    const terms = (await this.isPublished(eventId)) ? await termIdsOf(this.db, eventId) : [];
     await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
     await this.db.deleteFrom('term_relationships').where('post_id', '=', eventId).execute();
     await this.db.deleteFrom('events').where('post_id', '=', eventId).execute();
     await this.db.deleteFrom('posts').where('id', '=', eventId).execute();
-    await recountTerms(this.db, terms);
+    await adjustTermCounts(this.db, terms, -1);
   }
 }
