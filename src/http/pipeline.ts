@@ -171,17 +171,21 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     const user = req.user !== undefined ? req.user : req.resolveUser ? await req.resolveUser() : await options.getUser(req);
     principal = toPrincipal(user, options.unknownRole);
     if (bodySize(req.body) > options.limits.bodyBytes) throw apiError('rest_request_too_large', 'The request body is too large.', 413);
+    // A logged-out read answered before is looked up before the query is parsed and the route
+    // matched: the key is the raw request, and only GET and HEAD (which no override changes)
+    // are kept.
+    const slot = await cacheSlot(core, req, method, principal, urls, rest);
+    if (slot) {
+      // Looked up even for a fresh answer: a new version drops the older answers.
+      const found = slot.cache.lookup(slot.version, slot.key, second);
+      const kept = slot.fresh ? undefined : await found;
+      if (kept) return { status: kept.status, headers: { ...kept.headers, ...caller() }, body: head() ? undefined : kept.body };
+    }
     const query = parseBracketString(req.query ?? '', options.limits);
     method = overriddenMethod(req, query);
     const matched = match(core.routes, rest);
     if (!matched) throw noRoute();
-    const slot = await cacheSlot(core, req, method, principal, urls, rest);
-    if (slot) {
-      const found = slot.cache.lookup(slot.version, slot.key, second);
-      const kept = slot.fresh ? undefined : await found;
-      if (kept) return { status: kept.status, headers: { ...kept.headers, ...caller() }, body: head() ? undefined : kept.body };
-      settle = slot.cache.begin(slot.version, slot.key, second);
-    }
+    if (slot) settle = slot.cache.begin(slot.version, slot.key, second);
 
     if (method === 'OPTIONS') {
       const ctx = baseContext(core, req, urls, principal, 'GET', clock, { json: {}, body: {}, query, path: matched.captures, defaults: {} });
