@@ -5,7 +5,7 @@ import type { DescriptionKey } from '../../i18n/en.js';
 import { describe } from '../../i18n/index.js';
 import { DOC_RESPONSES, type ResponsesDoc } from './resources.js';
 import type { Resource } from '../resource.js';
-import { SCHEMAS, SCHEMA_NAMES, type SchemaName } from './schemas.js';
+import { SCHEMAS, SCHEMA_NAMES, type Field, type SchemaName } from '../../schemas/responses.js';
 
 /** A JSON object of the document (the document is data for clients, not for this code). */
 export type JsonObject = Record<string, unknown>;
@@ -85,13 +85,14 @@ function responses(docs: ResponsesDoc, t: Translate, resource?: Resource): JsonO
   return out;
 }
 
-/** `components.schemas`, with each property's description translated in place. */
+/** Upstream's `components.schemas`: what its document says of each property, translated. */
 export function schemaComponents(t: Translate): Record<SchemaName, JsonObject> {
   const out = {} as Record<SchemaName, JsonObject>;
   for (const name of SCHEMA_NAMES) {
     const properties: JsonObject = {};
-    for (const [property, doc] of Object.entries(SCHEMAS[name])) {
-      properties[property] = Object.fromEntries(Object.entries(doc).map(([k, v]) => [k, k === 'description' ? t(v as DescriptionKey) : v]));
+    for (const [property, field] of Object.entries<Field>(SCHEMAS[name])) {
+      if (!field.documented) continue;
+      properties[field.documentedKey ?? property] = Object.fromEntries(Object.entries(field.documented).map(([k, v]) => [k, k === 'description' ? t(field.description) : v]));
     }
     out[name] = { type: 'object', properties };
   }

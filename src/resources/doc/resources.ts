@@ -1,5 +1,5 @@
 import type { DescriptionKey } from '../../i18n/en.js';
-import type { SchemaName } from './schemas.js';
+import type { SchemaName } from '../../schemas/responses.js';
 
 /** One documented response: its description key and, for successes, what its body holds. */
 export interface ResponseDoc {
