@@ -26,6 +26,14 @@ type EventFields = ArgsInput<ReturnType<typeof eventWriteArgs<false>>>;
 /** By id, `slug` is the new slug; by slug, the slug finds the event (rename by id). */
 export type EventUpdateInput = (EventByIdInput & EventFields) | (EventBySlugInput & Omit<EventFields, 'slug'>);
 export type EventDeleteInput = (EventByIdInput | EventBySlugInput) & ForceInput;
+/** `venue` of an event write: an id, `{id}`, the fields of a new venue, or a list of at most one of those. */
+export type EventVenueInput = NonNullable<EventCreateInput['venue']>;
+/** `organizer` of an event write: an id, `{id}`, the fields of a new organizer, or a list of those. */
+export type EventOrganizerInput = NonNullable<EventCreateInput['organizer']>;
+/** `categories`/`tags` of an event write: ids, names or slugs, as a list or a comma-separated string. */
+export type EventTermsInput = NonNullable<EventCreateInput['categories']>;
+/** `cost` of an event write: a text, a number, or a list of costs. */
+export type EventCostInput = NonNullable<EventCreateInput['cost']>;
 
 type LinkedKeyInput = ArgsInput<{ id: ReturnType<typeof linkedIdArg> }> | ArgsInput<{ slug: ReturnType<typeof linkedSlugArg> }>;
 export type LinkedListInput = Optional<ArgsInput<ReturnType<typeof linkedArchiveArgs>>>;
