@@ -81,6 +81,8 @@ function resolveOptions(o: CalendarOptions): ResolvedOptions {
   if (resolveZone(timezone) === undefined) throw invalidOption('timezone', o.timezone, "a time zone name such as 'Europe/Paris' or 'UTC', or an offset such as 'UTC+2'");
   if (o.baseUrl !== undefined && !/^https?:\/\/[^/?#\s]+/i.test(o.baseUrl)) throw invalidOption('baseUrl', o.baseUrl, "an absolute http(s) URL such as 'https://example.org'");
   const cors = corsPolicy(o.cors);
+  const doc = o.doc ?? 'original';
+  if (doc !== 'original' && doc !== 'complete') throw invalidOption('doc', o.doc, "'original' or 'complete'");
   return {
     tablePrefix: o.tablePrefix ?? 'tec_',
     namespace,
@@ -99,6 +101,7 @@ function resolveOptions(o: CalendarOptions): ResolvedOptions {
     responseCache: o.responseCache === false ? false : { maxBytes: o.responseCache?.maxBytes ?? 16 * 1024 * 1024 },
     cors,
     csrf: csrfGuard(o.csrf, cors),
+    doc,
   };
 }
 

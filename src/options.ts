@@ -61,6 +61,13 @@ export interface CalendarOptions {
    * the guard off (only for hosts that guard those writes themselves).
    */
   csrf?: CsrfOptions | false;
+  /**
+   * What `GET /doc` answers. `original` (the default): upstream's OpenAPI document as it is, for
+   * its clients. `complete`: a document to generate a client from: the same paths and
+   * parameters, every write with its JSON body, the JSON the API really answers, its errors and
+   * the ways a host may authenticate callers.
+   */
+  doc?: 'original' | 'complete';
 }
 
 /** Options with every default applied. */
@@ -81,4 +88,5 @@ export interface ResolvedOptions {
   responseCache: false | { maxBytes: number };
   cors: CorsPolicy;
   csrf: CsrfGuard;
+  doc: 'original' | 'complete';
 }

@@ -312,4 +312,8 @@ export const de = {
   'schema.Error.message': 'Ein Satz, der den Fehler beschreibt',
   'schema.Error.data': 'Der HTTP-Status und die Einzelheiten des Fehlers (etwa die betroffenen Parameter)',
   'schema.Error.additional_data': 'Weitere Daten desselben Fehlers',
+  'doc.response.unauthorized': 'Die Anfrage enthält keine Anmeldedaten oder solche, die der Host nicht akzeptiert',
+  'doc.security.bearer': 'Ein Token im Authorization-Header (Authorization: Bearer <Token>), wenn der Host Tokens ausgibt',
+  'doc.security.basic': 'Ein Benutzername und ein Anwendungspasswort (HTTP Basic), wie WordPress sie akzeptiert, wenn der Host sie akzeptiert',
+  'doc.security.nonce': 'Das Sitzungscookie eines angemeldeten Benutzers, mit der Nonce der Seite im Header X-WP-Nonce (oder im Parameter _wpnonce)',
 } satisfies Dictionary;

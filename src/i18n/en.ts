@@ -314,6 +314,10 @@ export const en = {
   'schema.Error.message': 'A sentence describing the error',
   'schema.Error.data': 'The HTTP status and details of the error (such as the parameters at fault)',
   'schema.Error.additional_data': 'Further data of the same error',
+  'doc.response.unauthorized': 'The request carries no credentials, or credentials the host does not accept',
+  'doc.security.bearer': 'A token in the Authorization header (Authorization: Bearer <token>), when the host issues tokens',
+  'doc.security.basic': 'A user name and an application password (HTTP Basic), as WordPress accepts them, when the host does',
+  'doc.security.nonce': 'The session cookie of a signed-in user, with the nonce of the page in the X-WP-Nonce header (or the _wpnonce parameter)',
 } as const;
 
 /** A key of the description dictionaries. */

@@ -312,4 +312,8 @@ export const es = {
   'schema.Error.message': 'Una frase que describe el error',
   'schema.Error.data': 'El estado HTTP y los detalles del error (como los parámetros afectados)',
   'schema.Error.additional_data': 'Otros datos del mismo error',
+  'doc.response.unauthorized': 'La solicitud no lleva credenciales, o lleva credenciales que el anfitrión no acepta',
+  'doc.security.bearer': 'Un token en la cabecera Authorization (Authorization: Bearer <token>), si el anfitrión emite tokens',
+  'doc.security.basic': 'Un nombre de usuario y una contraseña de aplicación (HTTP Basic), como los acepta WordPress, si el anfitrión los acepta',
+  'doc.security.nonce': 'La cookie de sesión de un usuario conectado, con el nonce de la página en la cabecera X-WP-Nonce (o el parámetro _wpnonce)',
 } satisfies Dictionary;

@@ -312,4 +312,8 @@ export const fr = {
   'schema.Error.message': 'Une phrase décrivant l’erreur',
   'schema.Error.data': 'Le statut HTTP et le détail de l’erreur (comme les paramètres en cause)',
   'schema.Error.additional_data': 'D’autres données de la même erreur',
+  'doc.response.unauthorized': 'La requête ne porte pas d’identifiants, ou des identifiants que l’hôte n’accepte pas',
+  'doc.security.bearer': 'Un jeton dans l’en-tête Authorization (Authorization: Bearer <jeton>), si l’hôte délivre des jetons',
+  'doc.security.basic': 'Un nom d’utilisateur et un mot de passe d’application (HTTP Basic), comme les accepte WordPress, si l’hôte les accepte',
+  'doc.security.nonce': 'Le cookie de session d’un utilisateur connecté, avec le nonce de la page dans l’en-tête X-WP-Nonce (ou le paramètre _wpnonce)',
 } satisfies Dictionary;
