@@ -6,31 +6,11 @@ import { openApiPath } from '../../../src/resources/doc/openapi.js';
 import { SCHEMAS } from '../../../src/schemas/responses.js';
 import { en } from '../../../src/i18n/en.js';
 import { testCalendar, type TestCalendar } from '../../helpers/harness.js';
+import { descriptions, skeleton } from '../../helpers/descriptions.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- walking JSON
 
 const keys = (o: unknown) => Object.keys(o as object);
-
-/** Every string `description` of a JSON value, in document order. */
-function descriptions(value: unknown, out: string[] = []): string[] {
-  if (Array.isArray(value)) value.forEach((v) => descriptions(v, out));
-  else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (k === 'description' && typeof v === 'string') out.push(v);
-      else descriptions(v, out);
-    }
-  }
-  return out;
-}
-
-/** The value with every string `description` replaced by `D`. */
-function skeleton(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(skeleton);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'description' && typeof v === 'string' ? 'D' : skeleton(v)]));
-  }
-  return value;
-}
 
 function endpointOf(pattern: string, method: Method): Endpoint {
   const e = ROUTES.find((r) => r.pattern === pattern)?.endpoints.find((x) => x.methods.includes(method));
