@@ -9,3 +9,21 @@ export { ROLES, roleCapabilities, toPrincipal, can, has, type User, type Role, t
 export { connectDatabase } from './store/connect.js';
 export type { Database } from './store/database.js';
 export type { Dictionary, DescriptionKey } from './i18n/en.js';
+export type {
+  CalendarEvent,
+  Venue,
+  Organizer,
+  Term,
+  EventTerm,
+  Image,
+  ImageSize,
+  DateDetails,
+  CostDetails,
+  EventList,
+  VenueList,
+  OrganizerList,
+  CategoryList,
+  TagList,
+  ApiErrorJson,
+  ResponseTypes,
+} from './schemas/types.js';

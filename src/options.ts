@@ -89,6 +89,13 @@ export interface CalendarOptions {
    * `false` leaves the root to the host.
    */
   rootIndex?: boolean;
+  /**
+   * What `GET /doc` answers. `original` (the default): upstream's OpenAPI document as it is, for
+   * its clients. `complete`: a document to generate a client from: the same paths and
+   * parameters, every write with its JSON body, the JSON the API really answers, its errors and
+   * the ways a host may authenticate callers.
+   */
+  doc?: 'original' | 'complete';
 }
 
 /** Options with every default applied. */
@@ -114,6 +121,7 @@ export interface ResolvedOptions {
   rootIndex: boolean;
   /** Reports, once per name, a user role that is not one of the five (it grants nothing). */
   unknownRole: (role: string, user: User) => void;
+  doc: 'original' | 'complete';
 }
 
 /** A whole number of at least 1, or the error naming the option. */
@@ -135,6 +143,8 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
   if (o.baseUrl !== undefined && !/^https?:\/\/[^/?#\s]+/i.test(o.baseUrl)) throw invalidOption('baseUrl', o.baseUrl, "an absolute http(s) URL such as 'https://example.org'");
   if (typeof o.db === 'string') databaseTarget(o.db);
   else if (!isKysely(o.db)) throw invalidOption('db', o.db, "a Kysely instance or a connection string such as 'data/calendar.sqlite' or 'postgres://…'");
+  const doc = o.doc ?? 'original';
+  if (doc !== 'original' && doc !== 'complete') throw invalidOption('doc', o.doc, "'original' or 'complete'");
   const cors = corsPolicy(o.cors);
   const onError = o.onError ?? ((error) => console.error('[calendar] unexpected error:', error)); // eslint-disable-line no-console -- the documented default of onError is console.error
   return {
@@ -157,6 +167,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     permalinks: resolvePermalinks(o.permalinks),
     autoMigrate: o.autoMigrate ?? false,
     rootIndex: o.rootIndex ?? true,
+    doc,
     unknownRole: unknownRoleReporter(onError),
   };
 }

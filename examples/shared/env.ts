@@ -13,7 +13,7 @@ export interface ExampleSetup {
  * The calendar every example serves, configured by the environment the README documents:
  * `PORT`, `CALENDAR_DB` / `CALENDAR_DB_URL`, `CALENDAR_TOKENS`, `CALENDAR_NAMESPACE`,
  * `CALENDAR_BASE_URL`, `CALENDAR_IMAGE_HOSTS` (comma-separated; `host:port` for a port other than
- * 80 and 443).
+ * 80 and 443), `CALENDAR_DOC` (`complete` to serve the OpenAPI document clients are generated from).
  */
 export function calendarFromEnv(env: NodeJS.ProcessEnv = process.env, defaultPort = 8080): ExampleSetup {
   const { users, generated } = tokensFromEnv(env.CALENDAR_TOKENS);
@@ -22,6 +22,7 @@ export function calendarFromEnv(env: NodeJS.ProcessEnv = process.env, defaultPor
     namespace: env.CALENDAR_NAMESPACE || undefined,
     baseUrl: env.CALENDAR_BASE_URL || undefined,
     imageHosts: env.CALENDAR_IMAGE_HOSTS?.split(',').map((h) => h.trim()).filter(Boolean),
+    doc: env.CALENDAR_DOC === 'complete' ? 'complete' : undefined,
     getUser: bearerAuth(users),
     userExists: (id) => [...users.values()].some((u) => u.id === id),
   });

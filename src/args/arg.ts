@@ -35,8 +35,11 @@ type TypeOf<D extends ArgDoc> = D['type'] extends 'integer' | 'number'
       ? string
       : unknown;
 
-/** One declared argument: its documentation, its check, and its coercion. */
-export interface Arg<T = unknown, Required extends boolean = boolean, C = unknown> {
+/**
+ * One declared argument: its documentation, its check, and its coercion. `T` is what a handler
+ * receives; `I` what a typed client sends (see `accepts`).
+ */
+export interface Arg<T = unknown, Required extends boolean = boolean, C = unknown, I = T> {
   readonly doc: ArgDoc;
   readonly required: Required;
   readonly check?: Check<C>;
@@ -50,6 +53,12 @@ export interface Arg<T = unknown, Required extends boolean = boolean, C = unknow
   readonly style?: 'form';
   /** The type `/doc` shows when it differs from the checked one (upstream's `swagger_type`). */
   readonly swaggerType?: WpType;
+  /**
+   * The JSON values a typed client sends, for an argument without a JSON type whose check lets
+   * several shapes through (a venue id or the fields of a new venue): the tRPC input and the
+   * complete `/doc` describe it with this. The check and the handler still see any value.
+   */
+  readonly accepts?: z.ZodType<I>;
 }
 
 /** A record of declared arguments, keyed by name, in declaration order. */
@@ -57,7 +66,7 @@ export type Args<C = unknown> = Record<string, Arg<unknown, boolean, C>>;
 
 /** The values a handler receives for its declared arguments. */
 export type ParamsOf<A> = {
-  [K in keyof A]: A[K] extends Arg<infer T, infer R, infer _C> ? (R extends true ? T : T | undefined) : never;
+  [K in keyof A]: A[K] extends Arg<infer T, infer R, infer _C, infer _I> ? (R extends true ? T : T | undefined) : never;
 };
 
 /** zod coercions for WordPress' `type` pass (`rest_sanitize_value_from_schema`). */
@@ -82,7 +91,7 @@ export const typeSchemas = {
   string: z.string(),
 } satisfies Partial<Record<WpType, z.ZodType>>;
 
-interface ArgOptions<T, R extends boolean, C> {
+interface ArgOptions<T, R extends boolean, C, I> {
   required?: R;
   check?: Check<C>;
   /** The argument's own sanitiser: replaces the type pass (and its errors). */
@@ -90,13 +99,14 @@ interface ArgOptions<T, R extends boolean, C> {
   in?: 'path' | 'query';
   style?: 'form';
   swaggerType?: WpType;
+  accepts?: z.ZodType<I>;
 }
 
 /** Declares an argument: `doc` is what the index shows, `options` how it is checked. */
-export function arg<const D extends ArgDoc, T = TypeOf<D>, R extends boolean = false, C = unknown>(
+export function arg<const D extends ArgDoc, T = TypeOf<D>, R extends boolean = false, C = unknown, I = T>(
   doc: D,
-  options: ArgOptions<T, R, C> = {},
-): Arg<T, R, C> {
+  options: ArgOptions<T, R, C, I> = {},
+): Arg<T, R, C, I> {
   const schema = doc.type ? (typeSchemas as Record<string, z.ZodType | undefined>)[doc.type] : undefined;
   const sanitize = options.sanitize;
   const coerce = sanitize
@@ -116,6 +126,7 @@ export function arg<const D extends ArgDoc, T = TypeOf<D>, R extends boolean = f
     in: options.in,
     style: options.style,
     swaggerType: options.swaggerType,
+    accepts: options.accepts,
   };
 }
 

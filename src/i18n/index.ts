@@ -32,3 +32,8 @@ export function describe(key: DescriptionKey, locale: string, extra: Record<stri
   }
   return en[key];
 }
+
+/** Whether a value is a key of the dictionaries (descriptions carried through data as keys). */
+export function isDescriptionKey(value: unknown): value is DescriptionKey {
+  return typeof value === 'string' && Object.hasOwn(en, value);
+}

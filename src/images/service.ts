@@ -10,6 +10,7 @@ import { titleFromUrl } from './file-name.js';
 import { nowDates } from '../posts/dates.js';
 import { imageJson } from './json.js';
 import type { AttachmentRow } from './queries.js';
+import type { Image } from '../schemas/types.js';
 import type { Store } from '../store/index.js';
 
 /** An `image` value as a write's transaction records it (see {@link ImageService.choose}). */
@@ -37,7 +38,7 @@ export class ImageService {
   }
 
   /** Looks attachments up in one query; the result maps an image id to its JSON. */
-  async byIds(ids: readonly (number | null)[]): Promise<(id: number | null) => false | Record<string, unknown>> {
+  async byIds(ids: readonly (number | null)[]): Promise<(id: number | null) => false | Image> {
     const rows = await this.store.attachments.getMany(ids.filter((id): id is number => id !== null));
     const byId = new Map(rows.map((r) => [r.post_id, r]));
     return (id) => imageJson(id === null ? undefined : byId.get(id));

@@ -8,11 +8,13 @@ export function phpEmpty(value: unknown): boolean {
   return typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype && Object.keys(value).length === 0;
 }
 
+/** What {@link dropEmpty} leaves of an object: any key may be gone, and none holds `false` or `null`. */
+export type NonEmptyValues<T> = { [K in keyof T]?: Exclude<T[K], false | null | undefined> };
+
 /** Removes the keys whose value PHP calls empty, as `array_filter` without a callback. */
-export function dropEmpty(obj: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) if (!phpEmpty(v)) out[k] = v;
-  return out;
+export function dropEmpty<T extends object>(obj: T): NonEmptyValues<T> {
+  // The entries kept are the object's own, minus every `false`, `null` and `undefined` value.
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => !phpEmpty(v))) as NonEmptyValues<T>;
 }
 
 /** WordPress' truthy words (`tribe_is_truthy`): `1`, `true`, `yes`, `on`, `y`, `enable(d)`. */

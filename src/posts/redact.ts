@@ -48,13 +48,19 @@ const REPLACEMENTS: Record<string, () => unknown> = {
 };
 
 /** Redacts a password-protected item in place of its keys, walking nested objects. */
-export function redact(value: Record<string, unknown>): Record<string, unknown> {
+export function redact<T extends object>(value: T): T {
+  // Every key stays; the replacements are values the item types allow for them (flags `null`,
+  // lists empty, a redacted venue's or organizer's name `[]`).
+  return redactObject(value) as T;
+}
+
+function redactObject(value: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     const replace = REPLACEMENTS[key];
     if (replace) out[key] = replace();
-    else if (Array.isArray(v)) out[key] = v.map((x) => (typeof x === 'object' && x !== null ? redact(x as Record<string, unknown>) : x));
-    else if (typeof v === 'object' && v !== null) out[key] = redact(v as Record<string, unknown>);
+    else if (Array.isArray(v)) out[key] = v.map((x: unknown) => (typeof x === 'object' && x !== null ? redactObject(x) : x));
+    else if (typeof v === 'object' && v !== null) out[key] = redactObject(v);
     else out[key] = v;
   }
   return out;

@@ -1,21 +1,12 @@
 import { isRecord } from '../args/checks.js';
 import { z } from 'zod';
-import { typeFailure, type Arg, type Args, type Check, type WpType } from '../args/arg.js';
+import { typeFailure, type Args, type Check, type WpType } from '../args/arg.js';
+import { JSON_TYPES } from '../args/accepted.js';
 import type { RequestContext } from '../context.js';
 import { type ApiError, invalidParams, missingParams } from '../http/errors.js';
 import { INVALID_PARAMETER, type ParamFailure } from '../args/failure.js';
 
-/** The value of a declared argument once the core's type pass has run (`integer` → number). */
-type ValueOf<A> = A extends Arg<infer T, boolean, infer _C> ? T : never;
-type IsRequired<A> = A extends Arg<unknown, true, infer _C> ? true : false;
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
-
-/** The input object of declared arguments: required arguments are required keys. */
-export type ArgsInput<A> = Simplify<
-  { [K in keyof A as IsRequired<A[K]> extends true ? K : never]: ValueOf<A[K]> } & {
-    [K in keyof A as IsRequired<A[K]> extends true ? never : K]?: ValueOf<A[K]>;
-  }
->;
+export type { ArgsInput } from '../args/accepted.js';
 
 /** One key of a procedure's input, as the runtime schema and the error mapping see it. */
 export interface InputField {
@@ -29,22 +20,15 @@ export interface InputField {
   plain: boolean;
   /** The argument's first-pass check, which decides the message of a bad value over HTTP. */
   check?: Check<RequestContext>;
+  /** The shapes the argument accepts, when it declares them instead of a JSON type. */
+  accepts?: z.ZodType;
 }
 
 /** Input fields by key, in declaration order. */
 export type InputFields = Record<string, InputField>;
 
-const TYPES: Record<WpType, () => z.ZodType> = {
-  integer: () => z.number().int(),
-  number: () => z.number(),
-  boolean: () => z.boolean(),
-  string: () => z.string(),
-  array: () => z.array(z.unknown()),
-  object: () => z.record(z.string(), z.unknown()),
-};
-
 function fieldSchema(f: InputField): z.ZodType {
-  const base = f.type ? TYPES[f.type]() : z.unknown();
+  const base = f.accepts ?? (f.type ? JSON_TYPES[f.type]() : z.unknown());
   if (f.required) return base;
   return f.plain ? base.nullish() : base.optional();
 }
@@ -62,7 +46,7 @@ export function inputFields(args: Args<RequestContext>, captures: Record<string,
   }
   for (const [name, a] of Object.entries(args)) {
     if (name in fields) continue;
-    fields[name] = { type: a.doc.type, required: a.required, plain: a.sanitizes, check: a.check };
+    fields[name] = { type: a.doc.type, required: a.required, plain: a.sanitizes, check: a.check, accepts: a.accepts };
   }
   return { ...fields, ...extra };
 }

@@ -3,6 +3,7 @@ import type { linkedArchiveArgs, linkedIdArg, linkedSlugArg, organizerWriteArgs,
 import type { passwordArg } from '../posts/args.js';
 import type { termArchiveArgs, termIdArg, termWriteArgs } from '../resources/terms/args.js';
 import type { ArgsInput } from './inputs.js';
+import type { CalendarEvent, Organizer, Term, Venue } from '../schemas/types.js';
 
 // Input types are computed from the argument declarations the routes use; the router
 // builds the runtime schemas from the routes themselves (test/trpc.test.ts checks that
@@ -25,6 +26,14 @@ type EventFields = ArgsInput<ReturnType<typeof eventWriteArgs<false>>>;
 /** By id, `slug` is the new slug; by slug, the slug finds the event (rename by id). */
 export type EventUpdateInput = (EventByIdInput & EventFields) | (EventBySlugInput & Omit<EventFields, 'slug'>);
 export type EventDeleteInput = (EventByIdInput | EventBySlugInput) & ForceInput;
+/** `venue` of an event write: an id, `{id}`, the fields of a new venue, or a list of at most one of those. */
+export type EventVenueInput = NonNullable<EventCreateInput['venue']>;
+/** `organizer` of an event write: an id, `{id}`, the fields of a new organizer, or a list of those. */
+export type EventOrganizerInput = NonNullable<EventCreateInput['organizer']>;
+/** `categories`/`tags` of an event write: ids, names or slugs, as a list or a comma-separated string. */
+export type EventTermsInput = NonNullable<EventCreateInput['categories']>;
+/** `cost` of an event write: a text, a number, or a list of costs. */
+export type EventCostInput = NonNullable<EventCreateInput['cost']>;
 
 type LinkedKeyInput = ArgsInput<{ id: ReturnType<typeof linkedIdArg> }> | ArgsInput<{ slug: ReturnType<typeof linkedSlugArg> }>;
 export type LinkedListInput = Optional<ArgsInput<ReturnType<typeof linkedArchiveArgs>>>;
@@ -54,51 +63,12 @@ export type DocInput = Optional<Record<string, unknown>>;
 /** Any JSON object of the API (the items, envelopes and errors it answers with). */
 export type JsonObject = Record<string, unknown>;
 
-/** A post item (event, venue, organizer) as the API represents it. */
-export interface PostJson extends JsonObject {
-  id: number;
-  status: string;
-  date: string;
-  date_utc: string;
-  modified: string;
-  modified_utc: string;
-  url: string;
-  slug: string;
-}
-
-export interface EventJson extends PostJson {
-  rest_url: string;
-  title: string;
-  description: string;
-  all_day: boolean;
-  start_date: string;
-  end_date: string;
-  timezone: string;
-  categories: TermJson[];
-  tags: TermJson[];
-  /** The linked venue, or `[]` when there is none. */
-  venue: VenueJson | [];
-  organizer: OrganizerJson[];
-}
-
-export interface VenueJson extends PostJson {
-  venue: string;
-}
-
-export interface OrganizerJson extends PostJson {
-  organizer: string;
-}
-
+/** The JSON the procedures answer, under the names this entry first gave them (`CalendarEvent`, … in the main entry). */
+export type EventJson = CalendarEvent;
+export type VenueJson = Venue;
+export type OrganizerJson = Organizer;
 /** A category or tag. */
-export interface TermJson extends JsonObject {
-  id: number;
-  name: string;
-  slug: string;
-  description: string;
-  taxonomy: string;
-  count: number;
-  url: string;
-}
+export type TermJson = Term;
 
 /** An archive envelope: the page's items under their collection key, with totals and paging URLs. */
 export type Archive<K extends string, T> = { [P in K]: T[] } & {

@@ -2,28 +2,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { en, type DescriptionKey } from '../../src/i18n/en.js';
 import { builtInDictionaries, describe as describeKey } from '../../src/i18n/index.js';
 import { testCalendar, type TestCalendar } from '../helpers/harness.js';
+import { descriptions, skeleton } from '../helpers/descriptions.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- walking JSON
-
-/** The JSON with every string `description` replaced by `D`. */
-function skeleton(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(skeleton);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'description' && typeof v === 'string' ? 'D' : skeleton(v)]));
-  }
-  return value;
-}
-
-function descriptions(value: unknown, out: string[] = []): string[] {
-  if (Array.isArray(value)) value.forEach((v) => descriptions(v, out));
-  else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (k === 'description' && typeof v === 'string') out.push(v);
-      else descriptions(v, out);
-    }
-  }
-  return out;
-}
 
 const ENGLISH_KEYS = Object.keys(en).sort();
 const LOCALES = ['fr', 'de', 'es'];

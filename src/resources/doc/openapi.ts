@@ -5,7 +5,7 @@ import type { DescriptionKey } from '../../i18n/en.js';
 import { describe } from '../../i18n/index.js';
 import { DOC_RESPONSES, type ResponsesDoc } from './resources.js';
 import type { Resource } from '../resource.js';
-import { SCHEMAS, SCHEMA_NAMES, type SchemaName } from './schemas.js';
+import { SCHEMAS, SCHEMA_NAMES, type Field, type SchemaName } from '../../schemas/responses.js';
 
 /** A JSON object of the document (the document is data for clients, not for this code). */
 export type JsonObject = Record<string, unknown>;
@@ -22,7 +22,13 @@ export interface OpenApiDocument {
 /** The API's semantic version (`V1/Main.php::get_semantic_version`). */
 export const API_VERSION = '1.0.0';
 
-type Translate = (key: DescriptionKey) => string;
+/** The text of a description key in the request's language. */
+export type Translate = (key: DescriptionKey) => string;
+
+/** The translator of a request: its locale, the host's dictionaries first. */
+export function translator(ctx: Pick<RequestContext, 'locale' | 'options'>): Translate {
+  return (key) => describe(key, ctx.locale, ctx.options.dictionaries);
+}
 
 /**
  * The type `/doc` gives an argument: its declared `type`, else what its other
@@ -85,13 +91,14 @@ function responses(docs: ResponsesDoc, t: Translate, resource?: Resource): JsonO
   return out;
 }
 
-/** `components.schemas`, with each property's description translated in place. */
+/** Upstream's `components.schemas`: what its document says of each property, translated. */
 export function schemaComponents(t: Translate): Record<SchemaName, JsonObject> {
   const out = {} as Record<SchemaName, JsonObject>;
   for (const name of SCHEMA_NAMES) {
     const properties: JsonObject = {};
-    for (const [property, doc] of Object.entries(SCHEMAS[name])) {
-      properties[property] = Object.fromEntries(Object.entries(doc).map(([k, v]) => [k, k === 'description' ? t(v as DescriptionKey) : v]));
+    for (const [property, field] of Object.entries<Field>(SCHEMAS[name])) {
+      if (!field.documented) continue;
+      properties[field.documentedKey ?? property] = Object.fromEntries(Object.entries(field.documented).map(([k, v]) => [k, k === 'description' ? t(field.description) : v]));
     }
     out[name] = { type: 'object', properties };
   }
@@ -99,14 +106,14 @@ export function schemaComponents(t: Translate): Record<SchemaName, JsonObject> {
 }
 
 /** The endpoint of `route` answering `method`; a route the document describes must have it. */
-function endpointOf(route: Route | undefined, method: Method): Endpoint {
+export function endpointOf(route: Route | undefined, method: Method): Endpoint {
   const e = route?.endpoints.find((x) => x.methods.includes(method));
   if (!e) throw new Error(`/doc: no ${method} endpoint on ${route?.pattern ?? 'a missing route'}`);
   return e;
 }
 
 /** The resource a route belongs to: the one whose collection is its first segment. */
-function resourceOf(route: Route, resources: readonly Resource[]): Resource {
+export function resourceOf(route: Route, resources: readonly Resource[]): Resource {
   const collection = route.pattern.split('/')[1];
   const resource = resources.find((r) => r.collection === collection);
   if (!resource) throw new Error(`/doc: route ${route.pattern} has no documentation`);
@@ -139,7 +146,7 @@ function pathItem(route: Route, routes: readonly Route[], resources: readonly Re
  * the request's root in `servers`.
  */
 export function openApiDocument(ctx: Pick<RequestContext, 'routes' | 'urls' | 'locale' | 'options'>, resources: readonly Resource[]): OpenApiDocument {
-  const t: Translate = (key) => describe(key, ctx.locale, ctx.options.dictionaries);
+  const t = translator(ctx);
   const paths: Record<string, JsonObject> = {};
   // The namespace index is WordPress' own route, not part of the API's document.
   for (const route of ctx.routes) if (route.pattern !== '') paths[openApiPath(route.pattern)] = pathItem(route, ctx.routes, resources, t);

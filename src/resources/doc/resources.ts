@@ -1,5 +1,8 @@
 import type { DescriptionKey } from '../../i18n/en.js';
-import type { SchemaName } from './schemas.js';
+import type { SchemaName } from '../../schemas/responses.js';
+
+/** The noun of a resource's items, which names the complete document's own schemas (`EventList`, `EventCreate`). */
+export type Noun = 'Event' | 'Venue' | 'Organizer' | 'Category' | 'Tag';
 
 /** One documented response: its description key and, for successes, what its body holds. */
 export interface ResponseDoc {
@@ -23,6 +26,8 @@ export interface ResourceDoc {
   get: ResponsesDoc;
   post: ResponsesDoc;
   delete: ResponsesDoc;
+  /** What the complete document adds: the noun of its schemas, and the responses of each write. */
+  writes: { noun: Noun; create: ResponsesDoc; update: ResponsesDoc; delete: ResponsesDoc };
 }
 
 /** The collections `/doc` knows, by route segment. */
@@ -36,9 +41,15 @@ export interface DocShape {
   readForbidden: boolean;
   /** Whether `post` documents the update answer (200); upstream's organizers only document 201. */
   updateResponse: boolean;
+  noun: Noun;
+  /** Whether deleting trashes (deleting again answers 410) rather than deleting for good. */
+  trash: boolean;
+  /** Whether a write naming a missing item answers 404 (events), not the 400 of an argument check. */
+  writeNotFound: boolean;
 }
 
 const BAD_REQUEST: ResponseDoc = { description: 'doc.response.bad_request' };
+const UNAUTHORIZED: ResponseDoc = { description: 'doc.response.unauthorized' };
 
 /** `{ [code]: response }` when the resource documents it, else nothing. */
 const optional = (documented: boolean, code: number, response: ResponseDoc): ResponsesDoc => (documented ? { [code]: response } : {});
@@ -72,6 +83,31 @@ export function resourceDoc(collection: Collection, shape: DocShape): ResourceDo
       403: { description: key('delete_forbidden') },
       410: { description: key('gone') },
       500: { description: key('delete_failed') },
+    },
+    writes: {
+      noun: shape.noun,
+      create: {
+        201: { description: key('created'), content: 'item' },
+        400: BAD_REQUEST,
+        401: UNAUTHORIZED,
+        403: { description: key('write_forbidden') },
+      },
+      update: {
+        200: { description: key('updated'), content: 'item' },
+        400: BAD_REQUEST,
+        401: UNAUTHORIZED,
+        403: { description: key('write_forbidden') },
+        ...optional(shape.writeNotFound, 404, { description: key('not_found') }),
+      },
+      delete: {
+        200: { description: key('deleted'), content: 'item' },
+        400: BAD_REQUEST,
+        401: UNAUTHORIZED,
+        403: { description: key('delete_forbidden') },
+        ...optional(shape.writeNotFound, 404, { description: key('not_found') }),
+        ...optional(shape.trash, 410, { description: key('gone') }),
+        500: { description: key('delete_failed') },
+      },
     },
   };
 }

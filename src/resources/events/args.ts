@@ -14,6 +14,8 @@ import { archiveStatusCheck, existingEvent, existingUser, registeredStatus, urlO
 import { eventSearchCheck } from '../../text/search-terms.js';
 import { sanitizeTermName } from '../../text/sanitize.js';
 import { CATEGORIES, TAGS, type TermKind } from '../terms/args.js';
+import { organizerWriteArgs, venueWriteArgs } from '../linked/args.js';
+import { acceptedObject } from '../../args/accepted.js';
 
 type Ctx = RequestContext;
 
@@ -103,6 +105,30 @@ export const eventArchiveArgs = {
   ticketed: arg({ type: 'boolean', description: 'events.ticketed' }, { check: ticketedCheck }),
 };
 
+// What a typed client sends for the arguments whose checks let several shapes through. They
+// stay narrower than the checks (which also read bracket-notation maps and PHP's empty values).
+
+/** A venue or organizer id: a number, or digits (a comma list of them; `""` for none). */
+const LINKED_ID = z.union([z.number().int().nonnegative(), z.string().regex(/^[\d\s,]*$/)]);
+
+/** One venue or organizer of an event write: an id, `{id}` (other keys ignored), or the fields of a new one. */
+const linkedEntry = <T>(fields: z.ZodType<T>) => z.union([LINKED_ID, z.object({ id: LINKED_ID }), fields]);
+
+const VENUE_ENTRY = linkedEntry(acceptedObject(venueWriteArgs(true)));
+const ORGANIZER_ENTRY = linkedEntry(acceptedObject(organizerWriteArgs(true)));
+
+/** `venue`: one entry, or a list of at most one. */
+const VENUE_INPUT = z.union([VENUE_ENTRY, z.array(VENUE_ENTRY).max(1)]);
+
+/** `organizer`: one entry or a list of them, linked in that order. */
+const ORGANIZER_INPUT = z.union([ORGANIZER_ENTRY, z.array(ORGANIZER_ENTRY)]);
+
+/** `categories`/`tags`: term ids, names or slugs, as a list or a comma-separated string. */
+const TERMS_INPUT = z.union([z.string(), z.number().int(), z.array(z.union([z.string(), z.number().int()]))]);
+
+/** `cost`: a text (`"$10 - $20"`), a number, or a list of costs. */
+const COST_INPUT = z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]);
+
 /** Event create arguments, in upstream order; none required on update. */
 export function eventWriteArgs<R extends boolean>(required: R) {
   return {
@@ -122,17 +148,17 @@ export function eventWriteArgs<R extends boolean>(required: R) {
     start_date: arg({ type: 'string', description: 'event.start_date' }, { required, check: writeTime }),
     end_date: arg({ type: 'string', description: 'event.end_date' }, { required, check: writeTime }),
     image: arg({ type: 'string', description: 'event.image' }, { check: imageCheck({ allowEmpty: false }) }),
-    cost: arg({ description: 'event.cost' }),
-    website: arg({ default: null, description: 'event.website' }, { check: urlOrEmpty }),
+    cost: arg({ description: 'event.cost' }, { accepts: COST_INPUT }),
+    website: arg({ default: null, description: 'event.website' }, { check: urlOrEmpty, accepts: z.string() }),
     show_map: arg({ type: 'boolean', description: 'event.show_map' }),
     show_map_link: arg({ type: 'boolean', description: 'event.show_map_link' }),
     hide_from_listings: arg({ type: 'boolean', description: 'event.hide_from_listings' }),
     sticky: arg({ type: 'boolean', description: 'event.sticky' }),
     featured: arg({ type: 'boolean', description: 'event.featured' }),
-    categories: arg({ default: null, items: { type: 'integer' }, description: 'event.categories' }, { check: termInput }),
-    tags: arg({ default: null, items: { type: 'integer' }, description: 'event.tags' }, { check: termInput }),
-    venue: arg({ default: null, items: { type: 'integer' }, description: 'event.venue' }, { check: linkedEntryCheck('venue') }),
-    organizer: arg({ default: null, items: { type: 'integer' }, description: 'event.organizer' }, { check: linkedEntryCheck('organizer') }),
+    categories: arg({ default: null, items: { type: 'integer' }, description: 'event.categories' }, { check: termInput, accepts: TERMS_INPUT }),
+    tags: arg({ default: null, items: { type: 'integer' }, description: 'event.tags' }, { check: termInput, accepts: TERMS_INPUT }),
+    venue: arg({ default: null, items: { type: 'integer' }, description: 'event.venue' }, { check: linkedEntryCheck('venue'), accepts: VENUE_INPUT }),
+    organizer: arg({ default: null, items: { type: 'integer' }, description: 'event.organizer' }, { check: linkedEntryCheck('organizer'), accepts: ORGANIZER_INPUT }),
   };
 }
 

@@ -6,5 +6,5 @@ import { eventRoutes } from './routes.js';
 export const events: Resource = {
   collection: 'events',
   routes: eventRoutes(),
-  doc: resourceDoc('events', { schema: 'Event', body: 'create', readForbidden: true, updateResponse: true }),
+  doc: resourceDoc('events', { schema: 'Event', body: 'create', readForbidden: true, updateResponse: true, noun: 'Event', trash: true, writeNotFound: true }),
 };

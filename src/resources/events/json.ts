@@ -8,18 +8,19 @@ import type { EventRow } from './queries.js';
 import { jsonLdDescription, jsonLdName } from '../../text/json-ld.js';
 import { renderContent, renderExcerpt, renderTitle } from '../../text/render.js';
 import { escapeWebsite } from '../../text/url.js';
+import type { CalendarEvent, DateDetails, EventTerm, Image, Organizer, Venue } from '../../schemas/types.js';
 
 /** What an event representation needs beyond its row: linked items already rendered. */
 export interface EventView {
   urls: Urls;
   siteZone: string;
   canRead: boolean;
-  image: false | Record<string, unknown>;
-  categories: Record<string, unknown>[];
-  tags: Record<string, unknown>[];
+  image: false | Image;
+  categories: EventTerm[];
+  tags: EventTerm[];
   /** The rendered venue, if one is linked and still exists. */
-  venue?: Record<string, unknown>;
-  organizers: Record<string, unknown>[];
+  venue?: Venue;
+  organizers: Organizer[];
   /** For `json_ld`: the JSON-LD of the venue and first organizer, `false` when not visible. */
   jsonLd?: { location?: Record<string, unknown> | false; organizer?: Record<string, unknown> | false };
 }
@@ -36,12 +37,15 @@ export function storedCost(row: EventRow): StoredCost | null {
   }
 }
 
+/** The details of a date that does not parse: those of WordPress' zero date. */
+const ZERO_DETAILS: DateDetails = { year: '0000', month: '00', day: '00', hour: '00', minutes: '00', seconds: '00' };
+
 /** An event as the API shows it, with `json_ld` when `view.jsonLd` is set. */
-export function eventJson(row: EventRow, view: EventView): Record<string, unknown> {
+export function eventJson(row: EventRow, view: EventView): CalendarEvent {
   const url = permalink(EVENT, row, view.urls, view.canRead);
   const cost = storedCost(row);
-  const details = (d: string) => dateDetails(d) ?? dateDetails('0000-00-00 00:00:00');
-  const out: Record<string, unknown> = {
+  const details = (d: string): DateDetails => dateDetails(d) ?? ZERO_DETAILS;
+  const out: CalendarEvent = {
     id: row.id,
     ...globalIds(row.id, view.urls),
     ...postStamp(row),

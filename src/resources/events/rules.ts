@@ -26,6 +26,7 @@ import type { Urls } from '../../http/urls.js';
 import { eventJson } from './json.js';
 import { redact } from '../../posts/redact.js';
 import { embeddedTermJson } from '../terms/json.js';
+import type { CalendarEvent, EventTerm, Organizer, Venue } from '../../schemas/types.js';
 
 /** An event write's parameters, after validation: what the write arguments declare (none required on update). */
 export type EventInput = Partial<ParamsOf<ReturnType<typeof eventWriteArgs<false>>>>;
@@ -82,14 +83,15 @@ interface EventTimes {
  * Rendered linked items by id. Password-protected ones are redacted and lose their
  * `json_ld`: an event request never unlocks what it embeds.
  */
-function byId(rows: readonly { id: number; password: string | null }[], rendered: Record<string, unknown>[]): Map<number, Record<string, unknown>> {
+function byId<T extends Venue | Organizer>(rows: readonly { id: number; password: string | null }[], rendered: T[]): Map<number, T> {
   return new Map(
-    rows.flatMap((row, i): [number, Record<string, unknown>][] => {
+    rows.flatMap((row, i): [number, T][] => {
       const json = rendered[i];
       if (!json) return [];
       if (!row.password) return [[row.id, json]];
-      const { json_ld: _hidden, ...rest } = json;
-      return [[row.id, redact(rest)]];
+      const hidden = redact(json);
+      delete hidden.json_ld;
+      return [[row.id, hidden]];
     }),
   );
 }
@@ -267,7 +269,7 @@ export class EventService {
    * Events as the API shows them. Linked venues, organizers, terms and images are read in
    * one batch per kind for the whole page, never per event.
    */
-  async render(rows: readonly EventRow[], view: { urls: Urls; principal: Principal | null; single: boolean }): Promise<Record<string, unknown>[]> {
+  async render(rows: readonly EventRow[], view: { urls: Urls; principal: Principal | null; single: boolean }): Promise<CalendarEvent[]> {
     if (!rows.length) return [];
     const ids = rows.map((r) => r.id);
     const [images, organizerIds, termIds] = await Promise.all([
@@ -281,7 +283,7 @@ export class EventService {
     const organizerRows = await this.deps.organizers.getMany([...new Set([...organizerIds.values()].flat())]);
     const organizers = byId(organizerRows, await this.deps.organizers.render(organizerRows, linkedView));
     const allTerms = [...termIds.values()].flat();
-    const terms = new Map<number, Record<string, unknown>>();
+    const terms = new Map<number, EventTerm>();
     for (const kind of [CATEGORIES, TAGS]) {
       const wanted = allTerms.filter((t) => t.taxonomy === kind.taxonomy).map((t) => t.id);
       for (const row of await this.store.terms.getMany(kind.taxonomy, wanted)) terms.set(row.id, embeddedTermJson(kind, row, view.urls));
@@ -290,11 +292,11 @@ export class EventService {
       (termIds.get(eventId) ?? [])
         .filter((t) => t.taxonomy === taxonomy)
         .map((t) => terms.get(t.id))
-        .filter((t): t is Record<string, unknown> => t !== undefined)
-        .sort((a, b) => BY_NAME.compare(String(a.name), String(b.name)) || (a.id as number) - (b.id as number));
+        .filter((t) => t !== undefined)
+        .sort((a, b) => BY_NAME.compare(a.name, b.name) || a.id - b.id);
     return rows.map((row) => {
       const venue = row.venue_id !== null ? venues.get(row.venue_id) : undefined;
-      const eventOrganizers = (organizerIds.get(row.id) ?? []).map((id) => organizers.get(id)).filter((o): o is Record<string, unknown> => o !== undefined);
+      const eventOrganizers = (organizerIds.get(row.id) ?? []).map((id) => organizers.get(id)).filter((o) => o !== undefined);
       const canRead = this.can(view.principal, 'read', row);
       return eventJson(row, {
         urls: view.urls,
@@ -308,8 +310,8 @@ export class EventService {
         jsonLd:
           view.single && canRead && !row.password
             ? {
-                location: venue ? ((venue.json_ld as Record<string, unknown> | undefined) ?? false) : undefined,
-                organizer: eventOrganizers[0] ? ((eventOrganizers[0].json_ld as Record<string, unknown> | undefined) ?? false) : undefined,
+                location: venue ? (venue.json_ld ?? false) : undefined,
+                organizer: eventOrganizers[0] ? (eventOrganizers[0].json_ld ?? false) : undefined,
               }
             : undefined,
       });

@@ -3,26 +3,28 @@ import type { PostKindInfo } from '../../posts/kinds.js';
 import { globalIds, permalink } from '../../posts/urls.js';
 import { postStamp } from '../../posts/json.js';
 import type { PostRow } from '../../posts/queries.js';
+import { dropEmpty } from '../../php/empty.js';
 import { renderContent, renderExcerpt, renderTitle } from '../../text/render.js';
 import { jsonLdDescription, jsonLdName } from '../../text/json-ld.js';
 
-/** The fields every post representation starts with. */
-export function postBase(kind: PostKindInfo, row: PostRow, view: Pick<LinkedView, 'urls'> & { canRead: boolean }) {
+/**
+ * The fields a venue or organizer starts with, in upstream key order: id, author, status,
+ * dates and url. Upstream drops every empty value of these items; only the author can be one.
+ */
+export function linkedHead(kind: PostKindInfo, row: PostRow, view: Pick<LinkedView, 'urls'> & { canRead: boolean }) {
+  const { author, ...stamp } = postStamp(row);
   return {
     id: row.id,
-    ...postStamp(row),
+    ...dropEmpty({ author }),
+    ...stamp,
     url: permalink(kind, row, view.urls, view.canRead),
   };
 }
 
-/**
- * The fields a venue or organizer starts with, in upstream key order: the post's own, its
- * rendered name under `titleKey`, description, excerpt, slug and image.
- */
-export function linkedHead(kind: PostKindInfo, titleKey: 'venue' | 'organizer', row: PostRow, view: Pick<LinkedView, 'urls' | 'image'> & { canRead: boolean }) {
+/** The rendered name, description, excerpt, slug and image of a venue or organizer (before the empty values go). */
+export function linkedText(row: PostRow, view: Pick<LinkedView, 'image'>) {
   return {
-    ...postBase(kind, row, view),
-    [titleKey]: renderTitle(row.title),
+    name: renderTitle(row.title),
     description: renderContent(row.content),
     excerpt: renderExcerpt(row.excerpt),
     slug: row.slug ?? '',

@@ -14,6 +14,7 @@ import type { Store } from '../../store/index.js';
 import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTable } from './queries.js';
 import { withRetry } from '../../store/retry.js';
 import type { ImageChoice, ImageService } from '../../images/service.js';
+import type { Image, Organizer, Venue } from '../../schemas/types.js';
 
 /** A venue or organizer write's parameters, after validation: what their write arguments declare (none required on update). */
 export type LinkedInput = Partial<ParamsOf<ReturnType<typeof venueWriteArgs<false>>> & ParamsOf<ReturnType<typeof organizerWriteArgs<false>>>>;
@@ -29,14 +30,17 @@ export interface LinkedKind<T extends LinkedTable> {
   /** Detail columns a write sets from the parameters sent (merged with `current` on update). */
   details(input: LinkedInput, current: DetailsOf<T> | undefined): Partial<DetailsOf<T>>;
   /** The item as the API shows it. */
-  represent(row: LinkedRow<T>, view: LinkedView): Record<string, unknown>;
+  represent(row: LinkedRow<T>, view: LinkedView): LinkedJson<T>;
 }
+
+/** The JSON of a linked kind's items. */
+export type LinkedJson<T extends LinkedTable> = T extends 'venues' ? Venue : Organizer;
 
 /** What a representation needs beyond the row. */
 export interface LinkedView {
   urls: Urls;
   principal: Principal | null;
-  image: false | Record<string, unknown>;
+  image: false | Image;
   /** Whether the caller may read the item (pretty permalink of private items, `json_ld`). */
   canRead: boolean;
   /** Single reads (and items embedded in a single event) carry `json_ld` when readable. */
@@ -108,7 +112,7 @@ export class LinkedPostService<T extends LinkedTable> {
   }
 
   /** Items as the API shows them, images looked up in one batch. */
-  async render(rows: readonly LinkedRow<T>[], view: Omit<LinkedView, 'image' | 'canRead'>): Promise<Record<string, unknown>[]> {
+  async render(rows: readonly LinkedRow<T>[], view: Omit<LinkedView, 'image' | 'canRead'>): Promise<LinkedJson<T>[]> {
     const images = await this.images.byIds(rows.map((r) => r.image_id));
     return rows.map((row) => {
       const canRead = this.can(view.principal, 'read', row);

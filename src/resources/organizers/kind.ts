@@ -1,11 +1,12 @@
 import { dropEmpty, phpEmpty } from '../../php/empty.js';
 import { ORGANIZER } from '../../posts/kinds.js';
-import { globalIds, jsonLdText, linkedHead } from '../linked/json.js';
+import { globalIds, jsonLdText, linkedHead, linkedText } from '../linked/json.js';
 import type { DetailsOf } from '../linked/queries.js';
 import { antispambot } from '../../text/json-ld.js';
 import { sanitizeTextField } from '../../text/sanitize.js';
 import { sanitizeUrl } from '../../text/url.js';
 import type { LinkedInput, LinkedKind } from '../linked/rules.js';
+import type { Image } from '../../schemas/types.js';
 
 type Organizer = DetailsOf<'organizers'>;
 
@@ -25,19 +26,24 @@ export const organizerKind: LinkedKind<'organizers'> = {
     return out;
   },
   represent(row, view) {
-    const obj: Record<string, unknown> = {
-      ...linkedHead(ORGANIZER, 'organizer', row, view),
-      phone: row.phone,
-      website: row.website,
-      email: row.email,
+    const { name, ...text } = linkedText(row, view);
+    return {
+      ...linkedHead(ORGANIZER, row, view),
+      ...dropEmpty({
+        organizer: name,
+        ...text,
+        phone: row.phone,
+        website: row.website,
+        email: row.email,
+        ...(view.jsonLd ? { json_ld: organizerJsonLd(row, view.image) } : {}),
+      }),
+      ...globalIds(row.id, view.urls),
     };
-    if (view.jsonLd) obj.json_ld = organizerJsonLd(row, view.image);
-    return dropEmpty({ ...obj, ...globalIds(row.id, view.urls) });
   },
 };
 
 /** The schema.org `Person` of an organizer. */
-export function organizerJsonLd(row: Parameters<typeof organizerKind.represent>[0], image: false | Record<string, unknown>): Record<string, unknown> {
+export function organizerJsonLd(row: Parameters<typeof organizerKind.represent>[0], image: false | Image): Record<string, unknown> {
   return {
     '@type': 'Person',
     ...jsonLdText(row),

@@ -7,12 +7,12 @@ import { termRoutes } from './routes.js';
 export const categories: Resource = {
   collection: 'categories',
   routes: termRoutes(CATEGORIES),
-  doc: resourceDoc('categories', { schema: 'Term', body: 'read+create', readForbidden: false, updateResponse: true }),
+  doc: resourceDoc('categories', { schema: 'Term', body: 'read+create', readForbidden: false, updateResponse: true, noun: 'Category', trash: false, writeNotFound: false }),
 };
 
 /** Tags: `/tags`. */
 export const tags: Resource = {
   collection: 'tags',
   routes: termRoutes(TAGS),
-  doc: resourceDoc('tags', { schema: 'Term', body: 'create', readForbidden: false, updateResponse: true }),
+  doc: resourceDoc('tags', { schema: 'Term', body: 'create', readForbidden: false, updateResponse: true, noun: 'Tag', trash: false, writeNotFound: false }),
 };

@@ -2,6 +2,7 @@ import { hostPage } from '../../http/permalinks.js';
 import type { Urls } from '../../http/urls.js';
 import type { TermKind } from './args.js';
 import type { TermRow } from './queries.js';
+import type { EventTerm, Term } from '../../schemas/types.js';
 
 /** Slugs and parents of terms and their ancestors, for hierarchical URLs. */
 export type Ancestry = ReadonlyMap<number, { slug: string; parent: number }>;
@@ -22,15 +23,15 @@ export function termUrl(kind: TermKind, row: TermRow, ancestry: Ancestry, urls: 
 }
 
 /** `urls` of a term: self, collection and, for children, up. */
-export function termUrls(kind: TermKind, row: Pick<TermRow, 'id' | 'parent'>, urls: Urls): Record<string, string> {
+export function termUrls(kind: TermKind, row: Pick<TermRow, 'id' | 'parent'>, urls: Urls): Term['urls'] {
   const collection = `${urls.base}/${kind.collection}`;
-  const out: Record<string, string> = { self: `${collection}/${row.id}`, collection };
+  const out: Term['urls'] = { self: `${collection}/${row.id}`, collection };
   if (row.parent) out.up = `${collection}/${row.parent}`;
   return out;
 }
 
 /** A term as the term routes return it. */
-export function termJson(kind: TermKind, row: TermRow, ancestry: Ancestry, urls: Urls): Record<string, unknown> {
+export function termJson(kind: TermKind, row: TermRow, ancestry: Ancestry, urls: Urls): Term {
   return {
     id: row.id,
     count: row.count,
@@ -58,7 +59,7 @@ export function termLinks(kind: TermKind, row: TermRow, urls: Urls, allow: reado
 }
 
 /** A term embedded in an event. */
-export function embeddedTermJson(kind: TermKind, row: TermRow, urls: Urls): Record<string, unknown> {
+export function embeddedTermJson(kind: TermKind, row: TermRow, urls: Urls): EventTerm {
   return {
     name: row.name,
     slug: row.slug,

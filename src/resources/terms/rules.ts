@@ -2,7 +2,8 @@ import { has, type Principal } from '../../auth/capabilities.js';
 import { toId } from '../../ids.js';
 import { ApiError, apiError, invalidParam } from '../../http/errors.js';
 import type { Urls } from '../../http/urls.js';
-import { termJson, termLinks } from './json.js';
+import { termJson, termLinks, type Ancestry } from './json.js';
+import type { Term } from '../../schemas/types.js';
 import type { TermKind } from './args.js';
 import type { Taxonomy } from '../../store/database.js';
 import type { Store } from '../../store/index.js';
@@ -56,21 +57,26 @@ export class TermService {
   }
 
   /** One archive page, rendered. */
-  async list(kind: TermKind, query: Omit<TermListQuery, 'taxonomy'>, urls: Urls): Promise<{ items: Record<string, unknown>[]; total: number }> {
+  async list(kind: TermKind, query: Omit<TermListQuery, 'taxonomy'>, urls: Urls): Promise<{ items: Term[]; total: number }> {
     const { rows, total } = await this.store.terms.list({ ...query, taxonomy: kind.taxonomy });
     return { items: await this.render(kind, rows, urls), total };
   }
 
   /** Terms in the shape of the term routes. */
-  async render(kind: TermKind, rows: TermRow[], urls: Urls): Promise<Record<string, unknown>[]> {
-    const ancestry = kind.hierarchical ? await this.store.terms.withAncestors(kind.taxonomy, rows) : new Map();
+  async render(kind: TermKind, rows: TermRow[], urls: Urls): Promise<Term[]> {
+    const ancestry = await this.ancestry(kind, rows);
     return rows.map((row) => termJson(kind, row, ancestry, urls));
   }
 
   /** A single term with its `_links`. */
-  async single(kind: TermKind, row: TermRow, urls: Urls, p: Principal | null): Promise<Record<string, unknown>> {
-    const [json] = await this.render(kind, [row], urls);
+  async single(kind: TermKind, row: TermRow, urls: Urls, p: Principal | null): Promise<Term> {
+    const json = termJson(kind, row, await this.ancestry(kind, [row]), urls);
     return { ...json, _links: termLinks(kind, row, urls, this.canManage(kind, p) ? ALL_VERBS : ['GET']) };
+  }
+
+  /** The ancestors of categories, for their hierarchical URLs (tags have none). */
+  private async ancestry(kind: TermKind, rows: TermRow[]): Promise<Ancestry> {
+    return kind.hierarchical ? this.store.terms.withAncestors(kind.taxonomy, rows) : new Map();
   }
 
   /** Creates a term. */

@@ -8,5 +8,5 @@ import { linkedRoutes } from '../linked/routes.js';
 export const venues: Resource = {
   collection: 'venues',
   routes: linkedRoutes((ctx) => ctx.services.venues, VENUE, venueWriteArgs),
-  doc: resourceDoc('venues', { schema: 'Venue', body: 'create', readForbidden: true, updateResponse: true }),
+  doc: resourceDoc('venues', { schema: 'Venue', body: 'create', readForbidden: true, updateResponse: true, noun: 'Venue', trash: true, writeNotFound: false }),
 };

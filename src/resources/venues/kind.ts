@@ -1,10 +1,11 @@
 import { dropEmpty, isTruthy, phpEmpty } from '../../php/empty.js';
-import { globalIds, jsonLdText, linkedHead } from '../linked/json.js';
+import { globalIds, jsonLdText, linkedHead, linkedText } from '../linked/json.js';
 import { VENUE } from '../../posts/kinds.js';
 import type { DetailsOf } from '../linked/queries.js';
 import { sanitizeTextField } from '../../text/sanitize.js';
 import { sanitizeUrl } from '../../text/url.js';
 import type { LinkedInput, LinkedKind } from '../linked/rules.js';
+import type { Image } from '../../schemas/types.js';
 
 type Venue = DetailsOf<'venues'>;
 const TEXT_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone'] as const;
@@ -60,23 +61,24 @@ export const venueKind: LinkedKind<'venues'> = {
     return out;
   },
   represent(row, view) {
-    const hasGeo = !!row.geo_lat && !!row.geo_lng;
-    const obj: Record<string, unknown> = {
-      ...linkedHead(VENUE, 'venue', row, view),
-      address: row.address,
-      city: row.city,
-      country: row.country,
-      province: row.province,
-      state: row.state,
-      zip: row.zip,
-      phone: row.phone,
-      website: row.website,
-      stateprovince: row.stateprovince,
-      ...(hasGeo ? { geo_lat: row.geo_lat, geo_lng: row.geo_lng } : {}),
-    };
-    if (view.jsonLd) obj.json_ld = venueJsonLd(row, view.image);
+    const { name, ...text } = linkedText(row, view);
     return {
-      ...dropEmpty(obj),
+      ...linkedHead(VENUE, row, view),
+      ...dropEmpty({
+        venue: name,
+        ...text,
+        address: row.address,
+        city: row.city,
+        country: row.country,
+        province: row.province,
+        state: row.state,
+        zip: row.zip,
+        phone: row.phone,
+        website: row.website,
+        stateprovince: row.stateprovince,
+        ...(row.geo_lat && row.geo_lng ? { geo_lat: row.geo_lat, geo_lng: row.geo_lng } : {}),
+        ...(view.jsonLd ? { json_ld: venueJsonLd(row, view.image) } : {}),
+      }),
       show_map: row.show_map === 1,
       show_map_link: row.show_map_link === 1,
       ...globalIds(row.id, view.urls),
@@ -85,7 +87,7 @@ export const venueKind: LinkedKind<'venues'> = {
 };
 
 /** The schema.org `Place` of a venue. */
-export function venueJsonLd(row: Parameters<typeof venueKind.represent>[0], image: false | Record<string, unknown>): Record<string, unknown> {
+export function venueJsonLd(row: Parameters<typeof venueKind.represent>[0], image: false | Image): Record<string, unknown> {
   const address: Record<string, unknown> = { '@type': 'PostalAddress' };
   const parts: [string, string][] = [
     ['streetAddress', row.address],

@@ -6,29 +6,9 @@ import type { Endpoint, Method } from '../../../src/http/route.js';
 import type { DescriptionKey } from '../../../src/i18n/en.js';
 import { describe as describeKey } from '../../../src/i18n/index.js';
 import { testCalendar, type TestCalendar } from '../../helpers/harness.js';
+import { descriptions, skeleton } from '../../helpers/descriptions.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- walking JSON
-
-/** The document with every string `description` (and `info.title`) replaced by `D`: what must not change with the locale. */
-function skeleton(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(skeleton);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'description' && typeof v === 'string' ? 'D' : skeleton(v)]));
-  }
-  return value;
-}
-
-/** Every string `description` of a JSON value, in document order. */
-function descriptions(value: unknown, out: string[] = []): string[] {
-  if (Array.isArray(value)) value.forEach((v) => descriptions(v, out));
-  else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (k === 'description' && typeof v === 'string') out.push(v);
-      else descriptions(v, out);
-    }
-  }
-  return out;
-}
 
 const keys = (o: unknown) => Object.keys(o as object);
 
