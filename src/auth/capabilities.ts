@@ -64,6 +64,14 @@ export function toPrincipal(user: User | null | undefined, onUnknownRole?: (role
   return { id: user.id, capabilities: caps };
 }
 
+/**
+ * What tells callers' views of an item apart (who may read what): the id, for own items, and
+ * the capabilities. Equal keys see equal items.
+ */
+export function viewerKey(p: Principal | null): string {
+  return p === null ? '' : `${p.id}:${[...p.capabilities].sort().join(',')}`;
+}
+
 /** Whether the principal holds a capability. */
 export function has(p: Principal | null, capability: string): p is Principal {
   return p !== null && p.capabilities.has(capability);

@@ -61,7 +61,10 @@ describe.each(DIALECTS)('response cache on $name', ({ name, url }) => {
     expect((await queriesOf(`/events/${eventId}`)).queries).toBe(CACHES[name] ? 1 : computed.queries);
     for (const headers of [{ 'cache-control': 'max-age=0, No-Cache' }, { pragma: 'no-cache' }] as Record<string, string>[]) {
       const again = await queriesOf(`/events/${eventId}`, { headers });
-      expect(again.queries).toBe(computed.queries);
+      // Computed again: the version and the event's row are read (its rendering, kept under
+      // the same version, may be reused: services/events render).
+      expect(again.queries).toBeGreaterThan(CACHES[name] ? 2 : 1);
+      expect(again.queries).toBeLessThanOrEqual(computed.queries);
       expect(again.res.text).toBe(computed.res.text);
     }
   });
@@ -156,12 +159,16 @@ describe.each(DIALECTS)('response cache on $name', ({ name, url }) => {
       await v.request('GET', `/events/${eventId}`, { query });
       return t.probe.count;
     };
-    // The same answer under other keys (an unknown parameter): only one fits at a time.
-    const computed = await queries({ k: 'a' });
-    expect(await queries({ k: 'a' })).toBe(CACHES[name] ? 1 : computed);
-    expect(await queries({ k: 'b' })).toBe(computed);
-    expect(await queries({ k: 'b' })).toBe(CACHES[name] ? 1 : computed);
-    expect(await queries({ k: 'a' })).toBe(computed);
+    // The same answer under other keys (an unknown parameter): only one fits at a time. A kept
+    // answer costs the version read alone; a computed one reads more (even with the event's
+    // rendering reused).
+    const served = (n: number) => (n === 1 ? 'kept' : 'computed');
+    const kept = CACHES[name] ? 'kept' : 'computed';
+    expect(served(await queries({ k: 'a' }))).toBe('computed');
+    expect(served(await queries({ k: 'a' }))).toBe(kept);
+    expect(served(await queries({ k: 'b' }))).toBe('computed');
+    expect(served(await queries({ k: 'b' }))).toBe(kept);
+    expect(served(await queries({ k: 'a' }))).toBe('computed');
     // Room for two: the one used last stays, the other makes room.
     const two = await t.variant({ responseCache: { maxBytes: Math.round(one.text!.length * 2.5) } });
     const twoQueries = async (k: string) => {
@@ -173,20 +180,19 @@ describe.each(DIALECTS)('response cache on $name', ({ name, url }) => {
     await twoQueries('b');
     await twoQueries('a');
     await twoQueries('c');
-    expect(await twoQueries('a')).toBe(CACHES[name] ? 1 : computed);
-    expect(await twoQueries('b')).toBe(computed);
+    expect(served(await twoQueries('a'))).toBe(kept);
+    expect(served(await twoQueries('b'))).toBe('computed');
   });
 
   it('keeps nothing when turned off', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-15T13:00:00.000Z'));
     const off = await t.variant({ responseCache: false });
-    t.probe.count = 0;
-    await off.request('GET', `/events/${eventId}`);
-    const first = t.probe.count;
-    t.probe.count = 0;
-    await off.request('GET', `/events/${eventId}`);
-    expect(t.probe.count).toBe(first);
+    for (let i = 0; i < 2; i++) {
+      t.probe.count = 0;
+      await off.request('GET', `/events/${eventId}`);
+      expect(t.probe.count).toBeGreaterThan(1);
+    }
   });
 
   it('keeps no answer larger than its bound', async () => {
@@ -238,6 +244,27 @@ describe.each(SHARED)('response cache with two instances on $name', ({ name, url
     });
     expect(removed.status).toBe(200);
     expect(await titles()).toHaveLength(2);
+  });
+
+  it('shows the other instance’s change of a linked venue to signed-in and fresh reads at once (rendered events are kept per version)', async () => {
+    const admin = { id: 1, roles: ['administrator' as const] };
+    const venue = await b.call('POST', '/venues', { params: { venue: 'Old Hall' }, user: admin });
+    const created = await b.call('POST', '/events', {
+      params: { title: 'Linked', start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 11:00:00', venue: (venue.body as { id: number }).id },
+      user: admin,
+    });
+    const id = (created.body as { id: number }).id;
+    const reads = [
+      () => a.request('GET', '/events', { query: { start_date: '2027-03-01', end_date: '2027-03-02' }, as: 'admin' }).then((r) => r.body.events[0]),
+      () => a.request('GET', `/events/${id}`, { as: 'admin' }).then((r) => r.body),
+      () => a.request('GET', `/events/${id}`, { headers: { 'cache-control': 'no-cache' } }).then((r) => r.body),
+    ];
+    for (const read of reads) expect((await read()).venue.venue).toBe('Old Hall');
+    // Read twice: the second answer comes from the kept rendering.
+    for (const read of reads) expect((await read()).venue.venue).toBe('Old Hall');
+    const renamed = await b.call('POST', `/venues/${(venue.body as { id: number }).id}`, { params: { venue: 'New Hall' }, user: admin });
+    expect(renamed.status).toBe(200);
+    for (const read of reads) expect((await read()).venue.venue).toBe('New Hall');
   });
 });
 

@@ -117,19 +117,21 @@ export class EventStore {
   }
 
   /** One archive page and the total: a single indexed query plus a count. */
-  async list(q: EventListQuery): Promise<{ rows: EventRow[]; total: number }> {
+  async list(q: EventListQuery): Promise<{ rows: EventRow[]; total: number; version: string | undefined }> {
     const filtered = this.filtered(q);
     const count = async () => Number((await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const { offset: _offset, limit: _limit, ...shape } = q;
     // Hashed: a filter may carry a search of 100,000 characters, and 500 totals are kept.
     const key = createHash('sha256').update(JSON.stringify(shape)).digest('base64');
-    const n = await this.totals.get(key, await this.version(), count);
+    // Read before the rows: what is derived from them is kept under this version.
+    const version = await this.version();
+    const n = await this.totals.get(key, version, count);
     let page = filtered.selectAll('posts').selectAll('events');
     page = q.orderByPublication
       ? page.orderBy('posts.date', 'asc').orderBy('posts.id', 'asc')
       : page.orderBy('events.start_local', 'asc').orderBy('posts.id', 'asc');
     const rows = await page.limit(q.limit).offset(q.offset).execute();
-    return { rows: rows as EventRow[], total: Number(n) };
+    return { rows: rows as EventRow[], total: Number(n), version };
   }
 
   /** Inserts the details of a new event post. */

@@ -84,10 +84,10 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
     parent: typeof p.post_parent === 'number' ? p.post_parent : undefined,
     orderByPublication: include !== undefined,
   };
-  const { rows, total } = await ctx.services.events.list(query);
+  const { rows, total, version } = await ctx.services.events.list(query);
   if (paging.page > 1 && rows.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
   const pages = totalPages(total, paging);
-  const rendered = await ctx.services.events.render(rows, { urls: ctx.urls, principal: ctx.principal, single: false });
+  const rendered = await ctx.services.events.render(rows, { urls: ctx.urls, principal: ctx.principal, single: false, version });
   const events = rendered.map((json, i) => {
     // Without its row the item cannot be shown unlocked.
     const row = rows[i];
@@ -184,6 +184,7 @@ function singleEndpoints(bySlug: boolean) {
       methods: READABLE,
       args: key,
       handler: async (ctx) => {
+        const version = await ctx.services.events.version();
         const row = await target(ctx, bySlug);
         if (row.status === 'trash') throw apiError('event-no-longer-available', 'This event is no longer available', 403);
         if (row.status !== 'publish' && !ctx.services.events.can(ctx.principal, 'read', row)) {
@@ -192,7 +193,7 @@ function singleEndpoints(bySlug: boolean) {
         if (row.password && !unlocked(ctx, row)) {
           throw apiError('event-password-protected', 'The requested event is not accessible without a password', 403);
         }
-        const [json] = await ctx.services.events.render([row], { urls: ctx.urls, principal: ctx.principal, single: true });
+        const [json] = await ctx.services.events.render([row], { urls: ctx.urls, principal: ctx.principal, single: true, version });
         return { body: json };
       },
     }),

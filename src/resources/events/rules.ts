@@ -1,7 +1,8 @@
 import type { ParamsOf } from '../../args/arg.js';
 import { insertPost, moveStatus, newPostState } from '../../posts/lifecycle.js';
 import { phpEmpty } from '../../php/empty.js';
-import { can, has, type Principal } from '../../auth/capabilities.js';
+import { can, has, viewerKey, type Principal } from '../../auth/capabilities.js';
+import { VersionedItems } from '../../cache/versioned-items.js';
 import { localToUtc, parseTime, resolveZone, snapToDayEnd, snapToDayStart, timezoneAbbr, wallClockToInstant } from '../../dates/index.js';
 import { costFromInput, type StoredCost } from './cost.js';
 import { ApiError, apiError, invalidParam, invalidParams } from '../../http/errors.js';
@@ -96,8 +97,27 @@ function byId<T extends Venue | Organizer>(rows: readonly { id: number; password
   );
 }
 
+/** Events rendered and kept per store version: room for a few pages of every caller. */
+const RENDERED_EVENTS = 2000;
+
+/** How {@link EventService.render} shows events. */
+export interface EventRenderView {
+  urls: Urls;
+  principal: Principal | null;
+  /** A single read (with `json_ld`), not an archive item. */
+  single: boolean;
+  /**
+   * The store version read before the rows were: rendered events are kept and reused under
+   * it. Without it (a write's answer, or a store without versions) every event is rendered.
+   */
+  version?: string;
+}
+
 /** The rules of events: dates and zones, linked items, terms, status, slugs and trash. */
 export class EventService {
+  /** Rendered events of the current store version ({@link render}). */
+  private readonly rendered = new VersionedItems<CalendarEvent>(RENDERED_EVENTS);
+
   constructor(
     private readonly store: Store,
     private readonly deps: {
@@ -140,8 +160,14 @@ export class EventService {
   }
 
   /** One archive page. */
-  list(query: EventListQuery): Promise<{ rows: EventRow[]; total: number }> {
+  /** One archive page, its total, and the store version read before them (for {@link render}). */
+  list(query: EventListQuery): Promise<{ rows: EventRow[]; total: number; version: string | undefined }> {
     return this.store.events.list(query);
+  }
+
+  /** The store's version now: read it before the rows given to {@link render}. */
+  version(): Promise<string | undefined> {
+    return this.store.version();
   }
 
   /**
@@ -269,7 +295,29 @@ export class EventService {
    * Events as the API shows them. Linked venues, organizers, terms and images are read in
    * one batch per kind for the whole page, never per event.
    */
-  async render(rows: readonly EventRow[], view: { urls: Urls; principal: Principal | null; single: boolean }): Promise<CalendarEvent[]> {
+  async render(rows: readonly EventRow[], view: EventRenderView): Promise<CalendarEvent[]> {
+    const { version } = view;
+    if (version === undefined || !rows.length) return this.renderNow(rows, view);
+    // An event's JSON depends on its rows at the version, the mount's URLs, the caller's view
+    // (private items, `json_ld`) and whether it is a single read: equal keys, equal JSON.
+    const prefix = `${view.single ? 1 : 0}\n${view.urls.root}\n${view.urls.home}\n${viewerKey(view.principal)}\n`;
+    const out = rows.map((row) => this.rendered.get(version, prefix + row.id));
+    const missing = rows.filter((_, i) => out[i] === undefined);
+    if (missing.length) {
+      const fresh = await this.renderNow(missing, view);
+      let next = 0;
+      rows.forEach((row, i) => {
+        if (out[i] !== undefined) return;
+        const json = fresh[next++]!;
+        out[i] = json;
+        this.rendered.set(version, prefix + row.id, json);
+      });
+    }
+    return out as CalendarEvent[];
+  }
+
+  /** {@link render} without the kept events. */
+  private async renderNow(rows: readonly EventRow[], view: EventRenderView): Promise<CalendarEvent[]> {
     if (!rows.length) return [];
     const ids = rows.map((r) => r.id);
     const [images, organizerIds, termIds] = await Promise.all([
