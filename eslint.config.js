@@ -4,7 +4,8 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // Only the TypeScript sources are linted; build output, data and Next's generated files are not.
-  { ignores: ['dist/', 'coverage/', 'bench/.data/', 'bench/.profiles/', '**/.next/', '**/next-env.d.ts', '.tmp/', 'data/'] },
+  // The consumer test's app templates import the packed library, not the sources (test/consumer/run.ts).
+  { ignores: ['dist/', 'coverage/', 'bench/.data/', 'bench/.profiles/', '**/.next/', '**/next-env.d.ts', '.tmp/', 'data/', 'test/consumer/apps/'] },
   {
     files: ['{src,adapters,examples,test,bench}/**/*.{ts,tsx}', '*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
