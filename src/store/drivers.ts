@@ -37,7 +37,7 @@ function isMissing(error: unknown, name: string): boolean {
 
 /** The error a host sees when the driver for its database is not installed: what to install, and why. */
 export function missingDriver(name: string, purpose: string): Error {
-  return new Error(`calendar-events-rest: ${purpose} needs the "${name}" package, which is not installed. Install it with: npm install ${name}`);
+  return new Error(`calendar-events-rest: ${purpose} needs the "${name}" package, which is not installed (or was left out of a bundled or standalone build). Install it with: npm install ${name}`);
 }
 
 /**

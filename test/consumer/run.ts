@@ -311,6 +311,12 @@ async function checkApi(base: string, app: string): Promise<number> {
   expect(noRoute.status === 404 && isObject(noRoute.json) && noRoute.json.code === 'rest_no_route', 'the JSON 404 rest_no_route', 'GET', `${ns}/no-such-route`, noRoute);
   checks++;
 
+  // The REST root every answer's Link header names.
+  const root = await call('GET', `${base}/wp-json/`);
+  const namespaces = isObject(root.json) ? root.json.namespaces : undefined;
+  expect(root.status === 200 && Array.isArray(namespaces) && namespaces.includes(NAMESPACE), '200 and the root index naming the namespace', 'GET', `${base}/wp-json/`, root);
+  checks++;
+
   return checks;
 }
 
@@ -319,7 +325,7 @@ async function checkApi(base: string, app: string): Promise<number> {
  * with the error that names the package to install (README "Install"), in ES modules or CommonJS.
  */
 async function checkMissingDriver(dir: string, env: NodeJS.ProcessEnv, format: 'esm' | 'cjs'): Promise<string> {
-  const expected = 'needs the "mysql2" package, which is not installed. Install it with: npm install mysql2';
+  const expected = 'needs the "mysql2" package, which is not installed (or was left out of a bundled or standalone build). Install it with: npm install mysql2';
   const code = [
     format === 'esm' ? "import { createCalendar } from 'calendar-events-rest';" : "const { createCalendar } = require('calendar-events-rest');",
     "createCalendar({ db: 'mysql://nobody@127.0.0.1:9/none' }).migrate().then(",

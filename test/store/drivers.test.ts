@@ -13,7 +13,7 @@ describe('database drivers', () => {
     ['better-sqlite3', 'an SQLite database (a file path, sqlite:… or :memory:)'],
   ] as const)('names the package to install when %s is missing', async (name, purpose) => {
     await expect(loadDriver(name, () => Promise.reject(notFound(name)))).rejects.toThrow(
-      `calendar-events-rest: ${purpose} needs the "${name}" package, which is not installed. Install it with: npm install ${name}`,
+      `calendar-events-rest: ${purpose} needs the "${name}" package, which is not installed (or was left out of a bundled or standalone build). Install it with: npm install ${name}`,
     );
     // CommonJS builds see `require`'s code.
     await expect(loadDriver(name, () => Promise.reject(notFound(name, 'MODULE_NOT_FOUND')))).rejects.toThrow(`npm install ${name}`);

@@ -17,6 +17,7 @@ await calendar.migrate();
 
 const app = new Hono();
 const handle = fetchHandler(calendar, { root: '/wp-json' });
+app.all('/wp-json', (c) => handle(c.req.raw));
 app.all('/wp-json/*', (c) => handle(c.req.raw));
 
 serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 3000), hostname: '127.0.0.1' }, (info) => {
