@@ -129,7 +129,8 @@ export class EventStore {
     let page = filtered.selectAll('posts').selectAll('events');
     page = q.orderByPublication
       ? page.orderBy('posts.date', 'asc').orderBy('posts.id', 'asc')
-      : page.orderBy('events.start_local', 'asc').orderBy('posts.id', 'asc');
+      : // `events.post_id` is `posts.id` (the join), and the tie-breaker the listing index holds: no sort.
+        page.orderBy('events.start_local', 'asc').orderBy('events.post_id', 'asc');
     const rows = await page.limit(q.limit).offset(q.offset).execute();
     return { rows: rows as EventRow[], total: Number(n), version };
   }
