@@ -13,6 +13,7 @@ import { isDatabaseUnavailable } from '../store/unavailable.js';
 import { cleanStrings, parseBracketString, readBody, type ParamMap } from './params.js';
 import { routeObject } from './route-description.js';
 import { rootIndex } from '../resources/index/root.js';
+import { bodyText } from './raw-json.js';
 import type { Endpoint, HandlerContext, Reply, Route } from './route.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { urlsFor, type Urls } from './urls.js';
@@ -221,7 +222,7 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     const reply: Reply = await endpoint.handler(hctx);
     const status = reply.status ?? 200;
     const headers = { ...commonHeaders(urls, options.cors), ...reply.headers, Allow: allow };
-    const json = JSON.stringify(reply.body);
+    const json = bodyText(reply.body);
     settle?.(status === 200 ? { status, headers, body: json } : undefined, clock.read);
     settle = undefined;
     return { status, headers: { ...headers, ...caller() }, body: head() ? undefined : json };

@@ -13,6 +13,8 @@ import { searchablePasswords, unlocks } from '../../posts/password.js';
 import type { WriteTarget } from '../../posts/write-target.js';
 import { isTruthy } from '../../php/empty.js';
 import { redact } from '../../posts/redact.js';
+import { listEnvelope } from '../../http/raw-json.js';
+import type { CalendarEvent } from '../../schemas/types.js';
 import type { EventInput } from './rules.js';
 import { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs, termList } from './args.js';
 import { archiveStatuses, passwordArg } from '../../posts/args.js';
@@ -87,11 +89,11 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
   const { rows, total, version } = await ctx.services.events.list(query);
   if (paging.page > 1 && rows.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
   const pages = totalPages(total, paging);
-  const rendered = await ctx.services.events.render(rows, { urls: ctx.urls, principal: ctx.principal, single: false, version });
+  const rendered = await ctx.services.events.renderJson(rows, { urls: ctx.urls, principal: ctx.principal, single: false, version });
   const events = rendered.map((json, i) => {
     // Without its row the item cannot be shown unlocked.
     const row = rows[i];
-    return !row || (row.password && !unlocked(ctx, row)) ? redact(json) : json;
+    return !row || (row.password && !unlocked(ctx, row)) ? redact(JSON.parse(json.text) as CalendarEvent) : json;
   });
 
   // Paging URLs in upstream order; `venue`, `organizer`, `featured` switch to the encoded form.
@@ -122,7 +124,7 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
   ];
   const encodedFirst = ['venue', 'organizer', 'featured'].some((k) => ctx.sent(k));
   const urls = pagingUrls(`${ctx.urls.base}/events/`, paging.page, pages, pairs, extras, encodedFirst);
-  return { body: { events, ...urls, total, total_pages: pages }, headers: archiveHeaders(total, pages) };
+  return { body: listEnvelope('events', events, { ...urls, total, total_pages: pages }), headers: archiveHeaders(total, pages) };
 }
 
 /** The event a single route addresses: by id (404/400 rules) or by the path's slug. */
@@ -193,7 +195,7 @@ function singleEndpoints(bySlug: boolean) {
         if (row.password && !unlocked(ctx, row)) {
           throw apiError('event-password-protected', 'The requested event is not accessible without a password', 403);
         }
-        const [json] = await ctx.services.events.render([row], { urls: ctx.urls, principal: ctx.principal, single: true, version });
+        const [json] = await ctx.services.events.renderJson([row], { urls: ctx.urls, principal: ctx.principal, single: true, version });
         return { body: json };
       },
     }),

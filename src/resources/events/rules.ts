@@ -3,6 +3,7 @@ import { insertPost, moveStatus, newPostState } from '../../posts/lifecycle.js';
 import { phpEmpty } from '../../php/empty.js';
 import { can, has, viewerKey, type Principal } from '../../auth/capabilities.js';
 import { VersionedItems } from '../../cache/versioned-items.js';
+import { RawJson } from '../../http/raw-json.js';
 import { localToUtc, parseTime, resolveZone, snapToDayEnd, snapToDayStart, timezoneAbbr, wallClockToInstant } from '../../dates/index.js';
 import { costFromInput, type StoredCost } from './cost.js';
 import { ApiError, apiError, invalidParam, invalidParams } from '../../http/errors.js';
@@ -107,16 +108,16 @@ export interface EventRenderView {
   /** A single read (with `json_ld`), not an archive item. */
   single: boolean;
   /**
-   * The store version read before the rows were: rendered events are kept and reused under
-   * it. Without it (a write's answer, or a store without versions) every event is rendered.
+   * The store version read before the rows were: {@link EventService.renderJson} keeps and
+   * reuses rendered events under it. Without it (a store without versions) every event is rendered.
    */
   version?: string;
 }
 
 /** The rules of events: dates and zones, linked items, terms, status, slugs and trash. */
 export class EventService {
-  /** Rendered events of the current store version ({@link render}). */
-  private readonly rendered = new VersionedItems<CalendarEvent>(RENDERED_EVENTS);
+  /** Rendered events of the current store version ({@link renderJson}). */
+  private readonly rendered = new VersionedItems<RawJson>(RENDERED_EVENTS);
 
   constructor(
     private readonly store: Store,
@@ -292,32 +293,35 @@ export class EventService {
   }
 
   /**
-   * Events as the API shows them. Linked venues, organizers, terms and images are read in
-   * one batch per kind for the whole page, never per event.
+   * Events as JSON text, for reads: kept per store version (`view.version`, read before the
+   * rows) and reused by every request that shows them alike. An event's JSON depends on its rows
+   * at the version, the mount's URLs, the caller's view (private items, `json_ld`) and whether
+   * it is a single read: equal keys, equal JSON.
    */
-  async render(rows: readonly EventRow[], view: EventRenderView): Promise<CalendarEvent[]> {
+  async renderJson(rows: readonly EventRow[], view: EventRenderView): Promise<RawJson[]> {
     const { version } = view;
-    if (version === undefined || !rows.length) return this.renderNow(rows, view);
-    // An event's JSON depends on its rows at the version, the mount's URLs, the caller's view
-    // (private items, `json_ld`) and whether it is a single read: equal keys, equal JSON.
+    if (version === undefined) return (await this.render(rows, view)).map((json) => new RawJson(JSON.stringify(json)));
     const prefix = `${view.single ? 1 : 0}\n${view.urls.root}\n${view.urls.home}\n${viewerKey(view.principal)}\n`;
     const out = rows.map((row) => this.rendered.get(version, prefix + row.id));
     const missing = rows.filter((_, i) => out[i] === undefined);
     if (missing.length) {
-      const fresh = await this.renderNow(missing, view);
+      const fresh = await this.render(missing, view);
       let next = 0;
       rows.forEach((row, i) => {
         if (out[i] !== undefined) return;
-        const json = fresh[next++]!;
+        const json = new RawJson(JSON.stringify(fresh[next++]));
         out[i] = json;
         this.rendered.set(version, prefix + row.id, json);
       });
     }
-    return out as CalendarEvent[];
+    return out as RawJson[];
   }
 
-  /** {@link render} without the kept events. */
-  private async renderNow(rows: readonly EventRow[], view: EventRenderView): Promise<CalendarEvent[]> {
+  /**
+   * Events as the API shows them. Linked venues, organizers, terms and images are read in
+   * one batch per kind for the whole page, never per event.
+   */
+  async render(rows: readonly EventRow[], view: EventRenderView): Promise<CalendarEvent[]> {
     if (!rows.length) return [];
     const ids = rows.map((r) => r.id);
     const [images, organizerIds, termIds] = await Promise.all([
