@@ -37,7 +37,7 @@ const db = new Kysely<unknown>({
 const calendar = createCalendar({ db, getUser: (req) => (req.headers.authorization === `Bearer ${ADMIN_TOKEN}` ? { id: 1, roles: ['administrator'] } : null) });
 await calendar.migrate();
 
-const short = (sql: string) => (sql.length > 220 ? `${sql.slice(0, 220)}…` : sql);
+const short = (sql: string) => (sql.length > 220 && !process.env.FULL_SQL ? `${sql.slice(0, 220)}…` : sql);
 try {
   const all = benchCases(fixtures);
   // A case named exactly is taken alone; otherwise every case whose name contains the text.

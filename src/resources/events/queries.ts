@@ -14,6 +14,9 @@ import { VersionedValues } from '../../store/version.js';
 /** An event: its post row joined with its details. */
 export type EventRow = Selectable<PostsTable> & Omit<Selectable<EventsTable>, 'post_id'>;
 
+/** What an archive page needs of an event besides its JSON: who may unlock it (see `EventService.can`). */
+export type EventKey = Pick<EventRow, 'id' | 'author' | 'status' | 'status_before_trash' | 'password'>;
+
 /** Event details without the key. */
 export type EventDetails = Omit<Insertable<EventsTable>, 'post_id'>;
 
@@ -117,7 +120,7 @@ export class EventStore {
   }
 
   /** One archive page and the total: a single indexed query plus a count. */
-  async list(q: EventListQuery): Promise<{ rows: EventRow[]; total: number; version: string | undefined }> {
+  async list(q: EventListQuery): Promise<{ keys: EventKey[]; total: number; version: string | undefined }> {
     const filtered = this.filtered(q);
     const count = async () => Number((await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const { offset: _offset, limit: _limit, ...shape } = q;
@@ -126,13 +129,23 @@ export class EventStore {
     // Read before the rows: what is derived from them is kept under this version.
     const version = await this.version();
     const n = await this.totals.get(key, version, count);
-    let page = filtered.selectAll('posts').selectAll('events');
+    // The page's keys only: whole rows are read for the events whose JSON is not kept.
+    let page = filtered.select(['posts.id', 'posts.author', 'posts.status', 'posts.status_before_trash', 'posts.password']);
     page = q.orderByPublication
       ? page.orderBy('posts.date', 'asc').orderBy('posts.id', 'asc')
       : // `events.post_id` is `posts.id` (the join), and the tie-breaker the listing index holds: no sort.
         page.orderBy('events.start_local', 'asc').orderBy('events.post_id', 'asc');
-    const rows = await page.limit(q.limit).offset(q.offset).execute();
-    return { rows: rows as EventRow[], total: Number(n), version };
+    const keys = await page.limit(q.limit).offset(q.offset).execute();
+    return { keys, total: Number(n), version };
+  }
+
+  /** The events with these ids, in that order (ids no longer stored are left out). */
+  async getMany(ids: readonly number[]): Promise<EventRow[]> {
+    const wanted = validIds(ids);
+    if (!wanted.length) return [];
+    const rows = (await this.rows().where('posts.id', 'in', wanted).execute()) as EventRow[];
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return wanted.flatMap((id) => byId.get(id) ?? []);
   }
 
   /** Inserts the details of a new event post. */

@@ -13,13 +13,13 @@ import { searchablePasswords, unlocks } from '../../posts/password.js';
 import type { WriteTarget } from '../../posts/write-target.js';
 import { isTruthy } from '../../php/empty.js';
 import { redact } from '../../posts/redact.js';
-import { listEnvelope } from '../../http/raw-json.js';
+import { listEnvelope, type RawJson } from '../../http/raw-json.js';
 import type { CalendarEvent } from '../../schemas/types.js';
 import type { EventInput } from './rules.js';
 import { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs, termList } from './args.js';
 import { archiveStatuses, passwordArg } from '../../posts/args.js';
 import { CATEGORIES, TAGS, type TermKind } from '../terms/args.js';
-import type { EventListQuery, EventRow } from './queries.js';
+import type { EventKey, EventListQuery, EventRow } from './queries.js';
 import { searchWords } from '../../text/search-terms.js';
 
 /** Term ids named by a filter (id, slug or name), with the descendants of categories. */
@@ -86,14 +86,15 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
     parent: typeof p.post_parent === 'number' ? p.post_parent : undefined,
     orderByPublication: include !== undefined,
   };
-  const { rows, total, version } = await ctx.services.events.list(query);
-  if (paging.page > 1 && rows.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
+  const { keys, total, version } = await ctx.services.events.list(query);
+  if (paging.page > 1 && keys.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
   const pages = totalPages(total, paging);
-  const rendered = await ctx.services.events.renderJson(rows, { urls: ctx.urls, principal: ctx.principal, single: false, version });
-  const events = rendered.map((json, i) => {
-    // Without its row the item cannot be shown unlocked.
-    const row = rows[i];
-    return !row || (row.password && !unlocked(ctx, row)) ? redact(JSON.parse(json.text) as CalendarEvent) : json;
+  const rendered = await ctx.services.events.renderJson(keys, { urls: ctx.urls, principal: ctx.principal, single: false, version });
+  // An event deleted since the page was read is left out.
+  const events = rendered.flatMap((json, i): (RawJson | CalendarEvent)[] => {
+    const key = keys[i];
+    if (json === undefined || key === undefined) return [];
+    return key.password && !unlocked(ctx, key) ? [redact(JSON.parse(json.text) as CalendarEvent)] : [json];
   });
 
   // Paging URLs in upstream order; `venue`, `organizer`, `featured` switch to the encoded form.
@@ -195,7 +196,7 @@ function singleEndpoints(bySlug: boolean) {
         if (row.password && !unlocked(ctx, row)) {
           throw apiError('event-password-protected', 'The requested event is not accessible without a password', 403);
         }
-        const [json] = await ctx.services.events.renderJson([row], { urls: ctx.urls, principal: ctx.principal, single: true, version });
+        const [json] = await ctx.services.events.renderJson([row], { urls: ctx.urls, principal: ctx.principal, single: true, version }, async () => [row]);
         return { body: json };
       },
     }),
@@ -232,7 +233,7 @@ function singleEndpoints(bySlug: boolean) {
 }
 
 /** Whether a request unlocks a password-protected event. */
-function unlocked(ctx: RequestContext, row: EventRow): boolean {
+function unlocked(ctx: RequestContext, row: EventKey): boolean {
   return unlocks(ctx, row.password, ctx.services.events.can(ctx.principal, 'edit', row));
 }
 

@@ -16,7 +16,7 @@ import { parseLinkedEntries, type LinkedEntry } from '../linked/entries.js';
 import { termList } from './args.js';
 import type { eventWriteArgs } from './args.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';
-import type { EventDetails, EventListQuery, EventRow } from './queries.js';
+import type { EventDetails, EventKey, EventListQuery, EventRow } from './queries.js';
 import type { Store } from '../../store/index.js';
 import type { PostRow } from '../../posts/queries.js';
 import { withRetry } from '../../store/retry.js';
@@ -145,7 +145,7 @@ export class EventService {
   }
 
   /** Whether `p` may read, edit or delete the event. */
-  can(p: Principal | null, action: 'read' | 'edit' | 'delete', row: PostRow): boolean {
+  can(p: Principal | null, action: 'read' | 'edit' | 'delete', row: Pick<PostRow, 'author' | 'status' | 'status_before_trash'>): boolean {
     return can(p, action, { kind: 'events', authorId: row.author, status: row.status, statusBeforeTrash: row.status_before_trash });
   }
 
@@ -161,12 +161,12 @@ export class EventService {
   }
 
   /** One archive page. */
-  /** One archive page, its total, and the store version read before them (for {@link render}). */
-  list(query: EventListQuery): Promise<{ rows: EventRow[]; total: number; version: string | undefined }> {
+  /** One archive page's keys, its total, and the store version read before them (for {@link renderJson}). */
+  list(query: EventListQuery): Promise<{ keys: EventKey[]; total: number; version: string | undefined }> {
     return this.store.events.list(query);
   }
 
-  /** The store's version now: read it before the rows given to {@link render}. */
+  /** The store's version now: read it before the rows given to {@link renderJson}. */
   version(): Promise<string | undefined> {
     return this.store.version();
   }
@@ -294,27 +294,32 @@ export class EventService {
 
   /**
    * Events as JSON text, for reads: kept per store version (`view.version`, read before the
-   * rows) and reused by every request that shows them alike. An event's JSON depends on its rows
+   * keys) and reused by every request that shows them alike; rows are read (`rowsOf`) only for
+   * the events not kept, and an event whose row is gone meanwhile is `undefined`. An event's JSON depends on its rows
    * at the version, the mount's URLs, the caller's view (private items, `json_ld`) and whether
    * it is a single read: equal keys, equal JSON.
    */
-  async renderJson(rows: readonly EventRow[], view: EventRenderView): Promise<RawJson[]> {
+  async renderJson(
+    keys: readonly EventKey[],
+    view: EventRenderView,
+    rowsOf: (missing: readonly EventKey[]) => Promise<readonly EventRow[]> = (missing) => this.store.events.getMany(missing.map((k) => k.id)),
+  ): Promise<(RawJson | undefined)[]> {
     const { version } = view;
-    if (version === undefined) return (await this.render(rows, view)).map((json) => new RawJson(JSON.stringify(json)));
     const prefix = `${view.single ? 1 : 0}\n${view.urls.root}\n${view.urls.home}\n${viewerKey(view.principal)}\n`;
-    const out = rows.map((row) => this.rendered.get(version, prefix + row.id));
-    const missing = rows.filter((_, i) => out[i] === undefined);
-    if (missing.length) {
-      const fresh = await this.render(missing, view);
-      let next = 0;
-      rows.forEach((row, i) => {
-        if (out[i] !== undefined) return;
-        const json = new RawJson(JSON.stringify(fresh[next++]));
-        out[i] = json;
-        this.rendered.set(version, prefix + row.id, json);
-      });
-    }
-    return out as RawJson[];
+    const out = keys.map((key) => (version === undefined ? undefined : this.rendered.get(version, prefix + key.id)));
+    const missing = keys.filter((_, i) => out[i] === undefined);
+    if (!missing.length) return out;
+    // Rows read now are at least as new as the version: a write in between changed the
+    // version too, so what is kept under it is never served again.
+    const rows = await rowsOf(missing);
+    const fresh = new Map((await this.render(rows, view)).map((json, i) => [rows[i]!.id, new RawJson(JSON.stringify(json))]));
+    return keys.map((key, i) => {
+      const kept = out[i];
+      if (kept !== undefined) return kept;
+      const json = fresh.get(key.id);
+      if (json !== undefined && version !== undefined) this.rendered.set(version, prefix + key.id, json);
+      return json;
+    });
   }
 
   /**
