@@ -79,7 +79,8 @@ export function createCalendar(options: CalendarOptions): Calendar {
       options: resolved,
       services: createServices(store, resolved),
       routes: ROUTES,
-      responses: responseCache ? { cache: new ResponseCache(responseCache.maxBytes), version: () => store.version() } : undefined,
+      version: () => store.version(),
+      responses: responseCache ? { cache: new ResponseCache(responseCache.maxBytes) } : undefined,
     };
   });
   core.catch(() => undefined);

@@ -26,4 +26,9 @@ export interface RequestContext {
   path(name: string): string | undefined;
   /** The routes of the calendar, for the namespace index. */
   routes: readonly Route[];
+  /**
+   * The store's version (`store/version.ts`), read once per request when first asked:
+   * whatever is kept under it must be derived from rows read after it.
+   */
+  version(): Promise<string | undefined>;
 }

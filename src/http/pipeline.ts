@@ -24,8 +24,10 @@ export interface Core {
   options: ResolvedOptions;
   services: Services;
   routes: readonly Route[];
-  /** Rendered logged-out reads and the store version they are kept under; absent when off. */
-  responses?: { cache: ResponseCache; version: () => Promise<string | undefined> };
+  /** The store's version now (`store/version.ts`); `undefined` where the dialect has none. */
+  version: () => Promise<string | undefined>;
+  /** Rendered logged-out reads, kept under the store version; absent when off. */
+  responses?: { cache: ResponseCache };
 }
 
 type Sources = { json: ParamMap; body: ParamMap; query: ParamMap; path: ParamMap; defaults: ParamMap };
@@ -112,9 +114,9 @@ function wantsFresh(headers: CoreRequest['headers']): boolean {
  * and the key (everything the answer is computed from: mount URLs, locale, path and query).
  * Anything else (a caller, a body, another verb) is computed every time.
  */
-async function cacheSlot(core: Core, req: CoreRequest, method: string, principal: Principal | null, urls: Urls, rest: string) {
+async function cacheSlot(core: Core, req: CoreRequest, method: string, principal: Principal | null, urls: Urls, rest: string, storeVersion: () => Promise<string | undefined>) {
   if (!core.responses || principal !== null || (method !== 'GET' && method !== 'HEAD') || hasBody(req.body)) return undefined;
-  const version = await core.responses.version();
+  const version = await storeVersion();
   if (version === undefined) return undefined;
   return { cache: core.responses.cache, version, key: `${urls.root}\n${req.locale ?? 'en'}\n${rest}\n${req.query ?? ''}`, fresh: wantsFresh(req.headers) };
 }
@@ -167,6 +169,9 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
   const caller = () => callerHeaders(req.headers, req.method.toUpperCase(), principal, options.cors);
   // Set while this request computes an answer others may reuse (or wait for).
   let settle: Settle | undefined;
+  // Read once, when first needed: the answer cache and the handlers see the same version.
+  let versionRead: Promise<string | undefined> | undefined;
+  const storeVersion = () => (versionRead ??= core.version());
   try {
     urls = urlsFor(req, options.namespace, options.baseUrl, options.trustProxy, options.permalinks);
     const user = req.user !== undefined ? req.user : req.resolveUser ? await req.resolveUser() : await options.getUser(req);
@@ -175,7 +180,7 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     // A logged-out read answered before is looked up before the query is parsed and the route
     // matched: the key is the raw request, and only GET and HEAD (which no override changes)
     // are kept.
-    const slot = await cacheSlot(core, req, method, principal, urls, rest);
+    const slot = await cacheSlot(core, req, method, principal, urls, rest, storeVersion);
     if (slot) {
       // Looked up even for a fresh answer: a new version drops the older answers.
       const found = slot.cache.lookup(slot.version, slot.key, second);
@@ -189,7 +194,7 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     if (slot) settle = slot.cache.begin(slot.version, slot.key, second);
 
     if (method === 'OPTIONS') {
-      const ctx = baseContext(core, req, urls, principal, 'GET', clock, { json: {}, body: {}, query, path: matched.captures, defaults: {} });
+      const ctx = baseContext(core, req, urls, principal, 'GET', clock, storeVersion, { json: {}, body: {}, query, path: matched.captures, defaults: {} });
       allow = await allowedMethods(matched.route, { ...ctx, params: {} });
       return respond(200, { ...commonHeaders(urls, options.cors), Allow: allow, ...caller() }, routeObject(matched.route, ctx), false);
     }
@@ -201,7 +206,7 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     // A write authenticated by a cookie needs a nonce or a trusted origin (CSRF); reads need neither.
     if (verb !== 'GET') principal = options.csrf.check(req, principal, [query, body.body, body.json], urls);
     const sources: Sources = { json: body.json, body: body.body, query, path: matched.captures, defaults: {} };
-    const ctx = baseContext(core, req, urls, principal, verb, clock, sources);
+    const ctx = baseContext(core, req, urls, principal, verb, clock, storeVersion, sources);
     for (const [name, a] of Object.entries(endpoint.args)) {
       const d = a.doc.default;
       const value = typeof d === 'function' ? d(ctx) : d;
@@ -237,7 +242,7 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
   }
 }
 
-function baseContext(core: Core, req: CoreRequest, urls: Urls, principal: Principal | null, method: string, clock: Clock, sources: Sources): RequestContext {
+function baseContext(core: Core, req: CoreRequest, urls: Urls, principal: Principal | null, method: string, clock: Clock, version: () => Promise<string | undefined>, sources: Sources): RequestContext {
   const lookup = (name: string): unknown => {
     for (const source of ORDER) {
       const v = sources[source]?.[name];
@@ -263,6 +268,7 @@ function baseContext(core: Core, req: CoreRequest, urls: Urls, principal: Princi
       return typeof v === 'string' ? v : undefined;
     },
     routes: core.routes,
+    version,
   };
 }
 

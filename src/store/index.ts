@@ -34,7 +34,7 @@ export class Store {
     this.terms = new TermStore(db);
     this.posts = new PostStore(db, dialect);
     this.attachments = new AttachmentStore(db);
-    this.events = new EventStore(db, dialect, () => this.version());
+    this.events = new EventStore(db, dialect);
     this.venues = new LinkedPostStore(db, dialect, 'venues', 'venue', VENUE_SEARCH);
     this.organizers = new LinkedPostStore(db, dialect, 'organizers', 'organizer', ORGANIZER_SEARCH);
   }

@@ -57,13 +57,14 @@ describe.each(DIALECTS)('response cache on $name', ({ name, url }) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-15T09:10:00.000Z'));
     const computed = await queriesOf(`/events/${eventId}`, { headers: { 'cache-control': 'no-cache' } });
-    expect(computed.queries).toBeGreaterThan(2);
+    // At least the version and the row (the rendering may be kept from an earlier read).
+    expect(computed.queries).toBeGreaterThanOrEqual(2);
     expect((await queriesOf(`/events/${eventId}`)).queries).toBe(CACHES[name] ? 1 : computed.queries);
     for (const headers of [{ 'cache-control': 'max-age=0, No-Cache' }, { pragma: 'no-cache' }] as Record<string, string>[]) {
       const again = await queriesOf(`/events/${eventId}`, { headers });
       // Computed again: the version and the event's row are read (its rendering, kept under
       // the same version, may be reused: services/events render).
-      expect(again.queries).toBeGreaterThan(CACHES[name] ? 2 : 1);
+      expect(again.queries).toBeGreaterThanOrEqual(2);
       expect(again.queries).toBeLessThanOrEqual(computed.queries);
       expect(again.res.text).toBe(computed.res.text);
     }

@@ -52,7 +52,6 @@ export class EventStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: StoreDialect,
-    private readonly version: () => Promise<string | undefined>,
   ) {}
 
   /** Archive totals by filter: the same total is asked for page after page until the next write. */
@@ -120,14 +119,13 @@ export class EventStore {
   }
 
   /** One archive page and the total: a single indexed query plus a count. */
-  async list(q: EventListQuery): Promise<{ keys: EventKey[]; total: number; version: string | undefined }> {
+  /** One page's keys and the total; `version` is the store's, read before (totals are kept under it). */
+  async list(q: EventListQuery, version: string | undefined): Promise<{ keys: EventKey[]; total: number }> {
     const filtered = this.filtered(q);
     const count = async () => Number((await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const { offset: _offset, limit: _limit, ...shape } = q;
     // Hashed: a filter may carry a search of 100,000 characters, and 500 totals are kept.
     const key = createHash('sha256').update(JSON.stringify(shape)).digest('base64');
-    // Read before the rows: what is derived from them is kept under this version.
-    const version = await this.version();
     const n = await this.totals.get(key, version, count);
     // The page's keys only: whole rows are read for the events whose JSON is not kept.
     let page = filtered.select(['posts.id', 'posts.author', 'posts.status', 'posts.status_before_trash', 'posts.password']);
@@ -136,7 +134,7 @@ export class EventStore {
       : // `events.post_id` is `posts.id` (the join), and the tie-breaker the listing index holds: no sort.
         page.orderBy('events.start_local', 'asc').orderBy('events.post_id', 'asc');
     const keys = await page.limit(q.limit).offset(q.offset).execute();
-    return { keys, total: Number(n), version };
+    return { keys, total: Number(n) };
   }
 
   /** The events with these ids, in that order (ids no longer stored are left out). */

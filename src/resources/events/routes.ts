@@ -86,7 +86,8 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
     parent: typeof p.post_parent === 'number' ? p.post_parent : undefined,
     orderByPublication: include !== undefined,
   };
-  const { keys, total, version } = await ctx.services.events.list(query);
+  const version = await ctx.version();
+  const { keys, total } = await ctx.services.events.list(query, version);
   if (paging.page > 1 && keys.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
   const pages = totalPages(total, paging);
   const rendered = await ctx.services.events.renderJson(keys, { urls: ctx.urls, principal: ctx.principal, single: false, version });
@@ -129,7 +130,21 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
 }
 
 /** The event a single route addresses: by id (404/400 rules) or by the path's slug. */
-async function target(ctx: RequestContext, bySlug: boolean): Promise<EventRow> {
+/** The event of each request, read once: the permission checks (for `Allow`) and the handler share it. */
+const targets = new WeakMap<RequestContext, Promise<EventRow>>();
+
+function target(ctx: RequestContext, bySlug: boolean): Promise<EventRow> {
+  let found = targets.get(ctx);
+  if (!found) {
+    found = readTarget(ctx, bySlug);
+    targets.set(ctx, found);
+  }
+  return found;
+}
+
+async function readTarget(ctx: RequestContext, bySlug: boolean): Promise<EventRow> {
+  // A read's JSON is kept under the store version: the version is read before the row.
+  if (ctx.method === 'GET') await ctx.version();
   if (bySlug) {
     const slug = ctx.path('slug');
     const row = typeof slug === 'string' ? await ctx.services.events.bySlug(slug) : undefined;
@@ -187,7 +202,7 @@ function singleEndpoints(bySlug: boolean) {
       methods: READABLE,
       args: key,
       handler: async (ctx) => {
-        const version = await ctx.services.events.version();
+        const version = await ctx.version();
         const row = await target(ctx, bySlug);
         if (row.status === 'trash') throw apiError('event-no-longer-available', 'This event is no longer available', 403);
         if (row.status !== 'publish' && !ctx.services.events.can(ctx.principal, 'read', row)) {

@@ -161,14 +161,9 @@ export class EventService {
   }
 
   /** One archive page. */
-  /** One archive page's keys, its total, and the store version read before them (for {@link renderJson}). */
-  list(query: EventListQuery): Promise<{ keys: EventKey[]; total: number; version: string | undefined }> {
-    return this.store.events.list(query);
-  }
-
-  /** The store's version now: read it before the rows given to {@link renderJson}. */
-  version(): Promise<string | undefined> {
-    return this.store.version();
+  /** One archive page's keys and its total; `version` is the store's, read before (see {@link renderJson}). */
+  list(query: EventListQuery, version: string | undefined): Promise<{ keys: EventKey[]; total: number }> {
+    return this.store.events.list(query, version);
   }
 
   /**

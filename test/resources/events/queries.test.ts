@@ -28,7 +28,7 @@ describe.each(DIALECTS)('EventStore queries on $name', ({ url }) => {
 
   /** The titles of one page and the total, for exact comparisons. */
   const titles = async (q: Partial<EventListQuery> = {}) => {
-    const { keys, total } = await store.events.list(query(q));
+    const { keys, total } = await store.events.list(query(q), undefined);
     const rows = await store.events.getMany(keys.map((k) => k.id));
     expect(rows.map((r) => r.id)).toEqual(keys.map((k) => k.id));
     return { titles: rows.map((r) => r.title), total };
