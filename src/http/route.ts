@@ -50,7 +50,9 @@ export interface Route {
  * `e.args` themselves (required, check and type passes), which is what makes them `ParamsOf<A>`.
  */
 export function endpoint<A extends Args<RequestContext>>(e: Endpoint<A>): Endpoint {
-  const typed = (ctx: HandlerContext<Args<RequestContext>>): HandlerContext<A> => ({ ...ctx, params: ctx.params as ParamsOf<A> });
+  // The same object, typed (not a copy): what a request's permission checks and handler keep
+  // per context (the event a single route reads once) must be found by both.
+  const typed = (ctx: HandlerContext<Args<RequestContext>>): HandlerContext<A> => ctx as HandlerContext<A>;
   const { permission, handler } = e;
   return {
     methods: e.methods,
