@@ -14,6 +14,11 @@ import { VersionedValues } from '../../store/version.js';
 /** An event: its post row joined with its details. */
 export type EventRow = Selectable<PostsTable> & Omit<Selectable<EventsTable>, 'post_id'>;
 
+/** An event this write has just inserted: it has no links yet, and its status is known. */
+export interface NewEvent {
+  status: string;
+}
+
 /** What an archive page needs of an event besides its JSON: who may unlock it (see `EventService.can`). */
 export type EventKey = Pick<EventRow, 'id' | 'author' | 'status' | 'status_before_trash' | 'password'>;
 
@@ -172,9 +177,9 @@ export class EventStore {
     return out;
   }
 
-  /** Replaces an event's organizers (order kept). */
-  async setOrganizers(eventId: number, organizerIds: readonly number[]): Promise<void> {
-    await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
+  /** Replaces an event's organizers (order kept); `created` for an event inserted by this write, which has none. */
+  async setOrganizers(eventId: number, organizerIds: readonly number[], created?: NewEvent): Promise<void> {
+    if (!created) await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
     if (organizerIds.length) {
       await this.db
         .insertInto('event_organizers')
@@ -198,32 +203,41 @@ export class EventStore {
     return out;
   }
 
-  /** Replaces an event's terms of one taxonomy (terms deleted meanwhile are left out). */
-  async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[]): Promise<void> {
-    const before = (
-      await this.db
-        .selectFrom('term_relationships as tr')
-        .innerJoin('terms', 'terms.id', 'tr.term_id')
-        .select('tr.term_id')
-        .where('tr.post_id', '=', eventId)
-        .where('terms.taxonomy', '=', taxonomy)
-        .execute()
-    ).map((r) => r.term_id);
+  /**
+   * Replaces an event's terms of one taxonomy (terms deleted meanwhile are left out);
+   * `created` for an event inserted by this write, which has none.
+   */
+  async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[], created?: NewEvent): Promise<void> {
+    const before = created ? [] : await this.termsOf(eventId, taxonomy);
     const wanted = validIds([...new Set(termIds)]);
     const present = wanted.length
       ? (await this.dialect.locking(this.db.selectFrom('terms').select('id').where('id', 'in', wanted)).execute()).map((r) => r.id)
       : [];
-    await this.db
-      .deleteFrom('term_relationships')
-      .where('post_id', '=', eventId)
-      .where('term_id', 'in', (eb) => eb.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy))
-      .execute();
+    if (!created) {
+      await this.db
+        .deleteFrom('term_relationships')
+        .where('post_id', '=', eventId)
+        .where('term_id', 'in', (eb) => eb.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy))
+        .execute();
+    }
     const kept = wanted.filter((id) => present.includes(id));
     if (kept.length) await this.db.insertInto('term_relationships').values(kept.map((term_id) => ({ post_id: eventId, term_id }))).execute();
-    if (await this.isPublished(eventId)) {
+    if (created ? created.status === 'publish' : await this.isPublished(eventId)) {
       await adjustTermCounts(this.db, before.filter((id) => !kept.includes(id)), -1);
       await adjustTermCounts(this.db, kept.filter((id) => !before.includes(id)), 1);
     }
+  }
+
+  /** The ids of an event's terms of one taxonomy. */
+  private async termsOf(eventId: number, taxonomy: Taxonomy): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('term_relationships as tr')
+      .innerJoin('terms', 'terms.id', 'tr.term_id')
+      .select('tr.term_id')
+      .where('tr.post_id', '=', eventId)
+      .where('terms.taxonomy', '=', taxonomy)
+      .execute();
+    return rows.map((r) => r.term_id);
   }
 
   /** Whether the event counts in its terms' counts (published). */

@@ -16,7 +16,7 @@ import { parseLinkedEntries, type LinkedEntry } from '../linked/entries.js';
 import { termList } from './args.js';
 import type { eventWriteArgs } from './args.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';
-import type { EventDetails, EventKey, EventListQuery, EventRow } from './queries.js';
+import type { EventDetails, EventKey, EventListQuery, EventRow, NewEvent } from './queries.js';
 import type { Store } from '../../store/index.js';
 import type { PostRow } from '../../posts/queries.js';
 import { withRetry } from '../../store/retry.js';
@@ -275,7 +275,7 @@ export class EventService {
   }
 
   /** Assigns the terms sent, when the caller may assign them (else silently not, as upstream). */
-  private async assignTerms(tx: Store, eventId: number, input: EventInput, p: Principal | null): Promise<void> {
+  private async assignTerms(tx: Store, eventId: number, input: EventInput, p: Principal | null, created?: NewEvent): Promise<void> {
     for (const [kind, key, cap] of [
       [CATEGORIES, 'categories', 'edit_tribe_events'],
       [TAGS, 'tags', 'edit_posts'],
@@ -283,7 +283,7 @@ export class EventService {
       const value = input[key];
       if (value === undefined || !has(p, cap)) continue;
       const elements = phpEmpty(value) ? [] : ((termList(value) ?? []).filter((e) => typeof e === 'string' || typeof e === 'number') as (string | number)[]);
-      await tx.events.setTerms(eventId, kind.taxonomy, await this.deps.terms.idsForEvent(tx, kind, elements));
+      await tx.events.setTerms(eventId, kind.taxonomy, await this.deps.terms.idsForEvent(tx, kind, elements), created);
     }
   }
 
@@ -414,8 +414,8 @@ export class EventService {
           venue_id: venue ?? null,
         };
         await tx.events.insertDetails(id, details);
-        if (organizers?.length) await tx.events.setOrganizers(id, organizers);
-        await this.assignTerms(tx, id, input, p);
+        if (organizers?.length) await tx.events.setOrganizers(id, organizers, { status });
+        await this.assignTerms(tx, id, input, p, { status });
         return tx.events.get(id);
       }),
     );
