@@ -129,7 +129,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
     },
     call: async (method, path, { params = {}, user = null, locale, root = '/wp-json' } = {}) => {
       // Parameters travel as a pre-parsed JSON body, the highest-precedence source for every verb.
-      const response = await dispatch(await ready(), {
+      const request: CoreRequest = {
         method,
         path: `/${resolved.namespace}${path.startsWith('/') ? path : `/${path}`}`,
         headers: { 'content-type': 'application/json' },
@@ -137,7 +137,13 @@ export function createCalendar(options: CalendarOptions): Calendar {
         root,
         locale,
         user,
-      });
+      };
+      let response: CoreResponse | null;
+      try {
+        response = await dispatch(await ready(), request);
+      } catch (error) {
+        response = failedStart(resolved, request, startFailure(error));
+      }
       if (!response) throw new Error(`No route for ${path}`);
       return { status: response.status, headers: response.headers, body: response.body === undefined ? undefined : JSON.parse(response.body) };
     },

@@ -3,8 +3,15 @@ export function invalidOption(name: string, value: unknown, takes: string): Type
   return new TypeError(`calendar-events-rest: option \`${name}\` is ${shown(value)}; it takes ${takes}.`);
 }
 
-/** A value as a message shows it: JSON where it has one, with any URL password hidden. */
+/**
+ * A value as a message shows it: a string, number or boolean as JSON (a URL's password
+ * hidden), anything else by its kind only, as an object may hold secrets or refer to itself.
+ */
 function shown(value: unknown): string {
-  const text = typeof value === 'function' ? 'a function' : (JSON.stringify(value) ?? String(value));
-  return text.replace(/(\/\/[^/:@\s]*:)[^/@\s]*@/, '$1***@');
+  if (typeof value === 'string') return JSON.stringify(value).replace(/(\/\/[^/:@\s]*:)[^/@\s]*@/, '$1***@');
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  if (typeof value === 'function') return 'a function';
+  if (Array.isArray(value)) return 'an array';
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' && name !== 'Object' ? `an object (${name})` : 'an object';
 }

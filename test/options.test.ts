@@ -19,7 +19,10 @@ describe('createCalendar option checks', () => {
     // The password of a URL never reaches a message (it may end up in a log).
     [{ db: 'redis://cal:s3cret@cache/0' }, "option `db` is \"redis://cal:***@cache/0\"; it takes a SQLite file path (or 'sqlite:<file>', ':memory:') or a server URL 'postgres://…', 'mysql://…' or 'mariadb://…'; the scheme 'redis:' is none of these."],
     [{ db: '' }, 'option `db` is ""; it takes a SQLite file path'],
-    [{ db: { query: () => undefined } }, 'option `db` is {}; it takes a Kysely instance or a connection string'],
+    [{ db: { query: () => undefined } }, 'option `db` is an object; it takes a Kysely instance or a connection string'],
+    // An object is named, never printed: a connection config holds a password, a pool refers to itself.
+    [{ db: { host: 'db', password: 's3cret' } }, 'option `db` is an object; it takes'],
+    [{ db: new (class Pool {})() }, 'option `db` is an object (Pool); it takes'],
     [{ limits: { bodyBytes: '1mb' } }, 'option `limits.bodyBytes` is "1mb"; it takes a whole number of at least 0 (a count, or bytes).'],
     [{ limits: { bodyByte: 1000 } }, 'option `limits.bodyByte` is 1000; it takes nothing: it is not a limit (the limits are '],
     [{ csrf: { lifetime: 1 } }, 'option `csrf.lifetime` is 1; it takes a whole number of seconds of at least 2.'],

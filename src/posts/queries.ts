@@ -40,7 +40,7 @@ export class PostStore {
     const before = changes.status !== undefined ? await this.dialect.locking(this.db.selectFrom('posts').select(['type', 'status']).where('id', '=', id)).executeTakeFirst() : undefined;
     await this.db.updateTable('posts').set(changes).where('id', '=', id).execute();
     if (before?.type === 'event' && (before.status === 'publish') !== (changes.status === 'publish')) {
-      await adjustTermCounts(this.db, await termIdsOf(this.db, id), changes.status === 'publish' ? 1 : -1);
+      await adjustTermCounts(this.db, await termIdsOf(this.db, id, this.dialect), changes.status === 'publish' ? 1 : -1);
     }
   }
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './database.js';
+import type { StoreDialect } from './dialects/dialect.js';
 
 /**
  * Published events carrying the term, counted from the relationships: `EXISTS` keeps the
@@ -32,7 +33,11 @@ export async function recountAllTerms(db: Kysely<unknown>, prefix: string): Prom
   await sql`update ${sql.table(`${prefix}terms`)} set count = ${COUNT(sql.ref(`${prefix}terms.id`), `${prefix}term_relationships`, `${prefix}posts`)}`.execute(db);
 }
 
-/** Term ids linked to a post. */
-export async function termIdsOf(db: Kysely<Database>, postId: number): Promise<number[]> {
-  return (await db.selectFrom('term_relationships').select('term_id').where('post_id', '=', postId).execute()).map((r) => r.term_id);
+/**
+ * Term ids linked to a post; with the store's dialect, a locking (current) read, for counts
+ * that move by it inside a write's transaction.
+ */
+export async function termIdsOf(db: Kysely<Database>, postId: number, dialect?: StoreDialect): Promise<number[]> {
+  const query = db.selectFrom('term_relationships').select('term_id').where('post_id', '=', postId);
+  return (await (dialect ? dialect.locking(query) : query).execute()).map((r) => r.term_id);
 }

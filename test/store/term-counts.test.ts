@@ -77,4 +77,31 @@ describe.each(DIALECTS)('term counts on $name', ({ url }) => {
     // Not a vacuous check: some terms are carried by published events.
     expect(stored.some((r) => Number(r.count) > 0)).toBe(true);
   });
+
+  it('stay right under concurrent writes to one event (each creating a venue first, as MariaDB snapshots then)', { timeout: 120_000 }, async () => {
+    const as = { as: 'admin' as const };
+    const cats: number[] = [];
+    for (let i = 0; i < 4; i++) cats.push((await t.request('POST', '/categories', { ...as, json: { name: `Race ${i}` } })).body.id);
+    const event = await t.request('POST', '/events', { ...as, json: { title: 'Raced', start_date: '2031-02-01 10:00', end_date: '2031-02-01 11:00', categories: [cats[0]] } });
+    expect(event.status).toBe(201);
+    for (let round = 0; round < 4; round++) {
+      const writes = cats.map((cat, i) =>
+        t.request('POST', `/events/${event.body.id}`, {
+          ...as,
+          json: { venue: { venue: `Race hall ${round}-${i}` }, categories: [cat], ...(i === round ? { status: 'draft' } : i === 3 - round ? { status: 'publish' } : {}) },
+        }),
+      );
+      for (const res of await Promise.all(writes)) expect([200, 409, 503], JSON.stringify(res.body)).toContain(res.status);
+    }
+    const counts = await t.db.selectFrom('terms').select(['id', 'count']).where('id', 'in', cats).orderBy('id').execute();
+    const linked = await t.db
+      .selectFrom('term_relationships as tr')
+      .innerJoin('posts as p', 'p.id', 'tr.post_id')
+      .select('tr.term_id')
+      .where('tr.term_id', 'in', cats)
+      .where('p.status', '=', 'publish')
+      .where('p.type', '=', 'event')
+      .execute();
+    expect(counts.map((r) => [r.id, Number(r.count)])).toEqual(cats.map((id) => [id, linked.filter((l) => l.term_id === id).length]));
+  });
 });

@@ -228,26 +228,29 @@ export class EventStore {
     }
   }
 
+  // The counts move by what these two read: they are locking (current) reads, since MariaDB's
+  // plain reads answer from the transaction's first snapshot, which a write that waited for
+  // the event's lock took before another write changed its terms or status.
+
   /** The ids of an event's terms of one taxonomy. */
   private async termsOf(eventId: number, taxonomy: Taxonomy): Promise<number[]> {
-    const rows = await this.db
+    const query = this.db
       .selectFrom('term_relationships as tr')
       .innerJoin('terms', 'terms.id', 'tr.term_id')
       .select('tr.term_id')
       .where('tr.post_id', '=', eventId)
-      .where('terms.taxonomy', '=', taxonomy)
-      .execute();
-    return rows.map((r) => r.term_id);
+      .where('terms.taxonomy', '=', taxonomy);
+    return (await this.dialect.locking(query).execute()).map((r) => r.term_id);
   }
 
   /** Whether the event counts in its terms' counts (published). */
   private async isPublished(eventId: number): Promise<boolean> {
-    return (await this.db.selectFrom('posts').select('status').where('id', '=', eventId).executeTakeFirst())?.status === 'publish';
+    return (await this.dialect.locking(this.db.selectFrom('posts').select('status').where('id', '=', eventId)).executeTakeFirst())?.status === 'publish';
   }
 
   /** Deletes an event for good, with its links. */
   async deletePermanently(eventId: number): Promise<void> {
-    const terms = (await this.isPublished(eventId)) ? await termIdsOf(this.db, eventId) : [];
+    const terms = (await this.isPublished(eventId)) ? await termIdsOf(this.db, eventId, this.dialect) : [];
     await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
     await this.db.deleteFrom('term_relationships').where('post_id', '=', eventId).execute();
     await this.db.deleteFrom('events').where('post_id', '=', eventId).execute();

@@ -290,7 +290,7 @@ export class EventService {
   /**
    * Events as JSON text, for reads: kept per store version (`view.version`, read before the
    * keys) and reused by every request that shows them alike; rows are read (`rowsOf`) only for
-   * the events not kept, and an event whose row is gone meanwhile is `undefined`. An event's JSON depends on its rows
+   * the events not kept, and an event whose row is gone or changed its key meanwhile is `undefined`. An event's JSON depends on its rows
    * at the version, the mount's URLs, the caller's view (private items, `json_ld`) and whether
    * it is a single read: equal keys, equal JSON.
    */
@@ -306,7 +306,12 @@ export class EventService {
     if (!missing.length) return out;
     // Rows read now are at least as new as the version: a write in between changed the
     // version too, so what is kept under it is never served again.
-    const rows = await rowsOf(missing);
+    // A row whose status, author or password changed since its key was read (a write in
+    // between) is left out: who may see it, and whether it is redacted, was judged on the key.
+    const rows = (await rowsOf(missing)).filter((row) => {
+      const key = missing.find((k) => k.id === row.id);
+      return key !== undefined && key.status === row.status && key.author === row.author && key.password === row.password && key.status_before_trash === row.status_before_trash;
+    });
     const fresh = new Map((await this.render(rows, view)).map((json, i) => [rows[i]!.id, new RawJson(JSON.stringify(json))]));
     return keys.map((key, i) => {
       const kept = out[i];
