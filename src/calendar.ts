@@ -116,20 +116,22 @@ export function createCalendar(options: CalendarOptions): Calendar {
     return built;
   };
 
+  const handle = async (request: CoreRequest): Promise<CoreResponse | null> => {
+    let built: Core;
+    try {
+      built = await ready();
+    } catch (error) {
+      return failedStart(resolved, request, startFailure(error));
+    }
+    return dispatch(built, request);
+  };
+
   return {
     options: resolved,
-    handle: async (request) => {
-      let built: Core;
-      try {
-        built = await ready();
-      } catch (error) {
-        return failedStart(resolved, request, startFailure(error));
-      }
-      return dispatch(built, request);
-    },
+    handle,
     call: async (method, path, { params = {}, user = null, locale, root = '/wp-json' } = {}) => {
       // Parameters travel as a pre-parsed JSON body, the highest-precedence source for every verb.
-      const request: CoreRequest = {
+      const request = {
         method,
         path: `/${resolved.namespace}${path.startsWith('/') ? path : `/${path}`}`,
         headers: { 'content-type': 'application/json' },
@@ -138,12 +140,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
         locale,
         user,
       };
-      let response: CoreResponse | null;
-      try {
-        response = await dispatch(await ready(), request);
-      } catch (error) {
-        response = failedStart(resolved, request, startFailure(error));
-      }
+      const response = await handle(request);
       if (!response) throw new Error(`No route for ${path}`);
       return { status: response.status, headers: response.headers, body: response.body === undefined ? undefined : JSON.parse(response.body) };
     },

@@ -3,12 +3,17 @@ export function invalidOption(name: string, value: unknown, takes: string): Type
   return new TypeError(`calendar-events-rest: option \`${name}\` is ${shown(value)}; it takes ${takes}.`);
 }
 
+/** Text naming a database URL with the URL's password replaced by `***`, for messages and logs. */
+export function hidePassword(text: string): string {
+  return text.replace(/(\/\/[^/:@\s]*:)[^/@\s]*@/g, '$1***@');
+}
+
 /**
  * A value as a message shows it: a string, number or boolean as JSON (a URL's password
  * hidden), anything else by its kind only, as an object may hold secrets or refer to itself.
  */
 function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value).replace(/(\/\/[^/:@\s]*:)[^/@\s]*@/, '$1***@');
+  if (typeof value === 'string') return hidePassword(JSON.stringify(value));
   if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
   if (typeof value === 'function') return 'a function';
   if (Array.isArray(value)) return 'an array';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ApiError, ROLES, type CoreRequest, type Role, type User } from '../../src/index.js';
+import { ApiError, ROLES, isRole, type CoreRequest, type User } from '../../src/index.js';
 
 /** Users by bearer token, from `CALENDAR_TOKENS="administrator:tokA,editor:tokB,…"`. */
 export function tokensFromEnv(spec: string | undefined): { users: Map<string, User>; generated?: string } {
@@ -23,8 +23,6 @@ export function tokensFromEnv(spec: string | undefined): { users: Map<string, Us
     });
   return { users };
 }
-
-const isRole = (name: string): name is Role => (ROLES as readonly string[]).includes(name);
 
 /** `getUser` for bearer tokens: no header → anonymous; unknown token → 401. */
 export function bearerAuth(users: Map<string, User>) {

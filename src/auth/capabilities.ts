@@ -1,8 +1,6 @@
 /** The five WordPress roles whose default grants the API knows. */
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
 
-/** The role names {@link User.roles} takes. */
-export const ROLES: readonly Role[] = ['administrator', 'editor', 'author', 'contributor', 'subscriber'];
 
 /**
  * A caller as the host describes it: an id, WordPress roles and/or capability names (a
@@ -33,6 +31,14 @@ const GRANTS: Record<Role, { post: string[]; core: string[] }> = {
   subscriber: { post: ['read'], core: ['read'] },
 };
 
+/** The role names {@link User.roles} takes. */
+export const ROLES = Object.keys(GRANTS) as readonly Role[];
+
+/** Whether a name (from a host's user table, an environment variable) is one of the {@link ROLES}. */
+export function isRole(name: string): name is Role {
+  return Object.hasOwn(GRANTS, name);
+}
+
 function postCapability(grant: string, kind: PostKind): string {
   if (grant === 'read') return 'read';
   // `read_private` → `read_private_tribe_events`; `edit` → `edit_tribe_events`.
@@ -41,8 +47,8 @@ function postCapability(grant: string, kind: PostKind): string {
 
 /** The capabilities a role grants by default. */
 export function roleCapabilities(role: string): string[] {
-  if (!Object.hasOwn(GRANTS, role)) return [];
-  const grant = GRANTS[role as Role];
+  if (!isRole(role)) return [];
+  const grant = GRANTS[role];
   const caps = new Set(grant.core);
   for (const kind of ['events', 'venues', 'organizers'] as const) {
     for (const g of grant.post) caps.add(postCapability(g, kind));
@@ -58,7 +64,7 @@ export function toPrincipal(user: User | null | undefined, onUnknownRole?: (role
   if (!user) return null;
   const caps = new Set<string>(user.capabilities ?? []);
   for (const role of user.roles ?? []) {
-    if (!Object.hasOwn(GRANTS, role)) onUnknownRole?.(role, user);
+    if (!isRole(role)) onUnknownRole?.(role, user);
     for (const c of roleCapabilities(role)) caps.add(c);
   }
   return { id: user.id, capabilities: caps };

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { connectDatabase, databaseTarget, type DatabaseTarget } from '../store/connect.js';
+import { hidePassword } from '../option-error.js';
 import { CliError, failureLine } from './failure.js';
 
 
@@ -11,14 +12,7 @@ export function defaultTarget(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The target with any password masked, for messages. */
 export function describeTarget(target: string): string {
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return target;
-  try {
-    const url = new URL(target);
-    if (url.password) url.password = '***';
-    return url.href;
-  } catch {
-    return target.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
-  }
+  return hidePassword(target);
 }
 
 /** The SQLite file a target names, or `undefined` for a server (or an in-memory database). */

@@ -2,7 +2,8 @@ import { Command, Option } from 'commander';
 import { runMigrate } from './commands/migrate.js';
 import { parseEventCount, runSeed } from './commands/seed.js';
 import { runStatus } from './commands/status.js';
-import { ROLES, runToken } from './commands/token.js';
+import { ROLES } from '../auth/capabilities.js';
+import { runToken } from './commands/token.js';
 import { packageVersion } from './package-version.js';
 import { storeOptions, withStoreOptions } from './store-options.js';
 
@@ -41,7 +42,7 @@ export function createProgram(): Command {
   program
     .command('token')
     .description('print a new role:token entry for the example servers\' CALENDAR_TOKENS (the entry on stdout, how to use it on stderr)')
-    .addOption(new Option('--role <role>', 'role of the token\'s user').choices(ROLES).default('administrator'))
+    .addOption(new Option('--role <role>', 'role of the token\'s user').choices([...ROLES]).default('administrator'))
     .action((options: { role: string }) => {
       process.exitCode = runToken(options);
     });

@@ -1,12 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Role } from '../../auth/capabilities.js';
 import { printLine, printNote } from '../output.js';
-
-/** Every built-in role (a record, so that a role added to `Role` must be added here). */
-const ROLE_NAMES: Record<Role, true> = { administrator: true, editor: true, author: true, contributor: true, subscriber: true };
-
-/** The roles a token can be made for. */
-export const ROLES = Object.keys(ROLE_NAMES);
 
 /** Where the example servers listen by default (examples/shared/env.ts, and the default namespace). */
 const EXAMPLE_EVENTS_URL = 'http://127.0.0.1:8080/wp-json/calendar/events/v1/events';
