@@ -1,4 +1,4 @@
-/** The speed targets of issue 6, checked against measured results. */
+/** The speed targets of issues 6 and 15, checked against measured results. */
 
 /** The fields of a case result the targets read. */
 export interface MeasuredCase {
@@ -70,6 +70,7 @@ export function evaluateTargets(results: readonly MeasuredCase[], seeding: reado
         : `${small.requestsPerSecond.toFixed(0)} req/s at 1k; no request finished within the run at 100k`,
     });
   }
+  out.push(...speedTargets(results));
   const rss = results.filter((r) => r.size === LARGEST && r.rssPeakMb !== undefined);
   for (const server of [...new Set(rss.map((r) => `${r.framework}/${r.db}`))]) {
     const peak = Math.max(...rss.filter((r) => `${r.framework}/${r.db}` === server).map((r) => r.rssPeakMb!));
@@ -77,6 +78,60 @@ export function evaluateTargets(results: readonly MeasuredCase[], seeding: reado
   }
   for (const s of seeding.filter((x) => x.size === LARGEST && !x.reused)) {
     out.push({ name: `seeding 100k events < 60 s (${s.db})`, ok: s.seconds < 60, measured: `${s.seconds.toFixed(1)} s` });
+  }
+  return out;
+}
+
+/** CPU budgets of computed answers (issue 15): the response cache is not used for these. */
+const COMPUTED: readonly { case: string; ms: number }[] = [
+  { case: 'GET /events (signed in)', ms: 0.6 },
+  { case: 'GET /events, no-cache', ms: 0.6 },
+  { case: 'GET /events?per_page=50 (signed in)', ms: 2 },
+  { case: 'GET /events/<id> (signed in)', ms: 0.25 },
+  { case: 'GET /events/<id>, no-cache', ms: 0.25 },
+  { case: 'POST /events (administrator)', ms: 1.5 },
+];
+
+/** Logged-out reads answered from the response cache, held to a share of the framework's static ceiling. */
+const CACHED = [
+  'GET /events',
+  'GET /events?per_page=50',
+  'GET /events?categories&venue&search',
+  'GET /events?start_date&end_date (month)',
+  'GET /events/<id>',
+  'GET /events/by-slug/<slug>',
+  'GET /venues',
+];
+
+/** Issue 15: computed answers within their CPU budget, cached ones near the ceiling, PostgreSQL near SQLite. */
+function speedTargets(results: readonly MeasuredCase[]): TargetResult[] {
+  const out: TargetResult[] = [];
+  for (const budget of COMPUTED) {
+    for (const r of results.filter((x) => x.case === budget.case && x.db === 'sqlite' && x.serverCpuMsPerRequest !== undefined)) {
+      out.push({
+        name: `${budget.case} ≤ ${budget.ms} ms CPU (${r.framework}/${r.db}, ${r.size})`,
+        ok: r.serverCpuMsPerRequest! <= budget.ms,
+        measured: `${r.serverCpuMsPerRequest!.toFixed(2)} ms/req`,
+      });
+    }
+  }
+  for (const r of results.filter((x) => CACHED.includes(x.case) && x.ceilingRps && x.db === 'sqlite')) {
+    const fraction = r.requestsPerSecond / r.ceilingRps!;
+    out.push({
+      name: `${r.case} ≥ 80 % of the static ceiling (${r.framework}/${r.db}, ${r.size})`,
+      ok: fraction >= 0.8,
+      measured: `${r.requestsPerSecond.toFixed(0)} of ${r.ceilingRps!.toFixed(0)} req/s = ${(100 * fraction).toFixed(0)} %`,
+    });
+  }
+  for (const pg of results.filter((x) => x.db === 'postgres' && (x.case === 'GET /events (signed in)' || x.case === 'GET /events, no-cache'))) {
+    const lite = results.find((x) => x.db === 'sqlite' && x.framework === pg.framework && x.size === pg.size && x.case === pg.case);
+    if (!lite?.serverCpuMsPerRequest || !pg.serverCpuMsPerRequest) continue;
+    const ratio = pg.serverCpuMsPerRequest / lite.serverCpuMsPerRequest;
+    out.push({
+      name: `${pg.case} on PostgreSQL within 2× SQLite's CPU (${pg.framework}, ${pg.size})`,
+      ok: ratio <= 2,
+      measured: `${pg.serverCpuMsPerRequest.toFixed(2)} vs ${lite.serverCpuMsPerRequest.toFixed(2)} ms/req = ${ratio.toFixed(2)}×`,
+    });
   }
   return out;
 }

@@ -142,7 +142,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
       };
       const response = await handle(request);
       if (!response) throw new Error(`No route for ${path}`);
-      return { status: response.status, headers: response.headers, body: response.body === undefined ? undefined : JSON.parse(response.body) };
+      return { status: response.status, headers: response.headers, body: response.body === undefined ? undefined : JSON.parse(Buffer.from(response.body).toString('utf8')) };
     },
     createNonce: (user, session) => resolved.csrf.createNonce(user, session),
     migrate: async () => {

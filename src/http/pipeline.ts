@@ -13,7 +13,7 @@ import { isDatabaseUnavailable } from '../store/unavailable.js';
 import { cleanStrings, parseBracketString, readBody, type ParamMap } from './params.js';
 import { routeObject } from './route-description.js';
 import { rootIndex } from '../resources/index/root.js';
-import { bodyText } from './raw-json.js';
+import { bodyBytes } from './raw-json.js';
 import type { Endpoint, HandlerContext, Reply, Route } from './route.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { urlsFor, type Urls } from './urls.js';
@@ -67,8 +67,8 @@ async function answerRoot(core: Core, req: CoreRequest): Promise<CoreResponse | 
   const inner = await dispatch(core, { ...req, method: 'GET', path: `/${core.options.namespace}`, query: '' });
   if (!inner || inner.status !== 200 || inner.body === undefined) return inner;
   const urls = urlsFor(req, core.options.namespace, core.options.baseUrl, core.options.trustProxy);
-  const body = rootIndex(JSON.parse(inner.body) as Parameters<typeof rootIndex>[0], urls.home, urls.root, core.options, new Date());
-  return { status: 200, headers: inner.headers, body: req.method.toUpperCase() === 'HEAD' ? undefined : JSON.stringify(body) };
+  const body = rootIndex(JSON.parse(Buffer.from(inner.body).toString('utf8')) as Parameters<typeof rootIndex>[0], urls.home, urls.root, core.options, new Date());
+  return { status: 200, headers: inner.headers, body: req.method.toUpperCase() === 'HEAD' ? undefined : bodyBytes(body) };
 }
 
 function match(routes: readonly Route[], rest: string): { route: Route; captures: ParamMap } | undefined {
@@ -128,7 +128,7 @@ interface Clock {
 }
 
 function respond(status: number, headers: Record<string, string>, body: unknown, head: boolean): CoreResponse {
-  return { status, headers, body: head ? undefined : JSON.stringify(body) };
+  return { status, headers, body: head ? undefined : bodyBytes(body) };
 }
 
 function errorBody(error: unknown, options: ResolvedOptions): ApiError {
@@ -227,7 +227,7 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     const reply: Reply = await endpoint.handler(hctx);
     const status = reply.status ?? 200;
     const headers = { ...commonHeaders(urls, options.cors), ...reply.headers, Allow: allow };
-    const json = bodyText(reply.body);
+    const json = bodyBytes(reply.body);
     settle?.(status === 200 ? { status, headers, body: json } : undefined, clock.read);
     settle = undefined;
     return { status, headers: { ...headers, ...caller() }, body: head() ? undefined : json };

@@ -1,19 +1,38 @@
 /**
- * JSON text already serialised (an item a cache keeps rendered), written into an answer as it
- * is: serialising a page of kept items again would cost as much as the rest of the request.
+ * JSON already serialised and encoded as UTF-8 (an item a cache keeps rendered), written into
+ * an answer as it is: serialising a page of kept items again, or encoding its text for the
+ * socket on every request, would cost more than the rest of the request.
  */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Buffer) {}
+
+  /** Serialises and encodes a value once. */
+  static of(value: unknown): RawJson {
+    return new RawJson(Buffer.from(JSON.stringify(value)));
+  }
+
+  /** The value back (rarely needed: an item that must be changed for one caller). */
+  parse(): unknown {
+    return JSON.parse(this.bytes.toString('utf8'));
+  }
 }
 
-/** The JSON text of an answer's body. */
-export function bodyText(body: unknown): string {
-  return body instanceof RawJson ? body.text : JSON.stringify(body);
+/** The UTF-8 JSON bytes of an answer's body. */
+export function bodyBytes(body: unknown): Buffer {
+  return body instanceof RawJson ? body.bytes : Buffer.from(JSON.stringify(body));
 }
 
-/** A list envelope `{ [key]: items, ...rest }`, keys in that order, its items objects or JSON text. */
+const COMMA = Buffer.from(',');
+
+/** A list envelope `{ [key]: items, ...rest }`, keys in that order, its items objects or JSON. */
 export function listEnvelope(key: string, items: readonly unknown[], rest: Record<string, unknown>): RawJson {
-  const list = items.map((item) => (item instanceof RawJson ? item.text : JSON.stringify(item))).join(',');
   const tail = JSON.stringify(rest).slice(1, -1);
-  return new RawJson(`{${JSON.stringify(key)}:[${list}]${tail ? `,${tail}` : ''}}`);
+  const parts: Buffer[] = [Buffer.from(`{${JSON.stringify(key)}:[`)];
+  items.forEach((item, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(bodyBytes(item));
+  });
+  parts.push(Buffer.from(`]${tail ? `,${tail}` : ''}}`));
+  // One copy of each kept item into the answer, no text in between.
+  return new RawJson(Buffer.concat(parts));
 }

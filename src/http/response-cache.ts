@@ -4,14 +4,14 @@ import { BoundedCache, byteSize } from '../cache/bounded-cache.js';
 export interface CachedResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  body: Uint8Array;
 }
 
 interface Entry {
   response: CachedResponse;
   /** The clock second the answer is bound to, when it read the clock (the default date window). */
   second?: number;
-  /** UTF-8 bytes of the body and key: the bound is on memory, and non-ASCII text takes 2–4 bytes a character. */
+  /** Bytes of the body and the key's UTF-8: the bound is on memory, and non-ASCII text takes 2–4 bytes a character. */
   size: number;
 }
 
@@ -34,7 +34,7 @@ export type Settle = (response: CachedResponse | undefined, readClock: boolean) 
  * default window starts "now") is reused within the same second only. Requests that arrive
  * while the same answer is being computed wait for it rather than compute it again.
  *
- * The cache holds one version's answers at a time, bounded in size (bytes of UTF-8 JSON). When
+ * The cache holds one version's answers at a time, bounded in size (bytes of the UTF-8 JSON). When
  * it is full, answers of past seconds make room first, then the least recently used ones.
  */
 export class ResponseCache {
@@ -75,7 +75,7 @@ export class ResponseCache {
     return (response, readClock) => {
       resolve(response);
       if (this.#pending.get(key) === pending) this.#pending.delete(key);
-      if (response && version === this.#version) this.#keep(key, { response, second: readClock ? second : undefined, size: byteSize(response.body) + byteSize(key) }, second);
+      if (response && version === this.#version) this.#keep(key, { response, second: readClock ? second : undefined, size: response.body.byteLength + byteSize(key) }, second);
     };
   }
 

@@ -33,9 +33,12 @@ export interface CoreRequest {
   raw?: unknown;
 }
 
-/** A framework-free HTTP response. `body` is `undefined` for HEAD. */
+/**
+ * A framework-free HTTP response. `body` is the JSON as UTF-8 bytes (a `Buffer`, written to
+ * the socket as it is), `undefined` for HEAD.
+ */
 export interface CoreResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: Uint8Array | undefined;
 }

@@ -100,6 +100,7 @@ export function requester(calendar: Calendar): TestCalendar['request'] {
       user: init.as ? USERS[init.as] : null,
     });
     if (!res) throw new Error(`not handled: ${method} ${path}`);
-    return { status: res.status, headers: res.headers, text: res.body, body: res.body ? JSON.parse(res.body) : undefined };
+    const text = res.body === undefined ? undefined : Buffer.from(res.body).toString('utf8');
+    return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
   };
 }

@@ -152,7 +152,8 @@ export async function sibling(t: TestCalendar, url: string, options: Partial<Cal
       user: init.as ? USERS[init.as] : null,
     });
     if (!res) throw new Error(`not handled: ${method} ${path}`);
-    return { status: res.status, headers: res.headers, text: res.body, body: res.body ? JSON.parse(res.body) : undefined };
+    const text = res.body === undefined ? undefined : Buffer.from(res.body).toString('utf8');
+    return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
   };
   return { calendar, ns, base: `http://example.org/wp-json/${ns}`, request, close: () => calendar.close() };
 }

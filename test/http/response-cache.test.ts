@@ -271,7 +271,7 @@ describe.each(SHARED)('response cache with two instances on $name', ({ name, url
 
 describe('response cache size', () => {
   const keep = (cache: ResponseCache, key: string, body: string) => {
-    const response: CachedResponse = { status: 200, headers: {}, body };
+    const response: CachedResponse = { status: 200, headers: {}, body: Buffer.from(body) };
     void cache.lookup('v1', key, 0); // only selects version v1: the answer is not needed
     cache.begin('v1', key, 0)(response, false);
     return cache.lookup('v1', key, 0) === response;

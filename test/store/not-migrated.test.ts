@@ -11,7 +11,7 @@ describe('a store that was never migrated', () => {
     for (const path of ['/events', '/venues/1']) {
       const res = await calendar.handle(request(path));
       expect(res?.status).toBe(503);
-      expect(JSON.parse(res?.body ?? '')).toEqual({
+      expect(JSON.parse(Buffer.from(res?.body ?? []).toString('utf8'))).toEqual({
         code: 'rest_calendar_not_migrated',
         message: "The calendar's tables are not set up (migrations pending: 001_init, 002_term_counts): the host must call calendar.migrate() at start, or create the calendar with autoMigrate: true.",
         data: { status: 503 },
@@ -44,7 +44,7 @@ describe('a store that was never migrated', () => {
     const calendar = createCalendar({ db: 'postgres://calendar@127.0.0.1:1/none', onError: (e) => errors.push(e) });
     const res = await calendar.handle(request('/events'));
     expect(res?.status).toBe(503);
-    expect(JSON.parse(res?.body ?? '').code).toBe('rest_service_unavailable');
+    expect(JSON.parse(Buffer.from(res?.body ?? []).toString('utf8')).code).toBe('rest_service_unavailable');
     expect(errors).toEqual([]);
     await calendar.close();
   });

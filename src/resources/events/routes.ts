@@ -95,7 +95,7 @@ async function archive(ctx: RequestContext & { params: Record<string, unknown> }
   const events = rendered.flatMap((json, i): (RawJson | CalendarEvent)[] => {
     const key = keys[i];
     if (json === undefined || key === undefined) return [];
-    return key.password && !unlocked(ctx, key) ? [redact(JSON.parse(json.text) as CalendarEvent)] : [json];
+    return key.password && !unlocked(ctx, key) ? [redact(json.parse() as CalendarEvent)] : [json];
   });
 
   // Paging URLs in upstream order; `venue`, `organizer`, `featured` switch to the encoded form.

@@ -312,7 +312,7 @@ export class EventService {
       const key = missing.find((k) => k.id === row.id);
       return key !== undefined && key.status === row.status && key.author === row.author && key.password === row.password && key.status_before_trash === row.status_before_trash;
     });
-    const fresh = new Map((await this.render(rows, view)).map((json, i) => [rows[i]!.id, new RawJson(JSON.stringify(json))]));
+    const fresh = new Map((await this.render(rows, view)).map((json, i) => [rows[i]!.id, RawJson.of(json)]));
     return keys.map((key, i) => {
       const kept = out[i];
       if (kept !== undefined) return kept;

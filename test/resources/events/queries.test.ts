@@ -175,7 +175,7 @@ describe.each(DIALECTS)('EventStore queries on $name', ({ url }) => {
     const key = { id: row.id, author: row.author, status: row.status, status_before_trash: row.status_before_trash, password: row.password };
     const view = { urls: { home: 'http://example.org', root: 'http://example.org/wp-json/', base: 'http://example.org/wp-json/calendar/events/v1', globalIdOrigin: 'example.org' }, principal: null, single: false };
     const [same] = await services.events.renderJson([key], view, async () => [row]);
-    expect(JSON.parse(same!.text).title).toBe('Keyed');
+    expect((same!.parse() as { title: string }).title).toBe('Keyed');
     expect(await services.events.renderJson([key], view, async () => [{ ...row, status: 'private' }])).toEqual([undefined]);
     expect(await services.events.renderJson([key], view, async () => [{ ...row, password: 'secret' }])).toEqual([undefined]);
     expect(await services.events.renderJson([key], view, async () => [])).toEqual([undefined]);
