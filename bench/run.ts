@@ -36,6 +36,8 @@ const config = {
   cases: env.BENCH_CASES ? list(env.BENCH_CASES, '') : undefined,
   reuse: env.BENCH_REUSE === '1',
   postgres: env.CALENDAR_BENCH_POSTGRES_URL || undefined,
+  /** Flags for the calendar servers' `node` (e.g. V8 heap sizes), to measure what they trade. */
+  nodeFlags: list(env.BENCH_NODE_FLAGS, '').flatMap((f) => f.split(' ')).filter(Boolean),
   readme: process.argv.includes('--readme'),
 };
 
@@ -110,6 +112,7 @@ async function benchServer(framework: Framework, db: CaseResult['db'], target: s
   const server = await startServer({
     script: SERVER_SCRIPT[framework],
     port: PORT,
+    nodeFlags: config.nodeFlags,
     env: { ...(db === 'sqlite' ? { CALENDAR_DB: target, CALENDAR_DB_URL: '' } : { CALENDAR_DB_URL: target }), CALENDAR_TOKENS: `administrator:${ADMIN_TOKEN}` },
   });
   log(` ${framework} on ${db}, ${size} events (pid ${server.pid})`);

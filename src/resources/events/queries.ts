@@ -207,7 +207,7 @@ export class EventStore {
    * Replaces an event's terms of one taxonomy (terms deleted meanwhile are left out);
    * `created` for an event inserted by this write, which has none.
    */
-  async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[], created?: NewEvent): Promise<void> {
+  async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[], created?: NewEvent): Promise<number[]> {
     const before = created ? [] : await this.termsOf(eventId, taxonomy);
     const wanted = validIds([...new Set(termIds)]);
     const present = wanted.length
@@ -226,6 +226,7 @@ export class EventStore {
       await adjustTermCounts(this.db, before.filter((id) => !kept.includes(id)), -1);
       await adjustTermCounts(this.db, kept.filter((id) => !before.includes(id)), 1);
     }
+    return kept;
   }
 
   // The counts move by what these two read: they are locking (current) reads, since MariaDB's

@@ -262,8 +262,8 @@ export function eventRoutes(): Route[] {
         args: eventWriteArgs(true),
         permission: (ctx) => has(ctx.principal, 'edit_tribe_events'),
         handler: async (ctx) => {
-          const row = await ctx.services.events.create(ctx.params, ctx.principal, ctx.now());
-          const [json] = await ctx.services.events.render([row], { urls: ctx.urls, principal: ctx.principal, single: false });
+          const { row, links } = await ctx.services.events.create(ctx.params, ctx.principal, ctx.now());
+          const [json] = await ctx.services.events.render([row], { urls: ctx.urls, principal: ctx.principal, single: false }, new Map([[row.id, links]]));
           return { status: 201, body: json };
         },
       }),

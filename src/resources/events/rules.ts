@@ -18,6 +18,7 @@ import type { eventWriteArgs } from './args.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';
 import type { EventDetails, EventKey, EventListQuery, EventRow, NewEvent } from './queries.js';
 import type { Store } from '../../store/index.js';
+import type { Taxonomy } from '../../store/database.js';
 import type { PostRow } from '../../posts/queries.js';
 import { withRetry } from '../../store/retry.js';
 import { sanitizeUrl } from '../../text/url.js';
@@ -112,6 +113,12 @@ export interface EventRenderView {
    * reuses rendered events under it. Without it (a store without versions) every event is rendered.
    */
   version?: string;
+}
+
+/** What an event links to: its organizers in order, and its terms. */
+export interface EventLinks {
+  organizers: readonly number[];
+  terms: readonly { taxonomy: Taxonomy; id: number }[];
 }
 
 /** The rules of events: dates and zones, linked items, terms, status, slugs and trash. */
@@ -275,7 +282,8 @@ export class EventService {
   }
 
   /** Assigns the terms sent, when the caller may assign them (else silently not, as upstream). */
-  private async assignTerms(tx: Store, eventId: number, input: EventInput, p: Principal | null, created?: NewEvent): Promise<void> {
+  private async assignTerms(tx: Store, eventId: number, input: EventInput, p: Principal | null, created?: NewEvent): Promise<EventLinks['terms']> {
+    const assigned: { taxonomy: Taxonomy; id: number }[] = [];
     for (const [kind, key, cap] of [
       [CATEGORIES, 'categories', 'edit_tribe_events'],
       [TAGS, 'tags', 'edit_posts'],
@@ -283,8 +291,10 @@ export class EventService {
       const value = input[key];
       if (value === undefined || !has(p, cap)) continue;
       const elements = phpEmpty(value) ? [] : ((termList(value) ?? []).filter((e) => typeof e === 'string' || typeof e === 'number') as (string | number)[]);
-      await tx.events.setTerms(eventId, kind.taxonomy, await this.deps.terms.idsForEvent(tx, kind, elements), created);
+      const ids = await tx.events.setTerms(eventId, kind.taxonomy, await this.deps.terms.idsForEvent(tx, kind, elements), created);
+      assigned.push(...ids.map((id) => ({ taxonomy: kind.taxonomy, id })));
     }
+    return assigned;
   }
 
   /**
@@ -326,13 +336,15 @@ export class EventService {
    * Events as the API shows them. Linked venues, organizers, terms and images are read in
    * one batch per kind for the whole page, never per event.
    */
-  async render(rows: readonly EventRow[], view: EventRenderView): Promise<CalendarEvent[]> {
+  async render(rows: readonly EventRow[], view: EventRenderView, links?: ReadonlyMap<number, EventLinks>): Promise<CalendarEvent[]> {
     if (!rows.length) return [];
     const ids = rows.map((r) => r.id);
+    // Links a write has just made are known: they are not read again.
+    const known = links && ids.every((id) => links.has(id)) ? links : undefined;
     const [images, organizerIds, termIds] = await Promise.all([
       this.deps.images.byIds(rows.map((r) => r.image_id)),
-      this.store.events.organizerIds(ids),
-      this.store.events.termIds(ids),
+      known ? new Map(ids.map((id) => [id, [...known.get(id)!.organizers]])) : this.store.events.organizerIds(ids),
+      known ? new Map(ids.map((id) => [id, [...known.get(id)!.terms]])) : this.store.events.termIds(ids),
     ]);
     const linkedView = { urls: view.urls, principal: view.principal, jsonLd: view.single };
     const venueRows = await this.deps.venues.getMany(rows.map((r) => r.venue_id).filter((v): v is number => v !== null));
@@ -375,8 +387,8 @@ export class EventService {
     });
   }
 
-  /** Creates an event and everything it links, in one transaction. */
-  async create(input: EventInput, p: Principal | null, now: Date): Promise<EventRow> {
+  /** Creates an event and everything it links, in one transaction; its links come back with it, for rendering. */
+  async create(input: EventInput, p: Principal | null, now: Date): Promise<{ row: EventRow; links: EventLinks }> {
     const site = this.deps.timezone;
     const zone = input.timezone || site;
     const allDay = input.all_day === true;
@@ -384,7 +396,7 @@ export class EventService {
     const entries = await this.linkedEntries(input, p);
     const image = await this.deps.images.choose(input.image, p);
     const cost = input.cost !== undefined ? storableCost(input.cost) : null;
-    const row = await withRetry(() =>
+    const created = await withRetry(() =>
       this.store.transaction(async (tx) => {
         const { venue, organizers } = await this.link(tx, entries, p, now);
         const { status, date, date_utc } = newPostState(input, p, site, now, zone);
@@ -420,12 +432,12 @@ export class EventService {
         };
         await tx.events.insertDetails(id, details);
         if (organizers?.length) await tx.events.setOrganizers(id, organizers, { status });
-        await this.assignTerms(tx, id, input, p, { status });
-        return tx.events.get(id);
+        const terms = await this.assignTerms(tx, id, input, p, { status });
+        return { row: await tx.events.get(id), links: { organizers: organizers ?? [], terms } };
       }),
     );
-    if (!row) throw apiError('could-not-create-event', 'The event could not be created from the provided data', 400);
-    return row;
+    if (!created.row) throw apiError('could-not-create-event', 'The event could not be created from the provided data', 400);
+    return { row: created.row, links: created.links };
   }
 
   /**

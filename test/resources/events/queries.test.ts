@@ -21,7 +21,7 @@ describe.each(DIALECTS)('EventStore queries on $name', ({ url }) => {
 
   /** Creates an event as an administrator; returns its row. */
   const createEvent = (title: string, start: string, end: string, more: Record<string, unknown> = {}): Promise<EventRow> =>
-    services.events.create({ title, start_date: start, end_date: end, ...more }, ADMIN, NOW);
+    services.events.create({ title, start_date: start, end_date: end, ...more }, ADMIN, NOW).then((c) => c.row);
 
   /** An archive query: given statuses, first page of 50, ordered by start. */
   const query = (q: Partial<EventListQuery> = {}): EventListQuery => ({ statuses: ALL_LISTED, offset: 0, limit: 50, orderByPublication: false, ...q });

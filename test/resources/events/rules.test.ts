@@ -50,7 +50,7 @@ describe.each(DIALECTS)('EventService.update on $name', ({ url }) => {
   /** A fresh published Paris event owned by the administrator. */
   const parisEvent = async (): Promise<EventRow> => {
     n++;
-    const row = await services.events.create(
+    const { row } = await services.events.create(
       { title: `Concert ${n}`, start_date: '2026-07-01 10:00:00', end_date: '2026-07-01 12:00:00', timezone: 'Europe/Paris' },
       ADMIN,
       NOW,

@@ -79,7 +79,7 @@ describe.each(DIALECTS)('LinkedPostStore queries on $name', ({ url }) => {
         ADMIN,
         NOW,
       );
-      if (name === 'Published link') publishedEvent = event.id;
+      if (name === 'Published link') publishedEvent = event.row.id;
     }
   }, 180_000);
   afterAll(() => t?.close());
