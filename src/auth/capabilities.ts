@@ -48,13 +48,27 @@ function postCapability(grant: string, kind: PostKind): string {
 /** The capabilities a role grants by default. */
 export function roleCapabilities(role: string): string[] {
   if (!isRole(role)) return [];
-  const grant = GRANTS[role];
-  const caps = new Set(grant.core);
-  for (const kind of ['events', 'venues', 'organizers'] as const) {
-    for (const g of grant.post) caps.add(postCapability(g, kind));
+  let caps = ROLE_CAPABILITIES.get(role);
+  if (!caps) {
+    const grant = GRANTS[role];
+    const set = new Set(grant.core);
+    for (const kind of ['events', 'venues', 'organizers'] as const) {
+      for (const g of grant.post) set.add(postCapability(g, kind));
+    }
+    caps = [...set];
+    ROLE_CAPABILITIES.set(role, caps);
   }
   return [...caps];
 }
+
+/** Each role's capabilities, built once (a request expands its caller's roles). */
+const ROLE_CAPABILITIES = new Map<Role, string[]>();
+
+/**
+ * The viewer key of principals made by {@link toPrincipal}: their roles and own capabilities,
+ * which decide their capabilities, are far fewer to sort than the capabilities themselves.
+ */
+const VIEWER_KEYS = new WeakMap<Principal, string>();
 
 /**
  * Expands a host user into a principal (roles become their capabilities). A role that is not
@@ -67,7 +81,10 @@ export function toPrincipal(user: User | null | undefined, onUnknownRole?: (role
     if (!isRole(role)) onUnknownRole?.(role, user);
     for (const c of roleCapabilities(role)) caps.add(c);
   }
-  return { id: user.id, capabilities: caps };
+  const principal = { id: user.id, capabilities: caps };
+  // JSON keeps any role or capability name apart from the next.
+  VIEWER_KEYS.set(principal, `${user.id}:r${JSON.stringify([[...new Set(user.roles ?? [])].sort(), [...new Set(user.capabilities ?? [])].sort()])}`);
+  return principal;
 }
 
 /**
@@ -75,7 +92,8 @@ export function toPrincipal(user: User | null | undefined, onUnknownRole?: (role
  * the capabilities. Equal keys see equal items.
  */
 export function viewerKey(p: Principal | null): string {
-  return p === null ? '' : `${p.id}:${[...p.capabilities].sort().join(',')}`;
+  if (p === null) return '';
+  return VIEWER_KEYS.get(p) ?? `${p.id}:c${JSON.stringify([...p.capabilities].sort())}`;
 }
 
 /** Whether the principal holds a capability. */

@@ -81,11 +81,16 @@ describe('isDatabaseUnavailable', () => {
 class Outage implements KyselyPlugin {
   down = false;
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    if (this.down) throw error({ code: 'ECONNREFUSED', errno: -111, address: '10.0.0.5', port: 5432 }, 'connect ECONNREFUSED 10.0.0.5:5432');
+    this.#fail();
     return args.node;
   }
+  // Queries run already compiled (the store version) reach only this hook.
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.#fail();
     return args.result;
+  }
+  #fail(): void {
+    if (this.down) throw error({ code: 'ECONNREFUSED', errno: -111, address: '10.0.0.5', port: 5432 }, 'connect ECONNREFUSED 10.0.0.5:5432');
   }
 }
 

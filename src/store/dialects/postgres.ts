@@ -1,5 +1,8 @@
-import { sql, type InsertQueryBuilder, type InsertResult } from 'kysely';
+import { CompiledQuery, sql, type InsertQueryBuilder, type InsertResult } from 'kysely';
 import type { StoreDialect } from './dialect.js';
+
+/** Read on every request: compiled once, not built and compiled each time. */
+const VERSION: CompiledQuery<{ s: string }> = CompiledQuery.raw('select pg_current_snapshot()::text as s');
 
 /** PostgreSQL (pg, and third-party dialects built on Kysely's PostgreSQL adapter). */
 export const postgresDialect: StoreDialect = {
@@ -18,7 +21,7 @@ export const postgresDialect: StoreDialect = {
   async version(db, generation) {
     // The text of `pg_current_snapshot()` changes whenever a transaction that wrote anything
     // starts or ends, on any connection of the cluster.
-    const { rows } = await sql<{ s: string }>`select pg_current_snapshot()::text as s`.execute(db);
+    const { rows } = await db.executeQuery(VERSION);
     return `${generation}:${rows[0]?.s}`;
   },
 

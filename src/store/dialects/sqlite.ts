@@ -1,5 +1,8 @@
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { StoreDialect } from './dialect.js';
+
+/** Read on every request: compiled once, not built and compiled each time. */
+const VERSION: CompiledQuery<{ c: number; v: number }> = CompiledQuery.raw('select total_changes() as c, data_version as v from pragma_data_version');
 
 /** SQLite (better-sqlite3, and third-party dialects built on Kysely's SQLite adapter). */
 export const sqliteDialect: StoreDialect = {
@@ -20,7 +23,7 @@ export const sqliteDialect: StoreDialect = {
   async version(db, generation) {
     // `total_changes()` counts this connection's writes (the host's own too) and
     // `PRAGMA data_version` the commits of every other connection, other processes included.
-    const { rows } = await sql<{ c: number; v: number }>`select total_changes() as c, data_version as v from pragma_data_version`.execute(db);
+    const { rows } = await db.executeQuery(VERSION);
     return `${generation}:${rows[0]?.c}:${rows[0]?.v}`;
   },
 
