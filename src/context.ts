@@ -31,4 +31,9 @@ export interface RequestContext {
    * whatever is kept under it must be derived from rows read after it.
    */
   version(): Promise<string | undefined>;
+  /**
+   * Whether this write is conditional (`If-Match`, `If-Unmodified-Since`, checked before the
+   * handler): its transaction then also requires the item to be as it was read.
+   */
+  conditional: boolean;
 }

@@ -61,6 +61,13 @@ export interface CalendarOptions {
    */
   responseCache?: false | { maxBytes?: number };
   /**
+   * HTTP caching of logged-out reads: `maxAge` (seconds, default 0) is sent as
+   * `Cache-Control: public, max-age=…` on their successful answers; above 0, `Vary` also names
+   * `Authorization` and `Cookie`, so that shared caches keep callers apart. Every answer carries
+   * an `ETag` for conditional requests whatever this says.
+   */
+  httpCache?: { maxAge?: number };
+  /**
    * Which pages of other origins may read answers. Default: any origin, never with the
    * visitor's cookies; list origins to let them read with credentials; `false` sends no
    * `Access-Control-*` header (the host's own CORS middleware decides).
@@ -114,6 +121,7 @@ export interface ResolvedOptions {
   limits: Limits;
   onError: (error: unknown) => void;
   responseCache: false | { maxBytes: number };
+  httpCache: { maxAge: number };
   cors: CorsPolicy;
   csrf: CsrfGuard;
   permalinks: Permalinks;
@@ -127,6 +135,11 @@ export interface ResolvedOptions {
 /** A whole number of at least 1, or the error naming the option. */
 function positiveWhole(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) throw invalidOption(name, value, 'a whole number of at least 1');
+  return value;
+}
+
+function wholeOrZero(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw invalidOption(name, value, 'a whole number of seconds (0 or more)');
   return value;
 }
 
@@ -162,6 +175,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     limits: resolveLimits(o.limits),
     onError,
     responseCache: o.responseCache === false ? false : { maxBytes: o.responseCache?.maxBytes ?? 16 * 1024 * 1024 },
+    httpCache: { maxAge: wholeOrZero('httpCache.maxAge', o.httpCache?.maxAge ?? 0) },
     cors,
     csrf: csrfGuard(o.csrf, cors),
     permalinks: resolvePermalinks(o.permalinks),

@@ -14,6 +14,7 @@ import { cleanStrings, parseBracketString, readBody, type ParamMap } from './par
 import { routeObject } from './route-description.js';
 import { rootIndex } from '../resources/index/root.js';
 import { bodyBytes } from './raw-json.js';
+import { checkPreconditions, entityTag, hasPrecondition, notModified, notModifiedHeaders } from './conditional.js';
 import type { Endpoint, HandlerContext, Reply, Route } from './route.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { urlsFor, type Urls } from './urls.js';
@@ -127,6 +128,32 @@ interface Clock {
   read: boolean;
 }
 
+/**
+ * A computed or kept answer as sent: `304` with its headers and no body when it is a read the
+ * client already holds (`If-None-Match`, `If-Modified-Since`), else as it is.
+ */
+function readAnswer(req: CoreRequest, status: number, headers: Record<string, string>, body: Uint8Array, head: boolean): CoreResponse {
+  const tag = headers.ETag;
+  if (status === 200 && tag !== undefined && notModified(req.headers, tag, headers['Last-Modified'])) {
+    return { status: 304, headers: notModifiedHeaders(headers), body: undefined };
+  }
+  return { status, headers, body: head ? undefined : body };
+}
+
+/** Request headers that would change what a plain read of the same URL answers. */
+const NOT_FORWARDED = new Set(['if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since', 'x-http-method-override', 'content-type', 'content-length']);
+
+/**
+ * What a read of the write's URL answers its caller now (tag and date), for its preconditions:
+ * the same pipeline, caller and mount, so the tag is the one that caller was given.
+ */
+async function currentRepresentation(core: Core, req: CoreRequest): Promise<{ etag: string; lastModified?: string } | undefined> {
+  const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !NOT_FORWARDED.has(name.toLowerCase())));
+  const read = await dispatch(core, { ...req, method: 'GET', query: '', body: undefined, headers });
+  const etag = read?.status === 200 ? read.headers.ETag : undefined;
+  return etag === undefined ? undefined : { etag, lastModified: read?.headers['Last-Modified'] };
+}
+
 function respond(status: number, headers: Record<string, string>, body: unknown, head: boolean): CoreResponse {
   return { status, headers, body: head ? undefined : bodyBytes(body) };
 }
@@ -167,6 +194,10 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
   // CORS and caching headers follow the verb of the request line, not an override
   // (WordPress reads `$_SERVER['REQUEST_METHOD']`): caches see that verb.
   const caller = () => callerHeaders(req.headers, req.method.toUpperCase(), principal, options.cors);
+  // A logged-out answer that shared caches may keep (`httpCache.maxAge`) must not be served to a
+  // signed-in caller of the same URL.
+  const shared = (headers: Record<string, string>) =>
+    options.httpCache.maxAge > 0 ? { ...headers, Vary: [headers.Vary, 'Authorization', 'Cookie'].filter(Boolean).join(', ') } : headers;
   // Set while this request computes an answer others may reuse (or wait for).
   let settle: Settle | undefined;
   // Read once, when first needed: the answer cache and the handlers see the same version.
@@ -185,7 +216,7 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
       // Looked up even for a fresh answer: a new version drops the older answers.
       const found = slot.cache.lookup(slot.version, slot.key, second);
       const kept = slot.fresh ? undefined : await found;
-      if (kept) return { status: kept.status, headers: { ...kept.headers, ...caller() }, body: head() ? undefined : kept.body };
+      if (kept) return readAnswer(req, kept.status, shared({ ...kept.headers, ...caller() }), kept.body, head());
     }
     const query = parseBracketString(req.query ?? '', options.limits);
     method = overriddenMethod(req, query);
@@ -224,13 +255,21 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     allow = await allowedMethods(matched.route, hctx);
     if (failure) throw failure;
     if (endpoint.permission && !(await endpoint.permission(hctx))) throw forbidden(principal !== null);
+    // After the permission check, which read the item a write addresses: a write that changes
+    // it before this write's transaction is seen there (`posts/write-target.ts`).
+    if (ctx.conditional) checkPreconditions(req.headers, await currentRepresentation(core, req));
     const reply: Reply = await endpoint.handler(hctx);
     const status = reply.status ?? 200;
-    const headers = { ...commonHeaders(urls, options.cors), ...reply.headers, Allow: allow };
+    const headers: Record<string, string> = { ...commonHeaders(urls, options.cors), ...reply.headers, Allow: allow };
     const json = bodyBytes(reply.body);
+    if (status === 200 && verb === 'GET') {
+      headers.ETag = entityTag(json);
+      if (principal === null) headers['Cache-Control'] = `public, max-age=${options.httpCache.maxAge}`;
+    }
     settle?.(status === 200 ? { status, headers, body: json } : undefined, clock.read);
     settle = undefined;
-    return { status, headers: { ...headers, ...caller() }, body: head() ? undefined : json };
+    const sent = { ...headers, ...caller() };
+    return readAnswer(req, status, status === 200 && verb === 'GET' && principal === null ? shared(sent) : sent, json, head());
   } catch (error) {
     const e = errorBody(error, options);
     const headers: Record<string, string> = { ...commonHeaders(urls, options.cors) };
@@ -269,6 +308,7 @@ function baseContext(core: Core, req: CoreRequest, urls: Urls, principal: Princi
     },
     routes: core.routes,
     version,
+    conditional: method !== 'GET' && method !== 'OPTIONS' && hasPrecondition(req.headers),
   };
 }
 

@@ -173,7 +173,7 @@ async function writeTarget(ctx: RequestContext, bySlug: boolean, action: 'edit' 
       : action === 'delete'
         ? invalidParam('slug')
         : apiError('rest-event-not-found', 'Event with ID 0 does not exist.', 404);
-  return { row, gone };
+  return { row, gone, conditional: ctx.conditional };
 }
 
 const PHP_INT_MAX = 9223372036854775807n;

@@ -1,3 +1,4 @@
+import { httpDate } from '../../http/conditional.js';
 import { has } from '../../auth/capabilities.js';
 import type { RequestContext } from '../../context.js';
 import { apiError, invalidParam } from '../../http/errors.js';
@@ -32,13 +33,21 @@ export function linkedRoutes<T extends LinkedTable>(
   const slugArg = linkedSlugArg(kindInfo);
   const notAccessible = () => apiError(`${noun}-not-accessible`, `The requested ${noun} is not accessible`, 403);
 
-  /** The item a single route addresses (by `id` or `slug`), once validation has passed. */
-  async function target(ctx: RequestContext): Promise<LinkedRow<T> | undefined> {
-    const s = service(ctx);
-    const id = toId(ctx.path('id'));
-    if (id !== undefined) return s.get(id);
-    const slug = ctx.path('slug');
-    return slug !== undefined ? s.bySlug(slug) : undefined;
+  /**
+   * The item a single route addresses (by `id` or `slug`), once validation has passed: read
+   * once per request, by the permission check, before a write's precondition is checked.
+   */
+  const targets = new WeakMap<RequestContext, Promise<LinkedRow<T> | undefined>>();
+  function target(ctx: RequestContext): Promise<LinkedRow<T> | undefined> {
+    let found = targets.get(ctx);
+    if (!found) {
+      const s = service(ctx);
+      const id = toId(ctx.path('id'));
+      const slug = ctx.path('slug');
+      found = id !== undefined ? s.get(id) : slug !== undefined ? s.bySlug(slug) : Promise.resolve(undefined);
+      targets.set(ctx, found);
+    }
+    return found;
   }
 
   /** Per-item permission once the item is known; the generic capability otherwise. */
@@ -60,7 +69,9 @@ export function linkedRoutes<T extends LinkedTable>(
   const read = async (ctx: RequestContext) => {
     const row = await target(ctx);
     if (!row || (row.status !== 'publish' && !service(ctx).can(ctx.principal, 'read', row))) throw notAccessible();
-    return { body: await single(ctx, row, true) };
+    // A venue's or organizer's JSON is its own row's: its modification date dates the answer
+    // (an event's embeds others, which move without changing its date: it has none).
+    return { body: await single(ctx, row, true), headers: { 'Last-Modified': httpDate(new Date(`${row.modified_utc.replace(' ', 'T')}Z`)) } };
   };
 
   /** The item a write addresses, or 400 when the path names none (a query `id` can pass validation in its place). */
@@ -68,7 +79,7 @@ export function linkedRoutes<T extends LinkedTable>(
     const missing = () => invalidParam(ctx.path('slug') !== undefined ? 'slug' : 'id');
     const row = await target(ctx);
     if (!row) throw missing();
-    return { row, gone: missing };
+    return { row, gone: missing, conditional: ctx.conditional };
   }
 
   const update = async (ctx: RequestContext & { params: Record<string, unknown> }) => {

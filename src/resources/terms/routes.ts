@@ -5,7 +5,7 @@ import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route }
 import { termArchiveArgs, termIdArg, termWriteArgs, type TermKind } from './args.js';
 import { parseList } from '../../args/checks.js';
 import { toId } from '../../ids.js';
-import type { TermListQuery } from './queries.js';
+import type { TermListQuery, TermRow } from './queries.js';
 import type { RequestContext } from '../../context.js';
 import { sanitizeTitle } from '../../text/slug.js';
 
@@ -44,6 +44,25 @@ export function termRoutes(kind: TermKind): Route[] {
   const archiveArgs = termArchiveArgs(kind);
   const idArg = termIdArg(kind);
   const manage = (ctx: RequestContext) => ctx.services.terms.canManage(kind, ctx.principal);
+
+  /**
+   * The term a write addresses, read once, by the permission check: before a conditional
+   * write's precondition is checked, so that its transaction can require the term unchanged.
+   */
+  const targets = new WeakMap<RequestContext, Promise<TermRow | undefined>>();
+  const target = (ctx: RequestContext) => {
+    let found = targets.get(ctx);
+    if (!found) {
+      const id = toId(ctx.path('id'));
+      found = id === undefined ? Promise.resolve(undefined) : ctx.services.terms.get(kind.taxonomy, id);
+      targets.set(ctx, found);
+    }
+    return found;
+  };
+  const manageTarget = async (ctx: RequestContext) => {
+    if (ctx.conditional) await target(ctx);
+    return manage(ctx);
+  };
 
   const archive = endpoint({
     methods: READABLE,
@@ -107,11 +126,11 @@ export function termRoutes(kind: TermKind): Route[] {
   const update = endpoint({
     methods: EDITABLE,
     args: { id: idArg, ...termWriteArgs(kind, false) },
-    permission: manage,
+    permission: manageTarget,
     handler: async (ctx) => {
       rejectParentOnTags(kind, ctx);
       const { id, ...input } = ctx.params;
-      const row = await ctx.services.terms.update(kind, id, input);
+      const row = await ctx.services.terms.update(kind, id, input, ctx.conditional ? await target(ctx) : undefined);
       return { body: await ctx.services.terms.single(kind, row, ctx.urls, ctx.principal) };
     },
   });
@@ -119,12 +138,12 @@ export function termRoutes(kind: TermKind): Route[] {
   const remove = endpoint({
     methods: DELETABLE,
     args: { id: idArg },
-    permission: manage,
+    permission: manageTarget,
     handler: async (ctx) => {
-      const row = await ctx.services.terms.get(kind.taxonomy, ctx.params.id);
+      const row = ctx.conditional ? await target(ctx) : await ctx.services.terms.get(kind.taxonomy, ctx.params.id);
       if (!row) throw new ApiError('rest_term_invalid', 'Term does not exist.', { status: 404 });
       const [before] = await ctx.services.terms.render(kind, [row], ctx.urls);
-      await ctx.services.terms.delete(kind, row);
+      await ctx.services.terms.delete(kind, row, ctx.conditional);
       return { body: before };
     },
   });

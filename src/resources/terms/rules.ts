@@ -8,6 +8,8 @@ import type { TermKind } from './args.js';
 import type { Taxonomy } from '../../store/database.js';
 import type { Store } from '../../store/index.js';
 import { withRetry } from '../../store/retry.js';
+import { preconditionFailed } from '../../http/conditional.js';
+import { sameRow } from '../../posts/write-target.js';
 import { TERM_COLUMN_LIMITS, type TermListQuery, type TermRow } from './queries.js';
 import { sanitizeTermName } from '../../text/sanitize.js';
 import { fitSlug, sanitizeTitle } from '../../text/slug.js';
@@ -136,8 +138,8 @@ export class TermService {
     return [...new Set(ids)];
   }
 
-  /** Updates the fields sent. */
-  async update(kind: TermKind, id: number, input: TermInput): Promise<TermRow> {
+  /** Updates the fields sent; with `expected` (a conditional write), only while the term is still as it was read. */
+  async update(kind: TermKind, id: number, input: TermInput, expected?: TermRow): Promise<TermRow> {
     const changes: Partial<{ name: string; slug: string; description: string; parent: number }> = {};
     if (input.name !== undefined) changes.name = this.cleanName(input.name);
     if (input.description !== undefined) changes.description = input.description;
@@ -145,6 +147,7 @@ export class TermService {
     if (input.parent !== undefined && kind.hierarchical) changes.parent = input.parent;
     await withRetry(() =>
       this.store.transaction(async (tx) => {
+        if (expected) await unchanged(tx, expected);
         // A parent below the term itself would make a cycle.
         if (changes.parent !== undefined && (await tx.terms.isSelfOrDescendant(kind.taxonomy, id, changes.parent))) throw invalidParam('parent');
         if (input.slug !== undefined) {
@@ -160,13 +163,15 @@ export class TermService {
     return (await this.store.terms.get(kind.taxonomy, id))!;
   }
 
-  /** Deletes a term for good: children move to its parent, events lose it. */
-  async delete(kind: TermKind, row: TermRow): Promise<void> {
+  /** Deletes a term for good: children move to its parent, events lose it; if `conditional`, only while it is still `row`. */
+  async delete(kind: TermKind, row: TermRow, conditional = false): Promise<void> {
     await withRetry(() =>
-      this.store.transaction(async ({ db, dialect }) => {
+      this.store.transaction(async (tx) => {
+        const { db, dialect } = tx;
         // Locked first: an event write linking the term meanwhile either goes before (and its
         // link is deleted here) or after (and finds the term gone).
-        await dialect.locking(db.selectFrom('terms').select('id').where('id', '=', row.id)).execute();
+        if (conditional) await unchanged(tx, row);
+        else await dialect.locking(db.selectFrom('terms').select('id').where('id', '=', row.id)).execute();
         await db.updateTable('terms').set({ parent: row.parent }).where('taxonomy', '=', kind.taxonomy).where('parent', '=', row.id).execute();
         await db.deleteFrom('term_relationships').where('term_id', '=', row.id).execute();
         await db.deleteFrom('terms').where('id', '=', row.id).execute();
@@ -209,4 +214,11 @@ export class TermService {
 function fitsColumns(name: string | undefined, description: string | undefined): boolean {
   const { nameCharacters, descriptionBytes } = TERM_COLUMN_LIMITS;
   return (name === undefined || [...name].length <= nameCharacters) && (description === undefined || Buffer.byteLength(description) <= descriptionBytes);
+}
+
+/** Locks the term and requires it as `expected` (a conditional write): else the request's `412`. */
+async function unchanged(tx: Store, expected: TermRow): Promise<void> {
+  await tx.dialect.locking(tx.db.selectFrom('terms').select('id').where('id', '=', expected.id)).execute();
+  const current = await tx.terms.get(expected.taxonomy, expected.id);
+  if (!current || !sameRow(current, expected)) throw preconditionFailed();
 }

@@ -1,0 +1,93 @@
+/**
+ * Conditional requests (RFC 9110 §13): entity tags and dates on successful reads, `304 Not
+ * Modified` for a client that already holds the answer, `412 Precondition Failed` for a write
+ * whose client holds a stale one. Additions of this library: the original sends none of them.
+ */
+import { createHash } from 'node:crypto';
+import { ApiError } from './errors.js';
+import { headerValue } from './header-value.js';
+import type { Headers } from './types.js';
+
+/**
+ * The strong entity tag of an answer: a digest of its exact bytes, so that it differs
+ * whenever what the caller is shown differs (their own drafts, a redacted password, the mount's
+ * URLs), and two instances give equal answers equal tags.
+ */
+export function entityTag(body: Uint8Array): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/** The tags of an `If-Match` / `If-None-Match` value: `*`, or the listed tags (weak ones with `W/`). */
+function listedTags(value: string): '*' | string[] {
+  if (value.trim() === '*') return '*';
+  return [...value.matchAll(/(W\/)?"[^"]*"/g)].map((m) => m[0]);
+}
+
+/** Weak comparison (RFC 9110 §8.8.3.2): the opaque tags are equal, `W/` or not. */
+const weakly = (a: string, b: string) => a.replace(/^W\//, '') === b.replace(/^W\//, '');
+
+/** An HTTP date's instant in whole seconds, or `undefined` when the value is not one. */
+function httpSeconds(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}
+
+/**
+ * Whether a read may answer `304 Not Modified` (RFC 9110 §13.1.2, §13.1.3): an `If-None-Match`
+ * that lists the answer's tag, or, without one, an `If-Modified-Since` not before its
+ * `Last-Modified`.
+ */
+export function notModified(request: Headers, etag: string, lastModified: string | undefined): boolean {
+  const noneMatch = headerValue(request, 'if-none-match');
+  if (noneMatch !== undefined) {
+    const tags = listedTags(noneMatch);
+    return tags === '*' || tags.some((t) => weakly(t, etag));
+  }
+  const since = httpSeconds(headerValue(request, 'if-modified-since'));
+  const modified = httpSeconds(lastModified);
+  return since !== undefined && modified !== undefined && modified <= since;
+}
+
+/** The headers of a `304` for an answer's headers: all but those that describe a body. */
+export function notModifiedHeaders(headers: Record<string, string>): Record<string, string> {
+  const { 'Content-Type': _type, ...rest } = headers;
+  return rest;
+}
+
+/** Whether a write carries a precondition (`If-Match`, `If-Unmodified-Since`). */
+export function hasPrecondition(request: Headers): boolean {
+  return headerValue(request, 'if-match') !== undefined || headerValue(request, 'if-unmodified-since') !== undefined;
+}
+
+/**
+ * Checks a write's preconditions (RFC 9110 §13.1.1, §13.1.4) against the item as a read by the
+ * same caller answers now (`current`: its tag and `Last-Modified`, `undefined` when the read
+ * fails): a stale tag or date is a `412` in the API's error shape, and nothing is written.
+ */
+export function checkPreconditions(request: Headers, current: { etag: string; lastModified?: string } | undefined): void {
+  const match = headerValue(request, 'if-match');
+  if (match !== undefined) {
+    const tags = listedTags(match);
+    // Strong comparison: a weak tag never matches (§13.1.1).
+    const ok = current !== undefined && (tags === '*' || tags.some((t) => !t.startsWith('W/') && t === current.etag));
+    if (!ok) throw preconditionFailed();
+    return;
+  }
+  const since = httpSeconds(headerValue(request, 'if-unmodified-since'));
+  if (since === undefined) return;
+  const modified = httpSeconds(current?.lastModified);
+  if (current === undefined || modified === undefined || modified > since) throw preconditionFailed();
+}
+
+/** The `412` of a write whose precondition does not hold. */
+export function preconditionFailed(): ApiError {
+  return new ApiError('rest_precondition_failed', 'The item has changed since the version the request is based on (If-Match, If-Unmodified-Since): read it again.', {
+    status: 412,
+  });
+}
+
+/** An instant as an HTTP date (`Last-Modified`). */
+export function httpDate(utc: Date): string {
+  return utc.toUTCString();
+}
