@@ -120,6 +120,49 @@ export interface TermRelationshipsTable {
   term_id: number;
 }
 
+/** The kinds of item the change log records. */
+export type ChangeKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+
+/** What happened to an item: created, updated (trash and status changes included) or deleted for good. */
+export type ChangeType = 'created' | 'updated' | 'deleted';
+
+/** The change log (`changes/log.ts`): one row per item a committed write changed, in commit order. */
+export interface ChangesTable {
+  /** Position in the log: commits take successive positions, one at a time. */
+  seq: number;
+  kind: ChangeKind;
+  item_id: number;
+  change_type: ChangeType;
+  /** ISO 8601 UTC instant with milliseconds. */
+  at_utc: string;
+}
+
+/** The log's single row: its last position, how far it was pruned, and the store's identity. */
+export interface ChangeSequenceTable {
+  id: number;
+  last_seq: number;
+  /** Entries up to here were pruned: a sync token before it has expired. */
+  pruned_through: number;
+  /** Random, set once: a sync token of another store is unknown here. */
+  store_id: string;
+}
+
+/** Where each webhook endpoint stands in the change log, and who is delivering to it. */
+export interface WebhookCursorsTable {
+  /** The endpoint's key (its name, or its URL). */
+  endpoint: string;
+  /** The last change delivered (or skipped by its filters). */
+  seq: number;
+  /** Failed attempts at the next change since it was last delivered. */
+  attempts: number;
+  /** Not before this instant (ISO), after a failure. */
+  retry_at: string;
+  /** The instance delivering now, until `lease_until` (ISO). */
+  lease_owner: string;
+  lease_until: string;
+  last_error: string;
+}
+
 /** The store's tables by their logical names (the configured prefix is added on the way out). */
 export interface Database {
   posts: PostsTable;
@@ -130,6 +173,9 @@ export interface Database {
   attachments: AttachmentsTable;
   terms: TermsTable;
   term_relationships: TermRelationshipsTable;
+  changes: ChangesTable;
+  change_sequence: ChangeSequenceTable;
+  webhook_cursors: WebhookCursorsTable;
 }
 
 /** The logical table names, for the prefix plugin. */
@@ -142,4 +188,7 @@ export const TABLES: readonly (keyof Database)[] = [
   'attachments',
   'terms',
   'term_relationships',
+  'changes',
+  'change_sequence',
+  'webhook_cursors',
 ];

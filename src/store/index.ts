@@ -9,6 +9,7 @@ import { AttachmentStore } from '../images/queries.js';
 import { EventStore } from '../resources/events/queries.js';
 import { LinkedPostStore } from '../resources/linked/queries.js';
 import { StoreVersion } from './version.js';
+import { ChangeLog, DEFAULT_RETENTION_MS } from '../changes/log.js';
 
 // Fields `search` looks in.
 const VENUE_SEARCH = ['posts.title', 'posts.content', 'posts.excerpt', 'd.address', 'd.city', 'd.province', 'd.state', 'd.stateprovince', 'd.zip', 'd.phone'];
@@ -25,12 +26,17 @@ export class Store {
   readonly events: EventStore;
   readonly venues: LinkedPostStore<'venues'>;
   readonly organizers: LinkedPostStore<'organizers'>;
+  /** The change log; inside a transaction, where its writes note what they change. */
+  readonly changes: ChangeLog;
 
   private constructor(
     readonly db: Kysely<Database>,
     readonly dialect: StoreDialect,
     private readonly versions: StoreVersion,
+    private readonly retentionMs: number,
+    inTransaction: boolean,
   ) {
+    this.changes = new ChangeLog(db, inTransaction, retentionMs);
     this.terms = new TermStore(db);
     this.posts = new PostStore(db, dialect);
     this.attachments = new AttachmentStore(db);
@@ -39,12 +45,15 @@ export class Store {
     this.organizers = new LinkedPostStore(db, dialect, 'organizers', 'organizer', ORGANIZER_SEARCH);
   }
 
-  /** A store over a host's (or the helper's) Kysely instance, with its tables prefixed. */
-  static open(raw: Kysely<unknown>, prefix: string): Store {
+  /**
+   * A store over a host's (or the helper's) Kysely instance, with its tables prefixed;
+   * `changeRetentionMs` is how long the change log keeps its entries.
+   */
+  static open(raw: Kysely<unknown>, prefix: string, changeRetentionMs = DEFAULT_RETENTION_MS): Store {
     const dialect = dialectOf(raw);
     const versions = new StoreVersion(dialect);
     const db = raw.withPlugin(new TablePrefixPlugin(prefix, TABLES)).withPlugin(versions) as unknown as Kysely<Database>;
-    return new Store(db, dialect, versions);
+    return new Store(db, dialect, versions, changeRetentionMs, false);
   }
 
   /** The store's version now (`store/version.ts`); `undefined` where the dialect has none. */
@@ -52,11 +61,16 @@ export class Store {
     return this.versions.current(this.db);
   }
 
-  /** Runs `work` in one transaction, with a store bound to it. */
+  /** Runs `work` in one transaction, with a store bound to it; the changes it noted are logged last. */
   transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
     return this.db
       .transaction()
-      .execute((trx) => work(new Store(trx, this.dialect, this.versions)))
+      .execute(async (trx) => {
+        const tx = new Store(trx, this.dialect, this.versions, this.retentionMs, true);
+        const result = await work(tx);
+        await tx.changes.flush(new Date());
+        return result;
+      })
       .finally(() => this.versions.bump());
   }
 }

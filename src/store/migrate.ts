@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { dialectOf } from './dialects/index.js';
 import * as init from './migrations/001_init.js';
 import * as termCounts from './migrations/002_term_counts.js';
+import * as changes from './migrations/003_changes.js';
 import type { MigrationContext } from './migrations/001_init.js';
 
 type InCodeMigration = { up(ctx: MigrationContext): Promise<void>; down(ctx: MigrationContext): Promise<void> };
@@ -10,6 +11,7 @@ type InCodeMigration = { up(ctx: MigrationContext): Promise<void>; down(ctx: Mig
 const MIGRATIONS: [string, InCodeMigration][] = [
   ['001_init', init],
   ['002_term_counts', termCounts],
+  ['003_changes', changes],
 ];
 
 /**

@@ -433,6 +433,7 @@ export class EventService {
         await tx.events.insertDetails(id, details);
         if (organizers?.length) await tx.events.setOrganizers(id, organizers, { status });
         const terms = await this.assignTerms(tx, id, input, p, { status });
+        tx.changes.record('event', id, 'created');
         return { row: await tx.events.get(id), links: { organizers: organizers ?? [], terms } };
       }),
     );
@@ -511,6 +512,7 @@ export class EventService {
         if (organizers !== undefined) await tx.events.setOrganizers(row.id, organizers);
         await this.assignTerms(tx, row.id, input, p);
         if (trashing) await moveToTrash(tx, EVENT, present(await tx.events.get(row.id), target), site, now);
+        tx.changes.record('event', row.id, 'updated');
         return present(await tx.events.get(row.id), target);
       }),
     );
@@ -522,6 +524,7 @@ export class EventService {
       this.store.transaction(async (tx) => {
         const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
         await moveToTrash(tx, EVENT, row, this.deps.timezone, now);
+        tx.changes.record('event', row.id, 'updated');
         return present(await tx.events.get(row.id), target);
       }),
     );
@@ -533,6 +536,7 @@ export class EventService {
       this.store.transaction(async (tx) => {
         const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
         await tx.events.deletePermanently(row.id);
+        tx.changes.record('event', row.id, 'deleted');
       }),
     );
   }

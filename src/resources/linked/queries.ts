@@ -192,17 +192,24 @@ export class LinkedPostStore<T extends LinkedTable> {
       .execute();
   }
 
-  /** Removes the item's links to events (when it is trashed or deleted). */
-  async unlinkFromEvents(postId: number): Promise<void> {
-    if (this.table === 'venues') await this.db.updateTable('events').set({ venue_id: null }).where('venue_id', '=', postId).execute();
-    else await this.db.deleteFrom('event_organizers').where('organizer_id', '=', postId).execute();
+  /** Removes the item's links to events (when it is trashed or deleted); the events it leaves. */
+  async unlinkFromEvents(postId: number): Promise<number[]> {
+    if (this.table === 'venues') {
+      const events = await this.db.selectFrom('events').select('post_id').where('venue_id', '=', postId).execute();
+      if (events.length) await this.db.updateTable('events').set({ venue_id: null }).where('venue_id', '=', postId).execute();
+      return events.map((e) => Number(e.post_id));
+    }
+    const events = await this.db.selectFrom('event_organizers').select('event_id').where('organizer_id', '=', postId).execute();
+    if (events.length) await this.db.deleteFrom('event_organizers').where('organizer_id', '=', postId).execute();
+    return [...new Set(events.map((e) => Number(e.event_id)))];
   }
 
-  /** Deletes the item for good. */
-  async deletePermanently(postId: number): Promise<void> {
-    await this.unlinkFromEvents(postId);
+  /** Deletes the item for good; the events it leaves. */
+  async deletePermanently(postId: number): Promise<number[]> {
+    const events = await this.unlinkFromEvents(postId);
     await this.db.deleteFrom(this.table as 'venues').where('post_id', '=', postId).execute();
     await this.db.deleteFrom('term_relationships').where('post_id', '=', postId).execute();
     await this.db.deleteFrom('posts').where('id', '=', postId).execute();
+    return events;
   }
 }

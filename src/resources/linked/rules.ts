@@ -170,6 +170,7 @@ export class LinkedPostService<T extends LinkedTable> {
       if (!this.can(p, 'edit', duplicate)) return duplicate.id;
       await table.updateDetails(duplicate.id, this.kind.details(input, duplicate));
       if (image !== undefined) await tx.posts.update(duplicate.id, { image_id: (await this.images.record(tx, image)) ?? null });
+      tx.changes.record(this.kind.info.noun, duplicate.id, 'updated');
       return duplicate.id;
     }
     const id = await insertPost(tx, {
@@ -183,6 +184,7 @@ export class LinkedPostService<T extends LinkedTable> {
       image_id: (await this.images.record(tx, image)) ?? null,
     });
     await table.insertDetails(id, { ...this.kind.blank(), ...this.kind.details(input, undefined) });
+    tx.changes.record(this.kind.info.noun, id, 'created');
     return id;
   }
 
@@ -210,7 +212,8 @@ export class LinkedPostService<T extends LinkedTable> {
         const { trashing, changes: moved } = await moveStatus(tx, this.kind.info, row, input, p, this.can(p, 'delete', row), siteZone, now);
         await tx.posts.update(row.id, { ...changes, ...moved });
         await table.updateDetails(row.id, this.kind.details(input, row));
-        if (trashing) await moveToTrash(tx, this.kind.info, present(await table.get(row.id), target), siteZone, now, () => table.unlinkFromEvents(row.id));
+        tx.changes.record(this.kind.info.noun, row.id, 'updated');
+        if (trashing) await moveToTrash(tx, this.kind.info, present(await table.get(row.id), target), siteZone, now, () => this.unlink(tx, row.id));
         return present(await table.get(row.id), target);
       }),
     );
@@ -222,7 +225,8 @@ export class LinkedPostService<T extends LinkedTable> {
       this.store.transaction(async (tx) => {
         const table = this.rows(tx);
         const row = recheck(await table.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
-        await moveToTrash(tx, this.kind.info, row, siteZone, now, () => table.unlinkFromEvents(row.id));
+        await moveToTrash(tx, this.kind.info, row, siteZone, now, () => this.unlink(tx, row.id));
+        tx.changes.record(this.kind.info.noun, row.id, 'updated');
         return present(await table.get(row.id), target);
       }),
     );
@@ -234,8 +238,14 @@ export class LinkedPostService<T extends LinkedTable> {
       this.store.transaction(async (tx) => {
         const table = this.rows(tx);
         const row = recheck(await table.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
-        await table.deletePermanently(row.id);
+        for (const event of await table.deletePermanently(row.id)) tx.changes.record('event', event, 'updated');
+        tx.changes.record(this.kind.info.noun, row.id, 'deleted');
       }),
     );
+  }
+
+  /** Unlinks the item from its events, which the change log then shows as updated. */
+  private async unlink(tx: Store, id: number): Promise<void> {
+    for (const event of await this.rows(tx).unlinkFromEvents(id)) tx.changes.record('event', event, 'updated');
   }
 }

@@ -5,7 +5,7 @@ import type { Urls } from '../../http/urls.js';
 import { termJson, termLinks, type Ancestry } from './json.js';
 import type { Term } from '../../schemas/types.js';
 import type { TermKind } from './args.js';
-import type { Taxonomy } from '../../store/database.js';
+import type { ChangeKind, Taxonomy } from '../../store/database.js';
 import type { Store } from '../../store/index.js';
 import { withRetry } from '../../store/retry.js';
 import { preconditionFailed } from '../../http/conditional.js';
@@ -108,6 +108,7 @@ export class TermService {
           tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug, description: input.description ?? '', parent }),
         );
         if (!base) await tx.db.updateTable('terms').set({ slug: String(id) }).where('id', '=', id).execute();
+        tx.changes.record(changeKind(kind), id, 'created');
         return id;
       }),
     ).then(async (id) => (await this.store.terms.get(kind.taxonomy, id))!);
@@ -132,7 +133,9 @@ export class TermService {
       if (found) ids.push(found.id);
       else if (name) {
         const slug = await this.uniqueSlug(tx, kind, sanitizeTitle(name) || 'term', 0);
-        ids.push(await tx.dialect.insertReturningId(tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug, description: '', parent: 0 })));
+        const id = await tx.dialect.insertReturningId(tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug, description: '', parent: 0 }));
+        tx.changes.record(changeKind(kind), id, 'created');
+        ids.push(id);
       }
     }
     return [...new Set(ids)];
@@ -157,7 +160,10 @@ export class TermService {
           }
           changes.slug = slug;
         }
-        if (Object.keys(changes).length) await tx.db.updateTable('terms').set(changes).where('id', '=', id).execute();
+        if (Object.keys(changes).length) {
+          await tx.db.updateTable('terms').set(changes).where('id', '=', id).execute();
+          tx.changes.record(changeKind(kind), id, 'updated');
+        }
       }),
     );
     return (await this.store.terms.get(kind.taxonomy, id))!;
@@ -172,9 +178,15 @@ export class TermService {
         // link is deleted here) or after (and finds the term gone).
         if (conditional) await unchanged(tx, row);
         else await dialect.locking(db.selectFrom('terms').select('id').where('id', '=', row.id)).execute();
+        const children = await db.selectFrom('terms').select('id').where('taxonomy', '=', kind.taxonomy).where('parent', '=', row.id).execute();
         await db.updateTable('terms').set({ parent: row.parent }).where('taxonomy', '=', kind.taxonomy).where('parent', '=', row.id).execute();
+        const events = await db.selectFrom('term_relationships').select('post_id').where('term_id', '=', row.id).execute();
         await db.deleteFrom('term_relationships').where('term_id', '=', row.id).execute();
         await db.deleteFrom('terms').where('id', '=', row.id).execute();
+        // The children moved up, and the events lost a term: each of them changed.
+        for (const child of children) tx.changes.record(changeKind(kind), Number(child.id), 'updated');
+        for (const event of events) tx.changes.record('event', Number(event.post_id), 'updated');
+        tx.changes.record(changeKind(kind), row.id, 'deleted');
       }),
     );
   }
@@ -221,4 +233,9 @@ async function unchanged(tx: Store, expected: TermRow): Promise<void> {
   await tx.dialect.locking(tx.db.selectFrom('terms').select('id').where('id', '=', expected.id)).execute();
   const current = await tx.terms.get(expected.taxonomy, expected.id);
   if (!current || !sameRow(current, expected)) throw preconditionFailed();
+}
+
+/** The change log's kind of a taxonomy's terms. */
+function changeKind(kind: TermKind): ChangeKind {
+  return kind.taxonomy === 'post_tag' ? 'tag' : 'category';
 }

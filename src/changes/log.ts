@@ -1,0 +1,101 @@
+import type { Kysely } from 'kysely';
+import type { ChangeKind, ChangeType, ChangesTable, Database } from '../store/database.js';
+
+/** A change as the log keeps it. */
+export type ChangeRow = ChangesTable;
+
+/** Where the log stands. */
+export interface LogHead {
+  /** The last position taken. */
+  lastSeq: number;
+  /** Positions up to here were pruned. */
+  prunedThrough: number;
+  storeId: string;
+}
+
+/** How long entries are kept, by default: a client that syncs less often than this starts over. */
+export const DEFAULT_RETENTION_MS = 30 * 86_400_000;
+
+/** Every so many positions, a write prunes what is older than the retention. */
+const PRUNE_EVERY = 256;
+
+interface Pending {
+  kind: ChangeKind;
+  itemId: number;
+  type: ChangeType;
+}
+
+/**
+ * The change log: every item a committed write created, changed or deleted, in commit order,
+ * for the change feed and webhooks.
+ *
+ * A transaction notes its changes as it goes ({@link record}) and writes them as its last step
+ * ({@link flush}): it takes the next positions by updating the log's single sequence row, whose
+ * lock it then holds until it commits. Transactions therefore commit in the order of their
+ * positions on every database (SQLite runs one writer at a time anyway), so that a reader who
+ * has seen position n has seen every position before it, and since the row is the last thing a
+ * transaction locks, waiting for it never closes a cycle of locks.
+ */
+export class ChangeLog {
+  readonly #pending: Pending[] = [];
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly inTransaction: boolean,
+    private readonly retentionMs: number,
+  ) {}
+
+  /** Notes a change made by this transaction, written when it ends ({@link flush}). */
+  record(kind: ChangeKind, itemId: number, type: ChangeType): void {
+    if (!this.inTransaction) throw new Error('calendar: changes are recorded inside a write transaction');
+    const i = this.#pending.findIndex((p) => p.kind === kind && p.itemId === itemId);
+    if (i < 0) {
+      this.#pending.push({ kind, itemId, type });
+      return;
+    }
+    const before = this.#pending[i]!;
+    // One entry per item and transaction: what a reader before it and after it would tell apart.
+    if (before.type === 'created' && type === 'deleted') this.#pending.splice(i, 1);
+    else if (before.type !== 'created' && type !== 'created') before.type = type;
+  }
+
+  /** Writes the changes noted, at the next positions of the log; the transaction's last statement. */
+  async flush(now: Date): Promise<void> {
+    const n = this.#pending.length;
+    if (!n) return;
+    await this.db.updateTable('change_sequence').set((eb) => ({ last_seq: eb('last_seq', '+', n) })).where('id', '=', 1).execute();
+    const head = await this.db.selectFrom('change_sequence').select(['last_seq']).where('id', '=', 1).executeTakeFirstOrThrow();
+    const last = Number(head.last_seq);
+    const at = now.toISOString();
+    await this.db
+      .insertInto('changes')
+      .values(this.#pending.map((p, i) => ({ seq: last - n + 1 + i, kind: p.kind, item_id: p.itemId, change_type: p.type, at_utc: at })))
+      .execute();
+    this.#pending.length = 0;
+    if (Math.floor(last / PRUNE_EVERY) !== Math.floor((last - n) / PRUNE_EVERY)) await this.#prune(now);
+  }
+
+  /** Drops the entries older than the retention, and remembers how far (tokens before are expired). */
+  async #prune(now: Date): Promise<void> {
+    const cutoff = new Date(now.getTime() - this.retentionMs).toISOString();
+    const kept = await this.db.selectFrom('changes').select('seq').where('at_utc', '>=', cutoff).orderBy('seq').limit(1).executeTakeFirst();
+    if (!kept) return;
+    const through = Number(kept.seq) - 1;
+    await this.db.deleteFrom('changes').where('seq', '<=', through).execute();
+    await this.db.updateTable('change_sequence').set({ pruned_through: through }).where('id', '=', 1).where('pruned_through', '<', through).execute();
+  }
+
+  /** Where the log stands now. */
+  async head(): Promise<LogHead> {
+    const row = await this.db.selectFrom('change_sequence').select(['last_seq', 'pruned_through', 'store_id']).where('id', '=', 1).executeTakeFirstOrThrow();
+    return { lastSeq: Number(row.last_seq), prunedThrough: Number(row.pruned_through), storeId: row.store_id };
+  }
+
+  /** Up to `limit` entries after position `seq` and up to `through`, oldest first; only of `kinds` when given. */
+  async after(seq: number, through: number, limit: number, kinds?: readonly ChangeKind[]): Promise<ChangeRow[]> {
+    let query = this.db.selectFrom('changes').selectAll().where('seq', '>', seq).where('seq', '<=', through);
+    if (kinds?.length) query = query.where('kind', 'in', [...kinds]);
+    const rows = await query.orderBy('seq').limit(limit).execute();
+    return rows.map((r) => ({ ...r, seq: Number(r.seq), item_id: Number(r.item_id) }));
+  }
+}
