@@ -73,7 +73,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
   const raw: Promise<Kysely<unknown>> = typeof options.db === 'string' ? connectDatabase(options.db) : Promise.resolve(options.db as Kysely<unknown>);
   // Built once, on first use: connecting may be asynchronous (driver import).
   const core: Promise<Core> = raw.then((db) => {
-    const store = Store.open(db, resolved.tablePrefix);
+    const store = Store.open(db, resolved.tablePrefix, resolved.changes.retentionMs);
     const { responseCache } = resolved;
     return {
       options: resolved,

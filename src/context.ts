@@ -36,4 +36,9 @@ export interface RequestContext {
    * handler): its transaction then also requires the item to be as it was read.
    */
   conditional: boolean;
+  /**
+   * A read of another path of the namespace (`/events/12`) by the same caller on the same
+   * mount, answered as the pipeline answers it: its status and JSON body.
+   */
+  read(path: string): Promise<{ status: number; body: unknown }>;
 }

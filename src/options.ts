@@ -68,6 +68,11 @@ export interface CalendarOptions {
    */
   httpCache?: { maxAge?: number };
   /**
+   * The change log behind `GET /changes` and webhooks: entries older than `retentionDays`
+   * (default 30) are pruned, and a sync token from before them answers 410.
+   */
+  changes?: { retentionDays?: number };
+  /**
    * Which pages of other origins may read answers. Default: any origin, never with the
    * visitor's cookies; list origins to let them read with credentials; `false` sends no
    * `Access-Control-*` header (the host's own CORS middleware decides).
@@ -122,6 +127,7 @@ export interface ResolvedOptions {
   onError: (error: unknown) => void;
   responseCache: false | { maxBytes: number };
   httpCache: { maxAge: number };
+  changes: { retentionMs: number };
   cors: CorsPolicy;
   csrf: CsrfGuard;
   permalinks: Permalinks;
@@ -135,6 +141,11 @@ export interface ResolvedOptions {
 /** A whole number of at least 1, or the error naming the option. */
 function positiveWhole(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) throw invalidOption(name, value, 'a whole number of at least 1');
+  return value;
+}
+
+function positiveNumber(name: string, value: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw invalidOption(name, value, 'a number above 0');
   return value;
 }
 
@@ -176,6 +187,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     onError,
     responseCache: o.responseCache === false ? false : { maxBytes: o.responseCache?.maxBytes ?? 16 * 1024 * 1024 },
     httpCache: { maxAge: wholeOrZero('httpCache.maxAge', o.httpCache?.maxAge ?? 0) },
+    changes: { retentionMs: positiveNumber('changes.retentionDays', o.changes?.retentionDays ?? 30) * 86_400_000 },
     cors,
     csrf: csrfGuard(o.csrf, cors),
     permalinks: resolvePermalinks(o.permalinks),

@@ -143,13 +143,18 @@ function readAnswer(req: CoreRequest, status: number, headers: Record<string, st
 /** Request headers that would change what a plain read of the same URL answers. */
 const NOT_FORWARDED = new Set(['if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since', 'x-http-method-override', 'content-type', 'content-length']);
 
+/** A plain `GET` of `path` by the caller of `req`, on its mount: no query, body or conditions. */
+function plainRead(req: CoreRequest, path: string): CoreRequest {
+  const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !NOT_FORWARDED.has(name.toLowerCase())));
+  return { ...req, method: 'GET', path, query: '', body: undefined, headers };
+}
+
 /**
  * What a read of the write's URL answers its caller now (tag and date), for its preconditions:
  * the same pipeline, caller and mount, so the tag is the one that caller was given.
  */
 async function currentRepresentation(core: Core, req: CoreRequest): Promise<{ etag: string; lastModified?: string } | undefined> {
-  const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !NOT_FORWARDED.has(name.toLowerCase())));
-  const read = await dispatch(core, { ...req, method: 'GET', query: '', body: undefined, headers });
+  const read = await dispatch(core, plainRead(req, req.path));
   const etag = read?.status === 200 ? read.headers.ETag : undefined;
   return etag === undefined ? undefined : { etag, lastModified: read?.headers['Last-Modified'] };
 }
@@ -309,6 +314,11 @@ function baseContext(core: Core, req: CoreRequest, urls: Urls, principal: Princi
     routes: core.routes,
     version,
     conditional: method !== 'GET' && method !== 'OPTIONS' && hasPrecondition(req.headers),
+    read: async (path) => {
+      const answer = await dispatch(core, plainRead(req, `/${core.options.namespace}${path}`));
+      if (!answer) return { status: 404, body: undefined };
+      return { status: answer.status, body: answer.body === undefined ? undefined : JSON.parse(Buffer.from(answer.body).toString('utf8')) };
+    },
   };
 }
 

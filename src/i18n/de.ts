@@ -316,4 +316,9 @@ export const de = {
   'doc.security.bearer': 'Ein Token im Authorization-Header (Authorization: Bearer <Token>), wenn der Host Tokens ausgibt',
   'doc.security.basic': 'Ein Benutzername und ein Anwendungspasswort (HTTP Basic), wie WordPress sie akzeptiert, wenn der Host sie akzeptiert',
   'doc.security.nonce': 'Das Sitzungscookie eines angemeldeten Benutzers, mit der Nonce der Seite im Header X-WP-Nonce (oder im Parameter _wpnonce)',
+  'changes.sync_token': 'Wo der vorige Aufruf aufhörte (sein next_sync_token); ohne ihn ein Token für jetzt und keine Änderungen',
+  'changes.per_page': 'Die Anzahl der geänderten Einträge pro Seite (höchstens 100)',
+  'changes.kinds': 'Den Feed auf diese Arten von Einträgen beschränken: event, venue, organizer, category, tag',
+  'doc.changes': 'Änderungen seit einem Sync-Token: erstellte, geänderte und gelöschte Einträge, die ältesten zuerst, so wie der Aufrufer sie sehen darf',
+  'doc.response.sync_token_gone': 'Das Sync-Token ist unbekannt oder abgelaufen: mit einer vollständigen Synchronisierung neu beginnen',
 } satisfies Dictionary;

@@ -318,6 +318,11 @@ export const en = {
   'doc.security.bearer': 'A token in the Authorization header (Authorization: Bearer <token>), when the host issues tokens',
   'doc.security.basic': 'A user name and an application password (HTTP Basic), as WordPress accepts them, when the host does',
   'doc.security.nonce': 'The session cookie of a signed-in user, with the nonce of the page in the X-WP-Nonce header (or the _wpnonce parameter)',
+  'changes.sync_token': 'Where the previous call stopped (its next_sync_token); without it, a token for now and no changes',
+  'changes.per_page': 'The number of changed items to return per page (at most 100)',
+  'changes.kinds': 'Limit the feed to these kinds of item: event, venue, organizer, category, tag',
+  'doc.changes': 'Changes since a sync token: created, updated and deleted items, oldest first, as the caller may see them',
+  'doc.response.sync_token_gone': 'The sync token is unknown or has expired: start over with a full sync',
 } as const;
 
 /** A key of the description dictionaries. */

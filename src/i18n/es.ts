@@ -316,4 +316,9 @@ export const es = {
   'doc.security.bearer': 'Un token en la cabecera Authorization (Authorization: Bearer <token>), si el anfitrión emite tokens',
   'doc.security.basic': 'Un nombre de usuario y una contraseña de aplicación (HTTP Basic), como los acepta WordPress, si el anfitrión los acepta',
   'doc.security.nonce': 'La cookie de sesión de un usuario conectado, con el nonce de la página en la cabecera X-WP-Nonce (o el parámetro _wpnonce)',
+  'changes.sync_token': 'Dónde se detuvo la llamada anterior (su next_sync_token); sin él, un token para ahora y ningún cambio',
+  'changes.per_page': 'El número de elementos modificados que se devolverán por página (100 como máximo)',
+  'changes.kinds': 'Limitar el flujo a estos tipos de elemento: event, venue, organizer, category, tag',
+  'doc.changes': 'Los cambios desde un token de sincronización: elementos creados, modificados y eliminados, del más antiguo al más reciente, tal como los puede ver quien llama',
+  'doc.response.sync_token_gone': 'El token de sincronización es desconocido o ha caducado: empezar de nuevo con una sincronización completa',
 } satisfies Dictionary;

@@ -316,4 +316,9 @@ export const fr = {
   'doc.security.bearer': 'Un jeton dans l’en-tête Authorization (Authorization: Bearer <jeton>), si l’hôte délivre des jetons',
   'doc.security.basic': 'Un nom d’utilisateur et un mot de passe d’application (HTTP Basic), comme les accepte WordPress, si l’hôte les accepte',
   'doc.security.nonce': 'Le cookie de session d’un utilisateur connecté, avec le nonce de la page dans l’en-tête X-WP-Nonce (ou le paramètre _wpnonce)',
+  'changes.sync_token': 'Où l’appel précédent s’est arrêté (son next_sync_token) ; sans lui, un jeton pour maintenant et aucun changement',
+  'changes.per_page': 'Le nombre d’éléments modifiés à renvoyer par page (100 au plus)',
+  'changes.kinds': 'Limiter le flux à ces sortes d’éléments : event, venue, organizer, category, tag',
+  'doc.changes': 'Les changements depuis un jeton de synchronisation : éléments créés, modifiés et supprimés, du plus ancien au plus récent, tels que l’appelant peut les voir',
+  'doc.response.sync_token_gone': 'Le jeton de synchronisation est inconnu ou a expiré : recommencer par une synchronisation complète',
 } satisfies Dictionary;

@@ -9,6 +9,7 @@ import { organizerKind } from './organizers/kind.js';
 import { TermService } from './terms/rules.js';
 import { EventService } from './events/rules.js';
 import { venueKind } from './venues/kind.js';
+import type { ChangeLog } from '../changes/log.js';
 
 /** The business rules of the calendar, by resource. */
 export interface Services {
@@ -18,6 +19,8 @@ export interface Services {
   venues: LinkedPostService<'venues'>;
   organizers: LinkedPostService<'organizers'>;
   events: EventService;
+  /** The change log, for reading (writes note their changes in their own transactions). */
+  changes: ChangeLog;
   /** The service of a linked kind (venue or organizer). */
   linked(kind: PostKindInfo): LinkedPostService<LinkedTable>;
 }
@@ -40,6 +43,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     terms,
     events,
     posts: store.posts,
+    changes: store.changes,
     images,
     venues,
     organizers,

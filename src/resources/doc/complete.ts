@@ -9,7 +9,7 @@ import { writeSchema, type JsonObject } from '../../schemas/json-schema.js';
 import { SCHEMAS, type Field } from '../../schemas/responses.js';
 import type { Resource } from '../resource.js';
 import { API_VERSION, endpointOf, openApiPath, parameters, resourceOf, translator, type Translate } from './openapi.js';
-import { DOC_RESPONSES, type ResponsesDoc } from './resources.js';
+import { CHANGES_RESPONSES, DOC_RESPONSES, type ResponsesDoc } from './resources.js';
 
 // The complete document: what a client generator needs to call every operation. Same paths
 // and parameters as upstream's document, plus every write with its JSON body, the JSON the
@@ -76,6 +76,9 @@ function responses(docs: ResponsesDoc, t: Translate, schemas?: { item: string; l
 /** The operations of one path; request body schemas are added to `bodies` the first time a route needs them. */
 function pathItem(route: Route, resources: readonly Resource[], bodies: Record<string, JsonObject>, t: Translate): JsonObject {
   if (route.pattern === '/doc') return { get: { responses: responses(DOC_RESPONSES, t) } };
+  if (route.pattern === '/changes') {
+    return { get: { parameters: parameters(endpointOf(route, 'GET').args, t), responses: responses(CHANGES_RESPONSES, t), security: READ_SECURITY } };
+  }
   const { doc } = resourceOf(route, resources);
   const { noun } = doc.writes;
   const schemas = { item: doc.schema, list: `${noun}List` };

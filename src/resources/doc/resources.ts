@@ -114,3 +114,10 @@ export function resourceDoc(collection: Collection, shape: DocShape): ResourceDo
 
 /** The response of `/doc` itself. */
 export const DOC_RESPONSES: ResponsesDoc = { 200: { description: 'doc.response.doc' } };
+
+/** The responses of the change feed (`/changes`, an addition of this library). */
+export const CHANGES_RESPONSES: ResponsesDoc = {
+  200: { description: 'doc.changes' },
+  400: { description: 'doc.response.bad_query' },
+  410: { description: 'doc.response.sync_token_gone' },
+};

@@ -65,6 +65,8 @@ const SPEC_SCHEMAS = {
 const PATHS = [
   '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/venues', '/venues/{id}', '/venues/by-slug/{slug}',
   '/organizers', '/organizers/{id}', '/organizers/by-slug/{slug}', '/categories', '/categories/{id}', '/tags', '/tags/{id}',
+  // The change feed: an addition of this library, after the original's routes.
+  '/changes',
 ];
 
 const CREATE = {

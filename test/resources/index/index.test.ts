@@ -27,6 +27,8 @@ const SPEC_ORDER = [
   '/categories/(?P<id>\\d+)',
   '/tags',
   '/tags/(?P<id>\\d+)',
+  // The change feed: an addition of this library, after the original's routes.
+  '/changes',
 ];
 
 const ARCHIVE_ARGS = ['page', 'per_page', 'search', 'exclude', 'include', 'order', 'orderby', 'hide_empty', 'parent', 'post', 'event', 'slug'];
