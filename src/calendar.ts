@@ -1,3 +1,4 @@
+import { WebhookDeliverer, type ItemReader } from './webhooks/deliverer.js';
 import type { Kysely } from 'kysely';
 import { dispatch, failedStart, type Core } from './http/pipeline.js';
 import { ResponseCache } from './http/response-cache.js';
@@ -71,10 +72,15 @@ export function createCalendar(options: CalendarOptions): Calendar {
   const resolved = resolveOptions(options);
   const ownsDb = typeof options.db === 'string';
   const raw: Promise<Kysely<unknown>> = typeof options.db === 'string' ? connectDatabase(options.db) : Promise.resolve(options.db as Kysely<unknown>);
+  let deliverer: WebhookDeliverer | undefined;
   // Built once, on first use: connecting may be asynchronous (driver import).
   const core: Promise<Core> = raw.then((db) => {
     const store = Store.open(db, resolved.tablePrefix, resolved.changes.retentionMs);
-    const { responseCache } = resolved;
+    const { responseCache, webhooks } = resolved;
+    if (webhooks) {
+      deliverer = new WebhookDeliverer(store, webhooks, ready, readItem, resolved.onError);
+      deliverer.start();
+    }
     return {
       options: resolved,
       services: createServices(store, resolved),
@@ -123,7 +129,17 @@ export function createCalendar(options: CalendarOptions): Calendar {
     } catch (error) {
       return failedStart(resolved, request, startFailure(error));
     }
-    return dispatch(built, request);
+    const response = await dispatch(built, request);
+    // A write may have logged changes: their webhooks go out now, after this answer.
+    if (deliverer && !['GET', 'HEAD', 'OPTIONS'].includes(request.method.toUpperCase())) setImmediate(() => deliverer?.kick());
+    return response;
+  };
+
+  /** A webhook payload's item: a read of its route by the endpoint's viewer, on the webhooks' root. */
+  const readItem: ItemReader = async (path, user) => {
+    const response = await handle({ method: 'GET', path: `/${resolved.namespace}${path}`, headers: {}, root: resolved.webhooks?.root ?? '/wp-json', user });
+    const body = response?.body;
+    return { status: response?.status ?? 404, body: body === undefined ? undefined : JSON.parse(Buffer.from(body).toString('utf8')) };
   };
 
   return {
@@ -150,11 +166,14 @@ export function createCalendar(options: CalendarOptions): Calendar {
       migrated = true;
     },
     uninstall: async () => {
+      // Webhooks need the tables they are about to lose.
+      await deliverer?.stop();
       migrated = false;
       await dropStore(await raw, resolved.tablePrefix);
     },
     services: async () => (await core).services,
     close: async () => {
+      await deliverer?.stop();
       // A connection that never opened (a missing driver) has nothing to close.
       if (ownsDb) await (await raw.catch(() => undefined))?.destroy();
     },

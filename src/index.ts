@@ -27,3 +27,6 @@ export type {
   ApiErrorJson,
   ResponseTypes,
 } from './schemas/types.js';
+export { verifyWebhook, signWebhook, type VerifyOptions } from './webhooks/signature.js';
+export type { WebhookEndpoint, WebhookOptions, WebhookPayload } from './webhooks/deliverer.js';
+export type { ChangeKind, ChangeType } from './store/database.js';

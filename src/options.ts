@@ -13,6 +13,8 @@ import { invalidOption } from './option-error.js';
 import { resolvePermalinks, type Permalinks } from './http/permalinks.js';
 import { ROLES } from './auth/capabilities.js';
 import { databaseTarget } from './store/connect.js';
+import type { ResolvedWebhooks, WebhookOptions } from './webhooks/deliverer.js';
+import { resolveWebhooks } from './webhooks/options.js';
 
 /** How a host configures a calendar. */
 export interface CalendarOptions {
@@ -73,6 +75,11 @@ export interface CalendarOptions {
    */
   changes?: { retentionDays?: number };
   /**
+   * Receivers told of every change (README "Webhooks"): signed JSON POSTs, delivered at least
+   * once and in order, from the change log.
+   */
+  webhooks?: WebhookOptions;
+  /**
    * Which pages of other origins may read answers. Default: any origin, never with the
    * visitor's cookies; list origins to let them read with credentials; `false` sends no
    * `Access-Control-*` header (the host's own CORS middleware decides).
@@ -128,6 +135,7 @@ export interface ResolvedOptions {
   responseCache: false | { maxBytes: number };
   httpCache: { maxAge: number };
   changes: { retentionMs: number };
+  webhooks: ResolvedWebhooks | undefined;
   cors: CorsPolicy;
   csrf: CsrfGuard;
   permalinks: Permalinks;
@@ -188,6 +196,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     responseCache: o.responseCache === false ? false : { maxBytes: o.responseCache?.maxBytes ?? 16 * 1024 * 1024 },
     httpCache: { maxAge: wholeOrZero('httpCache.maxAge', o.httpCache?.maxAge ?? 0) },
     changes: { retentionMs: positiveNumber('changes.retentionDays', o.changes?.retentionDays ?? 30) * 86_400_000 },
+    webhooks: resolveWebhooks(o.webhooks, (o.imageHosts ?? []).map((h) => h.toLowerCase())),
     cors,
     csrf: csrfGuard(o.csrf, cors),
     permalinks: resolvePermalinks(o.permalinks),

@@ -58,7 +58,7 @@ export async function fetchImage(url: string, options: FetchImageOptions = {}): 
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
-    let current = checkUrl(url, allowed);
+    let current = checkOutboundUrl(url, allowed);
     for (let redirects = 0; ; redirects++) {
       const hop = await get(current, allowsUrl(allowed, current), { maxBytes, budget }, deadline.signal);
       if (hop.kind === 'image') return { url: current.href, ...hop.info, filesize: hop.filesize };
@@ -70,15 +70,18 @@ export async function fetchImage(url: string, options: FetchImageOptions = {}): 
         throw new ImageFetchError('http-status', 'redirect to an unusable Location', { cause });
       }
       // Every hop faces the same policy as the first URL.
-      current = checkUrl(next, allowed);
+      current = checkOutboundUrl(next, allowed);
     }
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** Parses a URL and refuses what may not be fetched before any connection is made. */
-function checkUrl(raw: string, allowed: readonly AllowedHost[]): URL {
+/**
+ * Parses a URL and refuses what may not be fetched before any connection is made (the SSRF
+ * policy of every outgoing request: image side-loading and webhooks).
+ */
+export function checkOutboundUrl(raw: string, allowed: readonly AllowedHost[]): URL {
   let url: URL;
   try {
     url = new URL(raw);

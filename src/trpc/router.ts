@@ -67,6 +67,7 @@ export function createCalendarRouter(calendar: Pick<Calendar, 'call'>) {
   return t.router({
     index: query<T.IndexInput, T.JsonObject>(calendar, operation('GET', [''])),
     doc: query<T.DocInput, T.JsonObject>(calendar, operation('GET', ['/doc'])),
+    changes: query<T.ChangesInput, T.ChangeFeed>(calendar, operation('GET', ['/changes'])),
     events: postProcedures<'events', T.EventJson, T.EventListInput, T.EventGetInput, T.EventCreateInput, T.EventUpdateInput, T.EventDeleteInput>(calendar, 'events'),
     venues: postProcedures<'venues', T.VenueJson, T.LinkedListInput, T.LinkedGetInput, T.VenueCreateInput, T.VenueUpdateInput, T.LinkedDeleteInput>(calendar, 'venues'),
     organizers: postProcedures<'organizers', T.OrganizerJson, T.LinkedListInput, T.LinkedGetInput, T.OrganizerCreateInput, T.OrganizerUpdateInput, T.LinkedDeleteInput>(

@@ -2,6 +2,8 @@ import type { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs } from 
 import type { linkedArchiveArgs, linkedIdArg, linkedSlugArg, organizerWriteArgs, venueWriteArgs } from '../resources/linked/args.js';
 import type { passwordArg } from '../posts/args.js';
 import type { termArchiveArgs, termIdArg, termWriteArgs } from '../resources/terms/args.js';
+import type { changeFeedArgs } from '../resources/changes/args.js';
+import type { FeedChange } from '../resources/changes/routes.js';
 import type { ArgsInput } from './inputs.js';
 import type { CalendarEvent, Organizer, Term, Venue } from '../schemas/types.js';
 
@@ -58,6 +60,13 @@ export type TagUpdateInput = TermKeyInput & Omit<TermFields, 'parent'>;
 
 /** Arguments of the namespace index and `/doc` (all optional; rarely needed). */
 export type IndexInput = Optional<{ namespace?: string; context?: string }>;
+export type ChangesInput = Optional<ArgsInput<typeof changeFeedArgs>>;
+/** A page of the change feed (`GET /changes`). */
+export interface ChangeFeed {
+  changes: FeedChange[];
+  next_sync_token: string;
+  more: boolean;
+}
 export type DocInput = Optional<Record<string, unknown>>;
 
 /** Any JSON object of the API (the items, envelopes and errors it answers with). */

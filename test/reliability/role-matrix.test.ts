@@ -195,15 +195,15 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
     expect(mismatches).toEqual([]);
   });
 
-  it('the namespace index and /doc are public and read-only', async () => {
+  it('the namespace index, /doc and the change feed are public and read-only', async () => {
     for (const { as } of ACTORS) {
-      for (const path of ['', '/doc']) {
+      for (const path of ['', '/doc', '/changes']) {
         expect((await t.request('GET', `/${t.ns}${path}`, { as })).status).toBe(200);
         const w = await t.request('POST', `/${t.ns}${path}`, { as, json: {} });
         expect([w.status, w.body.code]).toEqual([404, 'rest_no_route']);
       }
     }
-    covered.add('').add('/doc');
+    covered.add('').add('/doc').add('/changes');
   });
 
   /** Every id of an archive, following `next_rest_url` page by page (what a client would do). */

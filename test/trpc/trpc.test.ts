@@ -80,7 +80,7 @@ describe('tRPC router: shape', () => {
       [`${name}.update`]: 'mutation',
       [`${name}.delete`]: 'mutation',
     });
-    expect(kinds).toEqual({ index: 'query', doc: 'query', ...crud('events'), ...crud('venues'), ...crud('organizers'), ...crud('categories'), ...crud('tags') });
+    expect(kinds).toEqual({ index: 'query', doc: 'query', changes: 'query', ...crud('events'), ...crud('venues'), ...crud('organizers'), ...crud('categories'), ...crud('tags') });
   });
 
   it('covers every endpoint of ROUTES', () => {
