@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { sql, type Kysely } from 'kysely';
 import { connectDatabase } from '../src/store/connect.js';
 import { migrateStore } from '../src/store/index.js';
-import { down } from '../src/store/migrations/001_init.js';
+import { TABLES } from '../src/store/database.js';
 import { seedDemoCalendar, type DemoCalendar } from '../src/seed/demo-calendar.js';
 // A cycle (dataset.ts seeds through this module), harmless: only the CLI below uses it, after both loaded.
 import { sqliteDataset } from './dataset.js';
@@ -41,8 +41,8 @@ async function openFresh(target: string, prefix: string): Promise<Kysely<unknown
   if (!isUrl) for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(target + suffix, { force: true });
   const raw = await connectDatabase(target);
   if (isUrl) {
-    await down({ db: raw, prefix });
-    for (const t of ['migrations', 'migrations_lock']) await raw.schema.dropTable(prefix + t).ifExists().execute();
+    // Every table of the store, whichever migrations made it, then the ledger.
+    for (const t of [...TABLES, 'migrations', 'migrations_lock']) await raw.schema.dropTable(prefix + t).ifExists().execute();
   } else {
     // A benchmark file can be re-made: no need to survive a power cut while seeding.
     await sql`pragma synchronous = off`.execute(raw);

@@ -43,6 +43,8 @@ export class ChangeLog {
     private readonly db: Kysely<Database>,
     private readonly inTransaction: boolean,
     private readonly retentionMs: number,
+    /** Whether the dialect has `UPDATE … RETURNING` (SQLite, PostgreSQL; not MySQL/MariaDB). */
+    private readonly returning: boolean,
   ) {}
 
   /** Notes a change made by this transaction, written when it ends ({@link flush}). */
@@ -63,9 +65,15 @@ export class ChangeLog {
   async flush(now: Date): Promise<void> {
     const n = this.#pending.length;
     if (!n) return;
-    await this.db.updateTable('change_sequence').set((eb) => ({ last_seq: eb('last_seq', '+', n) })).where('id', '=', 1).execute();
-    const head = await this.db.selectFrom('change_sequence').select(['last_seq']).where('id', '=', 1).executeTakeFirstOrThrow();
-    const last = Number(head.last_seq);
+    const take = this.db.updateTable('change_sequence').set((eb) => ({ last_seq: eb('last_seq', '+', n) })).where('id', '=', 1);
+    let last: number;
+    if (this.returning) {
+      last = Number((await take.returning('last_seq').executeTakeFirstOrThrow()).last_seq);
+    } else {
+      await take.execute();
+      // The row this transaction has just updated: its own value, whatever its snapshot.
+      last = Number((await this.db.selectFrom('change_sequence').select('last_seq').where('id', '=', 1).executeTakeFirstOrThrow()).last_seq);
+    }
     const at = now.toISOString();
     await this.db
       .insertInto('changes')

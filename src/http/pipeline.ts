@@ -63,13 +63,13 @@ function isRoot(req: CoreRequest): boolean {
   return /^\/*$/.test(req.path.split('?')[0]!) && ['GET', 'HEAD'].includes(req.method.toUpperCase());
 }
 
-/** The root index, built on the namespace index (same caller, headers and errors). */
+/** The root index, built on the namespace index (same caller, headers and errors), tagged by its own bytes. */
 async function answerRoot(core: Core, req: CoreRequest): Promise<CoreResponse | null> {
-  const inner = await dispatch(core, { ...req, method: 'GET', path: `/${core.options.namespace}`, query: '' });
+  const inner = await dispatch(core, plainRead(req, `/${core.options.namespace}`));
   if (!inner || inner.status !== 200 || inner.body === undefined) return inner;
   const urls = urlsFor(req, core.options.namespace, core.options.baseUrl, core.options.trustProxy);
-  const body = rootIndex(JSON.parse(Buffer.from(inner.body).toString('utf8')) as Parameters<typeof rootIndex>[0], urls.home, urls.root, core.options, new Date());
-  return { status: 200, headers: inner.headers, body: req.method.toUpperCase() === 'HEAD' ? undefined : bodyBytes(body) };
+  const body = bodyBytes(rootIndex(JSON.parse(Buffer.from(inner.body).toString('utf8')) as Parameters<typeof rootIndex>[0], urls.home, urls.root, core.options, new Date()));
+  return readAnswer(req, 200, { ...inner.headers, ETag: entityTag(body) }, body, req.method.toUpperCase() === 'HEAD');
 }
 
 function match(routes: readonly Route[], rest: string): { route: Route; captures: ParamMap } | undefined {

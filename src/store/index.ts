@@ -36,7 +36,7 @@ export class Store {
     private readonly retentionMs: number,
     inTransaction: boolean,
   ) {
-    this.changes = new ChangeLog(db, inTransaction, retentionMs);
+    this.changes = new ChangeLog(db, inTransaction, retentionMs, dialect.updateReturning);
     this.terms = new TermStore(db);
     this.posts = new PostStore(db, dialect);
     this.attachments = new AttachmentStore(db);

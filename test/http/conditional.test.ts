@@ -35,7 +35,9 @@ describe.each(DIALECTS)('conditional requests on $name', ({ url }) => {
   afterAll(() => t.close());
 
   it('tags every successful read by its bytes and answers 304 to a client holding them', async () => {
-    for (const path of [`/events/${eventId}`, '/events', '/venues', `/categories/${categoryId}`, '', '/doc']) {
+    // The namespace index is left out: its `end_date` default is two years from this second, so
+    // its bytes (and tag) change every second, as upstream's do; it is checked below.
+    for (const path of [`/events/${eventId}`, '/events', '/venues', `/categories/${categoryId}`, '/doc']) {
       const full = await t.request('GET', path);
       expect(full.status, path).toBe(200);
       expect(full.headers.etag, path).toMatch(/^"[\w-]{27}"$/);
@@ -51,6 +53,10 @@ describe.each(DIALECTS)('conditional requests on $name', ({ url }) => {
       const head = await t.request('HEAD', path, { headers: { 'if-none-match': full.headers.etag! } });
       expect(head.status, path).toBe(304);
     }
+    const index = await t.request('GET', '');
+    expect(index.headers.etag).toMatch(/^"[\w-]{27}"$/);
+    expect((await t.request('GET', '', { headers: { 'if-none-match': '*' } })).status).toBe(304);
+    expect((await t.request('GET', '', { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
   });
 
   it('gives a new tag when the answer changes, and 304s only for the current one', async () => {

@@ -10,6 +10,8 @@ import type { CreateTableBuilder, InsertQueryBuilder, InsertResult, Kysely, Sele
 export interface StoreDialect {
   /** Which database this is. */
   readonly name: 'sqlite' | 'postgres' | 'mysql';
+  /** Whether `UPDATE … RETURNING` is available (one statement instead of an update and a read). */
+  readonly updateReturning: boolean;
 
   /** Runs an insert into a table with an `id` key and returns the new id. */
   insertReturningId<DB, TB extends keyof DB>(query: InsertQueryBuilder<DB, TB, InsertResult>): Promise<number>;

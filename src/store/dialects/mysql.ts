@@ -4,6 +4,7 @@ import type { StoreDialect } from './dialect.js';
 /** MySQL and MariaDB (mysql2, and third-party dialects built on Kysely's MySQL adapter). */
 export const mysqlDialect: StoreDialect = {
   name: 'mysql',
+  updateReturning: false,
 
   async insertReturningId(query) {
     // MySQL has no RETURNING, but reports the insert id.

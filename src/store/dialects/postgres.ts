@@ -7,6 +7,7 @@ const VERSION: CompiledQuery<{ s: string }> = CompiledQuery.raw('select pg_curre
 /** PostgreSQL (pg, and third-party dialects built on Kysely's PostgreSQL adapter). */
 export const postgresDialect: StoreDialect = {
   name: 'postgres',
+  updateReturning: true,
 
   async insertReturningId<DB, TB extends keyof DB>(query: InsertQueryBuilder<DB, TB, InsertResult>) {
     // PostgreSQL reports no insert id: ask for it with RETURNING.

@@ -7,6 +7,7 @@ const VERSION: CompiledQuery<{ c: number; v: number }> = CompiledQuery.raw('sele
 /** SQLite (better-sqlite3, and third-party dialects built on Kysely's SQLite adapter). */
 export const sqliteDialect: StoreDialect = {
   name: 'sqlite',
+  updateReturning: true,
 
   async insertReturningId(query) {
     // SQLite reports the insert id, so no RETURNING is needed.

@@ -1,6 +1,7 @@
 /** `GET {root}`: the REST root's index, which every answer's `Link` header points at. */
 import { describe, expect, it } from 'vitest';
 import { createCalendar } from '../../../src/index.js';
+import { entityTag } from '../../../src/http/conditional.js';
 
 const get = (path: string, method = 'GET') => ({ method, path, headers: { host: 'example.org' }, root: '/wp-json' });
 
@@ -21,6 +22,15 @@ describe('the root index', () => {
     const head = await calendar.handle(get('/', 'HEAD'));
     expect(head?.status).toBe(200);
     expect(head?.body).toBeUndefined();
+    // Tagged by its own bytes, not the namespace index's it is built on.
+    const full = await calendar.handle(get('/'));
+    const namespace = await calendar.handle(get('/calendar/events/v1'));
+    expect(full?.headers.ETag).toBe(entityTag(full!.body!));
+    expect(full?.headers.ETag).not.toBe(namespace?.headers.ETag);
+    const again = await calendar.handle({ ...get('/'), headers: { host: 'example.org', 'if-none-match': full!.headers.ETag! } });
+    expect([again?.status, again?.body]).toEqual([304, undefined]);
+    const stale = await calendar.handle({ ...get('/'), headers: { host: 'example.org', 'if-none-match': namespace!.headers.ETag! } });
+    expect(stale?.status).toBe(200);
     // Writes to the root are the host's business.
     expect(await calendar.handle(get('/', 'POST'))).toBeNull();
     await calendar.close();
