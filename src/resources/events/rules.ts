@@ -24,6 +24,7 @@ import { withRetry } from '../../store/retry.js';
 import { sanitizeUrl } from '../../text/url.js';
 import type { ImageChoice, ImageService } from '../../images/service.js';
 import type { LinkedPostService } from '../linked/rules.js';
+import type { LinkedRow } from '../linked/queries.js';
 import type { TermService } from '../terms/rules.js';
 import type { Urls } from '../../http/urls.js';
 import { eventJson } from './json.js';
@@ -115,10 +116,19 @@ export interface EventRenderView {
   version?: string;
 }
 
-/** What an event links to: its organizers in order, and its terms. */
+/** What an event links to: its organizers in order, and its terms; rows of linked items a write has read, when it has. */
 export interface EventLinks {
   organizers: readonly number[];
   terms: readonly { taxonomy: Taxonomy; id: number }[];
+  venueRows?: readonly LinkedRow<'venues'>[];
+  organizerRows?: readonly LinkedRow<'organizers'>[];
+}
+
+/** `rows` of the wanted ids, plus those `read` returns for the rest. */
+async function withKnown<R extends { id: number }>(wanted: readonly number[], rows: readonly R[], read: (ids: number[]) => Promise<R[]>): Promise<R[]> {
+  const known = rows.filter((r) => wanted.includes(r.id));
+  const missing = wanted.filter((id) => !known.some((r) => r.id === id));
+  return missing.length ? [...known, ...(await read(missing))] : known;
 }
 
 /** The rules of events: dates and zones, linked items, terms, status, slugs and trash. */
@@ -265,9 +275,18 @@ export class EventService {
    */
   private async link(tx: Store, entries: LinkedEntries, p: Principal | null, now: Date) {
     const byId = (list: (ResolvedEntry | null | undefined)[]) => list.flatMap((e) => (e && 'id' in e ? [e.id] : []));
-    for (const id of byId([entries.venue])) if (!(await tx.venues.get(id, { lock: true }))) throw invalidParam('venue');
+    // The rows read here are the rows the answer shows: a write that renders the event reuses them.
+    const venueRows: LinkedRow<'venues'>[] = [];
+    const organizerRows: LinkedRow<'organizers'>[] = [];
+    for (const id of byId([entries.venue])) {
+      const row = await tx.venues.get(id, { lock: true });
+      if (!row) throw invalidParam('venue');
+      venueRows.push(row);
+    }
     for (const id of [...new Set(byId(entries.organizers ?? []))].sort((a, b) => a - b)) {
-      if (!(await tx.organizers.get(id, { lock: true }))) throw invalidParam('organizer');
+      const row = await tx.organizers.get(id, { lock: true });
+      if (!row) throw invalidParam('organizer');
+      organizerRows.push(row);
     }
     const linked = (service: LinkedPostService<'venues'> | LinkedPostService<'organizers'>, entry: ResolvedEntry) =>
       'id' in entry ? entry.id : service.insertIn(tx, entry.data, p, this.deps.timezone, now, entry.image);
@@ -278,7 +297,7 @@ export class EventService {
       for (const entry of entries.organizers) organizers.push(await linked(this.deps.organizers, entry));
       organizers = [...new Set(organizers)];
     }
-    return { venue, organizers };
+    return { venue, organizers, venueRows, organizerRows };
   }
 
   /** Assigns the terms sent, when the caller may assign them (else silently not, as upstream). */
@@ -347,9 +366,15 @@ export class EventService {
       known ? new Map(ids.map((id) => [id, [...known.get(id)!.terms]])) : this.store.events.termIds(ids),
     ]);
     const linkedView = { urls: view.urls, principal: view.principal, jsonLd: view.single };
-    const venueRows = await this.deps.venues.getMany(rows.map((r) => r.venue_id).filter((v): v is number => v !== null));
+    const given = known ? [...known.values()] : [];
+    const venueIds = [...new Set(rows.map((r) => r.venue_id).filter((v): v is number => v !== null))];
+    const venueRows = await withKnown(venueIds, given.flatMap((l) => l.venueRows ?? []), (ids) => this.deps.venues.getMany(ids));
     const venues = byId(venueRows, await this.deps.venues.render(venueRows, linkedView));
-    const organizerRows = await this.deps.organizers.getMany([...new Set([...organizerIds.values()].flat())]);
+    const organizerRows = await withKnown(
+      [...new Set([...organizerIds.values()].flat())],
+      given.flatMap((l) => l.organizerRows ?? []),
+      (ids) => this.deps.organizers.getMany(ids),
+    );
     const organizers = byId(organizerRows, await this.deps.organizers.render(organizerRows, linkedView));
     const allTerms = [...termIds.values()].flat();
     const terms = new Map<number, EventTerm>();
@@ -398,7 +423,7 @@ export class EventService {
     const cost = input.cost !== undefined ? storableCost(input.cost) : null;
     const created = await withRetry(() =>
       this.store.transaction(async (tx) => {
-        const { venue, organizers } = await this.link(tx, entries, p, now);
+        const { venue, organizers, venueRows, organizerRows } = await this.link(tx, entries, p, now);
         const { status, date, date_utc } = newPostState(input, p, site, now, zone);
         const title = filterTitle(input.title ?? '', p);
         const id = await insertPost(tx, {
@@ -434,7 +459,7 @@ export class EventService {
         if (organizers?.length) await tx.events.setOrganizers(id, organizers, { status });
         const terms = await this.assignTerms(tx, id, input, p, { status });
         tx.changes.record('event', id, 'created');
-        return { row: await tx.events.get(id), links: { organizers: organizers ?? [], terms } };
+        return { row: await tx.events.get(id), links: { organizers: organizers ?? [], terms, venueRows, organizerRows } };
       }),
     );
     if (!created.row) throw apiError('could-not-create-event', 'The event could not be created from the provided data', 400);
