@@ -83,6 +83,8 @@ export class WebhookDeliverer {
   readonly #running = new Map<string, Promise<void>>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #stopped = false;
+  /** Aborts the deliveries under way when the calendar closes. */
+  readonly #abort = new AbortController();
   /** The last failure reported: the same one, every poll, is reported once. */
   #reported: string | undefined;
 
@@ -123,6 +125,9 @@ export class WebhookDeliverer {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
+    // A receiver that is slow to answer does not hold the host's shutdown up: that change is
+    // delivered again after the restart.
+    this.#abort.abort();
     await Promise.all(this.#running.values());
   }
 
@@ -161,6 +166,8 @@ export class WebhookDeliverer {
           if (this.#stopped) return;
           const outcome = await this.#deliverOne(endpoint, row, head.storeId);
           if (outcome !== true) {
+            // Stopped mid-delivery: not the receiver's failure, nothing to back off from.
+            if (this.#stopped) return;
             const attempts = Number(cursor.attempts) + 1;
             const wait = Math.min(this.options.retryMs * 2 ** (attempts - 1), MAX_RETRY_MS) * (0.9 + Math.random() * 0.2);
             await mine()
@@ -195,6 +202,7 @@ export class WebhookDeliverer {
       const status = await postJson(endpoint.url, body, webhookHeaders(endpoint.secret, payload.id, Math.floor(Date.now() / 1000), body), {
         allowHosts: this.options.allowHosts,
         timeoutMs: this.options.timeoutMs,
+        signal: this.#abort.signal,
       });
       return status >= 200 && status < 300 ? true : `HTTP ${status}`;
     } catch (error) {

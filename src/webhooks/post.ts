@@ -13,7 +13,12 @@ const MAX_REPLY_BYTES = 64 * 1024;
  * on web ports only, unless the host is listed in `allowHosts`), without following redirects.
  * Resolves with the status; rejects on a refused URL, a network error or the timeout.
  */
-export function postJson(url: string, body: string, headers: Record<string, string>, options: { allowHosts: readonly string[]; timeoutMs: number }): Promise<number> {
+export function postJson(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: { allowHosts: readonly string[]; timeoutMs: number; signal?: AbortSignal },
+): Promise<number> {
   const allowed = options.allowHosts.flatMap((entry) => parseAllowedHost(entry) ?? []);
   const target = checkOutboundUrl(url, allowed);
   return new Promise<number>((resolve, reject) => {
@@ -37,6 +42,9 @@ export function postJson(url: string, body: string, headers: Record<string, stri
       },
     });
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const abort = () => req.destroy(new Error('delivery stopped'));
+    options.signal?.addEventListener('abort', abort, { once: true });
+    req.on('close', () => options.signal?.removeEventListener('abort', abort));
     req.on('error', (error) => {
       clearTimeout(timer);
       reject(error);

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +122,29 @@ describe.each(STORES)('webhooks on $name', ({ url }) => {
       expect(r.received).toEqual([]);
     } finally {
       await r.close();
+    }
+  });
+
+  it('closes without waiting for a receiver that does not answer, and counts no failure', async () => {
+    const requests: IncomingMessage[] = [];
+    const hanging = createServer((req) => void requests.push(req));
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    try {
+      const t = await open({ ...hooks(`http://${host}/hooks`, host), timeoutMs: 60_000 });
+      await settled(t);
+      const before = await t.db.selectFrom('webhook_cursors').selectAll().executeTakeFirstOrThrow();
+      await venue(t.calendar, 'Never acknowledged');
+      await until(() => requests.length === 1);
+      const started = Date.now();
+      await t.calendar.close();
+      expect(Date.now() - started).toBeLessThan(5_000);
+      const after = await t.db.selectFrom('webhook_cursors').selectAll().executeTakeFirstOrThrow();
+      // Not delivered: the cursor stays, and shutting down is not the receiver's failure.
+      expect([Number(after.seq), Number(after.attempts), after.last_error]).toEqual([Number(before.seq), 0, '']);
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise<void>((resolve) => hanging.close(() => resolve()));
     }
   });
 
