@@ -73,14 +73,20 @@ export function createCalendar(options: CalendarOptions): Calendar {
   const ownsDb = typeof options.db === 'string';
   const raw: Promise<Kysely<unknown>> = typeof options.db === 'string' ? connectDatabase(options.db) : Promise.resolve(options.db as Kysely<unknown>);
   let deliverer: WebhookDeliverer | undefined;
+  let closed = false;
+  /** Starts delivering webhooks over `store` (again after an uninstall and a migrate), unless closed. */
+  const startWebhooks = (store: Store) => {
+    if (!resolved.webhooks || closed || deliverer?.running) return;
+    deliverer = new WebhookDeliverer(store, resolved.webhooks, ready, readItem, resolved.onError);
+    deliverer.start();
+  };
+  let opened: Store | undefined;
   // Built once, on first use: connecting may be asynchronous (driver import).
   const core: Promise<Core> = raw.then((db) => {
     const store = Store.open(db, resolved.tablePrefix, resolved.changes.retentionMs);
-    const { responseCache, webhooks } = resolved;
-    if (webhooks) {
-      deliverer = new WebhookDeliverer(store, webhooks, ready, readItem, resolved.onError);
-      deliverer.start();
-    }
+    opened = store;
+    startWebhooks(store);
+    const { responseCache } = resolved;
     return {
       options: resolved,
       services: createServices(store, resolved),
@@ -130,8 +136,9 @@ export function createCalendar(options: CalendarOptions): Calendar {
       return failedStart(resolved, request, startFailure(error));
     }
     const response = await dispatch(built, request);
-    // A write may have logged changes: their webhooks go out now, after this answer.
-    if (deliverer && !['GET', 'HEAD', 'OPTIONS'].includes(request.method.toUpperCase())) setImmediate(() => deliverer?.kick());
+    // A write that succeeded may have logged changes: their webhooks go out now, after this answer.
+    const wrote = response !== null && response.status < 300 && !['GET', 'HEAD', 'OPTIONS'].includes(request.method.toUpperCase());
+    if (deliverer && wrote) setImmediate(() => deliverer?.kick());
     return response;
   };
 
@@ -164,6 +171,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
     migrate: async () => {
       await migrateStore(await raw, resolved.tablePrefix);
       migrated = true;
+      if (opened) startWebhooks(opened);
     },
     uninstall: async () => {
       // Webhooks need the tables they are about to lose.
@@ -173,6 +181,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
     },
     services: async () => (await core).services,
     close: async () => {
+      closed = true;
       await deliverer?.stop();
       // A connection that never opened (a missing driver) has nothing to close.
       if (ownsDb) await (await raw.catch(() => undefined))?.destroy();

@@ -55,29 +55,44 @@ export function notModifiedHeaders(headers: Record<string, string>): Record<stri
   return rest;
 }
 
-/** Whether a write carries a precondition (`If-Match`, `If-Unmodified-Since`). */
+/** Whether a write carries a precondition (`If-Match`, `If-Unmodified-Since`, `If-None-Match`). */
 export function hasPrecondition(request: Headers): boolean {
-  return headerValue(request, 'if-match') !== undefined || headerValue(request, 'if-unmodified-since') !== undefined;
+  return ['if-match', 'if-unmodified-since', 'if-none-match'].some((name) => headerValue(request, name) !== undefined);
+}
+
+/** What a read of a write's URL answers its caller now: its status, and its tag and date when 200. */
+export interface CurrentRepresentation {
+  status: number;
+  etag?: string;
+  lastModified?: string;
 }
 
 /**
- * Checks a write's preconditions (RFC 9110 §13.1.1, §13.1.4) against the item as a read by the
- * same caller answers now (`current`: its tag and `Last-Modified`, `undefined` when the read
- * fails): a stale tag or date is a `412` in the API's error shape, and nothing is written.
+ * Checks a write's preconditions (RFC 9110 §13.2.2: `If-Match`, else `If-Unmodified-Since`,
+ * then `If-None-Match`) against the item as a read by the same caller answers now: a stale tag
+ * or date is a `412` in the API's error shape, and nothing is written. An item that does not
+ * exist (404, 410) is left to the write's own answer (§13.2.1: preconditions are ignored when
+ * the request would fail without them).
  */
-export function checkPreconditions(request: Headers, current: { etag: string; lastModified?: string } | undefined): void {
+export function checkPreconditions(request: Headers, current: CurrentRepresentation): void {
+  if (current.status === 404 || current.status === 410) return;
+  const etag = current.status === 200 ? current.etag : undefined;
   const match = headerValue(request, 'if-match');
   if (match !== undefined) {
     const tags = listedTags(match);
     // Strong comparison: a weak tag never matches (§13.1.1).
-    const ok = current !== undefined && (tags === '*' || tags.some((t) => !t.startsWith('W/') && t === current.etag));
-    if (!ok) throw preconditionFailed();
-    return;
+    if (etag === undefined || (tags !== '*' && !tags.some((t) => !t.startsWith('W/') && t === etag))) throw preconditionFailed();
+  } else {
+    const since = httpSeconds(headerValue(request, 'if-unmodified-since'));
+    // Ignored where the item has no modification date (§13.1.4): events and terms.
+    const modified = httpSeconds(current.lastModified);
+    if (since !== undefined && modified !== undefined && modified > since) throw preconditionFailed();
   }
-  const since = httpSeconds(headerValue(request, 'if-unmodified-since'));
-  if (since === undefined) return;
-  const modified = httpSeconds(current?.lastModified);
-  if (current === undefined || modified === undefined || modified > since) throw preconditionFailed();
+  const noneMatch = headerValue(request, 'if-none-match');
+  if (noneMatch !== undefined && etag !== undefined) {
+    const tags = listedTags(noneMatch);
+    if (tags === '*' || tags.some((t) => weakly(t, etag))) throw preconditionFailed();
+  }
 }
 
 /** The `412` of a write whose precondition does not hold. */

@@ -14,7 +14,7 @@ import { cleanStrings, parseBracketString, readBody, type ParamMap } from './par
 import { routeObject } from './route-description.js';
 import { rootIndex } from '../resources/index/root.js';
 import { bodyBytes } from './raw-json.js';
-import { checkPreconditions, entityTag, hasPrecondition, notModified, notModifiedHeaders } from './conditional.js';
+import { checkPreconditions, entityTag, hasPrecondition, notModified, notModifiedHeaders, type CurrentRepresentation } from './conditional.js';
 import type { Endpoint, HandlerContext, Reply, Route } from './route.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { urlsFor, type Urls } from './urls.js';
@@ -153,10 +153,10 @@ function plainRead(req: CoreRequest, path: string): CoreRequest {
  * What a read of the write's URL answers its caller now (tag and date), for its preconditions:
  * the same pipeline, caller and mount, so the tag is the one that caller was given.
  */
-async function currentRepresentation(core: Core, req: CoreRequest): Promise<{ etag: string; lastModified?: string } | undefined> {
+async function currentRepresentation(core: Core, req: CoreRequest): Promise<CurrentRepresentation> {
   const read = await dispatch(core, plainRead(req, req.path));
-  const etag = read?.status === 200 ? read.headers.ETag : undefined;
-  return etag === undefined ? undefined : { etag, lastModified: read?.headers['Last-Modified'] };
+  if (!read) return { status: 404 };
+  return read.status === 200 ? { status: 200, etag: read.headers.ETag, lastModified: read.headers['Last-Modified'] } : { status: read.status };
 }
 
 function respond(status: number, headers: Record<string, string>, body: unknown, head: boolean): CoreResponse {
@@ -200,9 +200,11 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
   // (WordPress reads `$_SERVER['REQUEST_METHOD']`): caches see that verb.
   const caller = () => callerHeaders(req.headers, req.method.toUpperCase(), principal, options.cors);
   // A logged-out answer that shared caches may keep (`httpCache.maxAge`) must not be served to a
-  // signed-in caller of the same URL.
+  // signed-in caller of the same URL, nor, when its links come from forwarded headers, to a
+  // request forwarded for another host.
+  const varies = ['Authorization', 'Cookie', ...(options.trustProxy && !options.baseUrl ? ['X-Forwarded-Host', 'X-Forwarded-Proto'] : [])];
   const shared = (headers: Record<string, string>) =>
-    options.httpCache.maxAge > 0 ? { ...headers, Vary: [headers.Vary, 'Authorization', 'Cookie'].filter(Boolean).join(', ') } : headers;
+    options.httpCache.maxAge > 0 ? { ...headers, Vary: [headers.Vary, ...varies].filter(Boolean).join(', ') } : headers;
   // Set while this request computes an answer others may reuse (or wait for).
   let settle: Settle | undefined;
   // Read once, when first needed: the answer cache and the handlers see the same version.

@@ -5,6 +5,7 @@ import type { ChangeKind, ChangeType } from '../store/database.js';
 import type { Store } from '../store/index.js';
 import { postJson } from './post.js';
 import { webhookHeaders } from './signature.js';
+import { readOutcome } from '../changes/visibility.js';
 
 /** One receiver of the calendar's changes. */
 export interface WebhookEndpoint {
@@ -121,6 +122,11 @@ export class WebhookDeliverer {
     }
   }
 
+  /** Whether it delivers (started and not stopped). */
+  get running(): boolean {
+    return this.#timer !== undefined && !this.#stopped;
+  }
+
   /** Stops delivering, once the deliveries under way have ended. */
   async stop(): Promise<void> {
     this.#stopped = true;
@@ -139,13 +145,22 @@ export class WebhookDeliverer {
     }
     const db = this.store.db;
     const head = await this.store.changes.head();
-    // A new endpoint starts from now: it is told of changes made after it was set up.
-    if (!(await db.selectFrom('webhook_cursors').select('endpoint').where('endpoint', '=', endpoint.key).executeTakeFirst())) {
+    const existing = await db.selectFrom('webhook_cursors').select(['seq', 'retry_at']).where('endpoint', '=', endpoint.key).executeTakeFirst();
+    if (!existing) {
+      // A new endpoint starts from now: it is told of changes made after it was set up.
       await db
         .insertInto('webhook_cursors')
         .values({ endpoint: endpoint.key, seq: head.lastSeq, attempts: 0, retry_at: '', lease_owner: '', lease_until: '', last_error: '' })
         .execute()
         .catch(() => undefined); // Another instance set it up first.
+      return;
+    }
+    // Nothing new, or not yet time to retry: no write (a write moves the store version, and
+    // every cache with it).
+    if (Number(existing.seq) >= head.lastSeq || existing.retry_at > new Date().toISOString()) return;
+    if (Number(existing.seq) < head.prunedThrough) {
+      // Entries this endpoint was behind on were pruned (`changes.retentionDays`): it goes on from what is left.
+      this.onError(new Error(`calendar-events-rest: webhook endpoint ${endpoint.key} missed changes ${Number(existing.seq) + 1}–${head.prunedThrough}, pruned before it could take them`));
     }
     const now = () => new Date().toISOString();
     const leaseUntil = () => new Date(Date.now() + this.options.leaseMs).toISOString();
@@ -191,7 +206,10 @@ export class WebhookDeliverer {
   async #deliverOne(endpoint: ResolvedWebhooks['endpoints'][number], row: ChangeRow, storeId: string): Promise<true | string> {
     if (endpoint.kinds && !endpoint.kinds.includes(row.kind)) return true;
     const read = row.change_type === 'deleted' ? undefined : await this.read(`${ITEM_PATH[row.kind]}${row.item_id}`, endpoint.user ?? null);
-    const visible = read?.status === 200;
+    const outcome = read ? readOutcome(read.status) : 'hidden';
+    // The item could not be read (the store is unreachable): retried, not reported as deleted.
+    if (outcome === 'unknown') return `reading ${row.kind} ${row.item_id} answered ${read?.status}`;
+    const visible = outcome === 'visible' && read !== undefined;
     // Created where the viewer cannot see it: they are never told of it (until it shows, as an update).
     if (!visible && row.change_type === 'created') return true;
     const change: ChangeType = visible ? row.change_type : 'deleted';

@@ -32,13 +32,18 @@ export function resolveWebhooks(o: WebhookOptions | undefined, imageHosts: reado
     keys.add(key);
     return { ...e, key };
   });
+  const timeoutMs = wholeMs('webhooks.timeoutMs', o.timeoutMs, 10_000);
+  const leaseMs = wholeMs('webhooks.leaseMs', o.leaseMs, 30_000);
+  // The lease is renewed after each delivery: it must outlast the slowest one, or another
+  // instance could take over while a delivery is still under way.
+  if (leaseMs <= timeoutMs + 1000) throw invalidOption('webhooks.leaseMs', leaseMs, `more than timeoutMs + 1000 (${timeoutMs + 1000})`);
   return {
     endpoints,
     allowHosts: [...imageHosts, ...(o.allowHosts ?? []).map((h) => h.toLowerCase())],
     root: o.root ?? '/wp-json',
     pollMs: wholeMs('webhooks.pollMs', o.pollMs, 1000),
     retryMs: wholeMs('webhooks.retryMs', o.retryMs, 1000),
-    timeoutMs: wholeMs('webhooks.timeoutMs', o.timeoutMs, 10_000),
-    leaseMs: wholeMs('webhooks.leaseMs', o.leaseMs, 30_000),
+    timeoutMs,
+    leaseMs,
   };
 }

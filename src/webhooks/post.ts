@@ -19,6 +19,7 @@ export function postJson(
   headers: Record<string, string>,
   options: { allowHosts: readonly string[]; timeoutMs: number; signal?: AbortSignal },
 ): Promise<number> {
+  if (options.signal?.aborted) return Promise.reject(new Error('delivery stopped'));
   const allowed = options.allowHosts.flatMap((entry) => parseAllowedHost(entry) ?? []);
   const target = checkOutboundUrl(url, allowed);
   return new Promise<number>((resolve, reject) => {

@@ -211,3 +211,10 @@ describe('the change log', () => {
     await raw.destroy();
   });
 });
+
+describe('what a read tells the feed and webhooks', () => {
+  it('reports a deletion only when the item is hidden or gone, never when the read failed', async () => {
+    const { readOutcome } = await import('../../src/changes/visibility.js');
+    expect([200, 400, 401, 403, 404, 410, 500, 503].map(readOutcome)).toEqual(['visible', 'hidden', 'hidden', 'hidden', 'hidden', 'hidden', 'unknown', 'unknown']);
+  });
+});

@@ -119,8 +119,14 @@ describe.each(DIALECTS)('conditional requests on $name', ({ url }) => {
     // A weak tag never matches (strong comparison).
     const current = (await t.request('GET', `/events/${eventId}`, { as: 'admin' })).headers.etag!;
     expect((await t.request('PATCH', `/events/${eventId}`, { as: 'admin', json: { title: 'Weak' }, headers: { 'if-match': `W/${current}` } })).status).toBe(412);
-    // `*` on an item that does not exist fails too.
-    expect((await t.request('DELETE', '/events/999999', { as: 'admin', headers: { 'if-match': '*' } })).status).toBe(412);
+    // An item that does not exist answers as without a precondition (RFC 9110 §13.2.1).
+    expect((await t.request('DELETE', '/events/999999', { as: 'admin', headers: { 'if-match': '*' } })).status).toBe(404);
+    // If-None-Match on a write: `*` or the current tag refuses it; If-Unmodified-Since is
+    // ignored where there is no date (events).
+    const tag = (await t.request('GET', `/events/${eventId}`, { as: 'admin' })).headers.etag!;
+    expect((await t.request('PATCH', `/events/${eventId}`, { as: 'admin', json: { title: 'None' }, headers: { 'if-none-match': '*' } })).status).toBe(412);
+    expect((await t.request('PATCH', `/events/${eventId}`, { as: 'admin', json: { title: 'None' }, headers: { 'if-none-match': tag } })).status).toBe(412);
+    expect((await t.request('PATCH', `/events/${eventId}`, { as: 'admin', json: { title: 'Dated' }, headers: { 'if-unmodified-since': new Date(0).toUTCString() } })).status).toBe(200);
   });
 
   it('applies preconditions to venues (with dates) and terms', async () => {

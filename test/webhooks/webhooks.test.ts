@@ -29,7 +29,8 @@ const hooks = (url: string, host: string, more: Partial<WebhookEndpoint> = {}): 
   allowHosts: [host],
   pollMs: 25,
   retryMs: 40,
-  leaseMs: 500,
+  timeoutMs: 500,
+  leaseMs: 1600,
 });
 
 const venue = async (calendar: Calendar, name: string) => {
@@ -131,7 +132,7 @@ describe.each(STORES)('webhooks on $name', ({ url }) => {
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
     const host = `127.0.0.1:${(hanging.address() as AddressInfo).port}`;
     try {
-      const t = await open({ ...hooks(`http://${host}/hooks`, host), timeoutMs: 60_000 });
+      const t = await open({ ...hooks(`http://${host}/hooks`, host), timeoutMs: 60_000, leaseMs: 62_000 });
       await settled(t);
       const before = await t.db.selectFrom('webhook_cursors').selectAll().executeTakeFirstOrThrow();
       await venue(t.calendar, 'Never acknowledged');
@@ -157,6 +158,9 @@ describe.each(STORES)('webhooks on $name', ({ url }) => {
       const down = 'http://127.0.0.1:9/hooks';
       const setup = await open({ ...hooks(down, '127.0.0.1:9', { name: 'main' }) }, db);
       await settled(setup);
+      // Its deliverer stops here: left running, it would keep failing on the same change and
+      // grow the backoff the next instance must wait out.
+      await setup.calendar.close();
       const child = spawn(process.execPath, ['--import', 'tsx', 'test/webhooks/fixtures/writer.ts'], {
         env: { ...process.env, WRITER_DB: setup.url, WRITER_PREFIX: setup.calendar.options.tablePrefix, WRITER_HOOK: down },
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -174,7 +178,11 @@ describe.each(STORES)('webhooks on $name', ({ url }) => {
       const after = createCalendar({ db: await connectDatabase(setup.url), tablePrefix: setup.calendar.options.tablePrefix, webhooks: hooks(r.url, r.host, { name: 'main' }) });
       try {
         await after.services(); // Starts its deliverer.
-        await until(() => r.accepted().length === 1, 15_000);
+        await until(() => r.accepted().length === 1, 15_000).catch(async (e: unknown) => {
+          const cursor = await setup.db.selectFrom('webhook_cursors').selectAll().execute();
+          const log = await setup.db.selectFrom('changes').selectAll().execute();
+          throw new Error(`${String(e)}: cursor ${JSON.stringify(cursor)}, log ${JSON.stringify(log)}, now ${new Date().toISOString()}`);
+        });
         expect(r.accepted()[0]).toMatchObject({ kind: 'venue', change: 'created', item_id: written });
       } finally {
         await after.close();

@@ -4,6 +4,7 @@ import { ApiError } from '../../http/errors.js';
 import { READABLE, endpoint, route } from '../../http/route.js';
 import type { ChangeKind, ChangeType } from '../../store/database.js';
 import { changeFeedArgs } from './args.js';
+import { readOutcome } from '../../changes/visibility.js';
 
 /** Entries one page reads at most (an item changed many times takes many), whatever it reports. */
 const MAX_SCANNED = 5000;
@@ -71,9 +72,13 @@ async function feed(ctx: RequestContext & { params: { sync_token?: string; per_p
   const changes: FeedChange[] = [];
   for (const item of items.values()) {
     const read = await ctx.read(`${ITEM_PATH[item.kind]}${item.id}`);
-    if (read.status === 200) changes.push({ kind: item.kind, id: item.id, change: item.created ? 'created' : 'updated', time: item.time, item: read.body });
+    const outcome = readOutcome(read.status);
+    if (outcome === 'unknown') throw new ApiError('rest_service_unavailable', 'The calendar store is unavailable; try again shortly.', { status: 503 });
+    if (outcome === 'visible') changes.push({ kind: item.kind, id: item.id, change: item.created ? 'created' : 'updated', time: item.time, item: read.body });
     else if (!item.created) changes.push({ kind: item.kind, id: item.id, change: 'deleted', time: item.time, item: null });
   }
+  // A prune that ran meanwhile may have taken entries after the token: the client starts over.
+  if ((await log.head()).prunedThrough > from) throw gone('rest_sync_token_expired', 'The sync token has expired: start over with a full sync (a call without sync_token).');
   return { body: { changes, next_sync_token: token(position), more } };
 }
 
