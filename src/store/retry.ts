@@ -42,9 +42,11 @@ const MAX_PAUSE_MS = 400;
  * Runs `work` again when it fails with a retryable conflict, after a random pause that grows
  * with each attempt ("full jitter": writers that lost the same race spread out instead of
  * racing again in step). Many instances creating items with one slug at once can make a
- * writer lose several times in a row, hence the generous number of attempts.
+ * writer lose several times in a row, and writes commit one at a time in the change log's
+ * order (`changes/log.ts`), which lengthens the race: hence the generous number of attempts
+ * (50 writers racing on one slug exhausted 12 about once in ten runs on PostgreSQL).
  */
-export async function withRetry<T>(work: () => Promise<T>, attempts = 12): Promise<T> {
+export async function withRetry<T>(work: () => Promise<T>, attempts = 20): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();

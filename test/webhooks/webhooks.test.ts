@@ -39,18 +39,24 @@ const venue = async (calendar: Calendar, name: string) => {
   return (made.body as { id: number }).id;
 };
 
-describe.each(STORES)('webhooks on $name', ({ url }) => {
+/** Opens calendars on `url()` (or a given database) for one describe block, closed after it. */
+function opener(url: () => string) {
   const opened: StoreCalendar[] = [];
   afterAll(async () => {
     for (const t of opened) await t.close();
   });
-  const open = async (webhooks: WebhookOptions, db = url()) => {
+  return async (webhooks: WebhookOptions, db = url()) => {
     const t = await storeCalendar(db, { webhooks });
     opened.push(t);
     return Object.assign(t, { url: db });
   };
-  /** Waits until the endpoint's cursor exists (a new endpoint starts from the log's head). */
-  const settled = (t: StoreCalendar) => until(async () => (await t.rows('webhook_cursors')) > 0);
+}
+
+/** Waits until the endpoint's cursor exists (a new endpoint starts from the log's head). */
+const settled = (t: StoreCalendar) => until(async () => (await t.rows('webhook_cursors')) > 0);
+
+describe.each(STORES)('webhooks on $name', ({ url }) => {
+  const open = opener(url);
 
   it('delivers each change once, signed, with the item as the public sees it', async () => {
     const r = await receiver();
@@ -197,17 +203,7 @@ describe.each(STORES)('webhooks on $name', ({ url }) => {
 // synchronously, so one connection would wait on the other in the same thread): SQLite's
 // instances are processes, as in the crash test above. Several instances are the servers' case.
 describe.each(STORES.filter((s) => s.name !== 'sqlite'))('webhooks from two instances on $name', ({ url }) => {
-  const opened: StoreCalendar[] = [];
-  afterAll(async () => {
-    for (const t of opened) await t.close();
-  });
-  const open = async (webhooks: WebhookOptions, db = url()) => {
-    const t = await storeCalendar(db, { webhooks });
-    opened.push(t);
-    return Object.assign(t, { url: db });
-  };
-  /** Waits until the endpoint's cursor exists (a new endpoint starts from the log's head). */
-  const settled = (t: StoreCalendar) => until(async () => (await t.rows('webhook_cursors')) > 0);
+  const open = opener(url);
 
   it('filters by kind, and delivers each change once with two instances on one database', async () => {
     const r = await receiver();
