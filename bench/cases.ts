@@ -60,6 +60,9 @@ export function benchCases(f: SeedFixtures): BenchCase[] {
     },
     { name: 'GET /events?start_date&end_date (month)', list: true, status: 200, request: () => get(`${API}/events?${q(f.month)}`) },
     { name: 'GET /events/<id>', list: false, status: 200, rotates: true, request: (n) => get(`${API}/events/${ids[n % ids.length]}`) },
+    // Issue 17: a month of one category as a calendar to subscribe to.
+    { name: 'GET /ics/events?categories (month)', list: true, status: 200, request: () => get(`${API}/ics/events?${q({ ...f.month, categories: f.filter.categories })}`) },
+    { name: 'GET /ics/events?categories (month), no-cache', list: true, status: 200, request: () => fresh(`${API}/ics/events?${q({ ...f.month, categories: f.filter.categories })}`) },
     { name: 'GET /events/by-slug/<slug>', list: false, status: 200, rotates: true, request: (n) => get(`${API}/events/by-slug/${slugs[n % slugs.length]}`) },
     { name: 'GET /venues', list: true, status: 200, request: () => get(`${API}/venues`) },
     // A client that holds the answer already (`*` matches whatever tag is current): a 304 must

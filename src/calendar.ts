@@ -54,6 +54,7 @@ export interface CallOptions {
 /** The outcome of a {@link Calendar.call}: the status and JSON body an HTTP client would get. */
 export interface CallResult {
   status: number;
+  /** The JSON answered, as a value; the text of an answer in another format (a calendar file). */
   body: unknown;
   headers: Record<string, string>;
 }
@@ -165,7 +166,10 @@ export function createCalendar(options: CalendarOptions): Calendar {
       };
       const response = await handle(request);
       if (!response) throw new Error(`No route for ${path}`);
-      return { status: response.status, headers: response.headers, body: response.body === undefined ? undefined : JSON.parse(Buffer.from(response.body).toString('utf8')) };
+      const text = response.body === undefined ? undefined : Buffer.from(response.body).toString('utf8');
+      // JSON answers as values; a calendar file as its text.
+      const json = response.headers['Content-Type']?.startsWith('application/json') ?? true;
+      return { status: response.status, headers: response.headers, body: text === undefined || !json ? text : JSON.parse(text) };
     },
     createNonce: (user, session) => resolved.csrf.createNonce(user, session),
     migrate: async () => {

@@ -70,6 +70,14 @@ export interface CalendarOptions {
    */
   httpCache?: { maxAge?: number };
   /**
+   * The iCalendar feeds (`/ics/events`): without `start_date`, a feed starts `pastDays` (default
+   * 30) before today, since calendar apps keep past events; it holds at most `maxEvents` (default
+   * 1000), the earliest first, and says when it holds fewer than match (`X-TEC-Total`); apps are
+   * asked to refresh it every `refreshMinutes` (default 60); `name` is its title in their list
+   * of calendars (default `Events – <host>`).
+   */
+  ical?: { pastDays?: number; maxEvents?: number; refreshMinutes?: number; name?: string };
+  /**
    * The change log behind `GET /changes` and webhooks: entries older than `retentionDays`
    * (default 30) are pruned, and a sync token from before them answers 410.
    */
@@ -135,6 +143,7 @@ export interface ResolvedOptions {
   responseCache: false | { maxBytes: number };
   httpCache: { maxAge: number };
   changes: { retentionMs: number };
+  ical: { pastDays: number; maxEvents: number; refreshMinutes: number; name?: string };
   webhooks: ResolvedWebhooks | undefined;
   cors: CorsPolicy;
   csrf: CsrfGuard;
@@ -196,6 +205,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     responseCache: o.responseCache === false ? false : { maxBytes: o.responseCache?.maxBytes ?? 16 * 1024 * 1024 },
     httpCache: { maxAge: wholeOrZero('httpCache.maxAge', o.httpCache?.maxAge ?? 0) },
     changes: { retentionMs: positiveNumber('changes.retentionDays', o.changes?.retentionDays ?? 30) * 86_400_000 },
+    ical: resolveIcal(o.ical),
     webhooks: resolveWebhooks(o.webhooks, (o.imageHosts ?? []).map((h) => h.toLowerCase())),
     cors,
     csrf: csrfGuard(o.csrf, cors),
@@ -204,6 +214,22 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     rootIndex: o.rootIndex ?? true,
     doc,
     unknownRole: unknownRoleReporter(onError),
+  };
+}
+
+/** A century: a feed's window starts no further back (dates before year 1 are no dates). */
+const MAX_PAST_DAYS = 36_500;
+
+/** The iCalendar feed options, checked. */
+function resolveIcal(o: CalendarOptions['ical']): ResolvedOptions['ical'] {
+  const pastDays = o?.pastDays ?? 30;
+  if (!Number.isSafeInteger(pastDays) || pastDays < 0 || pastDays > MAX_PAST_DAYS) throw invalidOption('ical.pastDays', pastDays, `a whole number of days from 0 to ${MAX_PAST_DAYS}`);
+  if (o?.name !== undefined && (typeof o.name !== 'string' || o.name.trim() === '')) throw invalidOption('ical.name', o.name, 'a non-empty text');
+  return {
+    pastDays,
+    maxEvents: positiveWhole('ical.maxEvents', o?.maxEvents ?? 1000),
+    refreshMinutes: positiveWhole('ical.refreshMinutes', o?.refreshMinutes ?? 60),
+    ...(o?.name !== undefined ? { name: o.name.trim() } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache, type BoundedCacheOptions } from './bounded-cache.js';
 
 /**
  * Rendered items kept for one store version at a time (`store/version.ts`): an item is served
@@ -9,8 +9,9 @@ export class VersionedItems<T extends object> {
   #version: string | undefined;
   readonly #items: BoundedCache<string, T>;
 
-  constructor(maxEntries: number) {
-    this.#items = new BoundedCache<string, T>({ maxEntries });
+  /** At most `bounds` items, or as the cache options say (a total size). */
+  constructor(bounds: number | BoundedCacheOptions<string, T>) {
+    this.#items = new BoundedCache<string, T>(typeof bounds === 'number' ? { maxEntries: bounds } : bounds);
   }
 
   /** The item kept under `key` at `version`, if any. */

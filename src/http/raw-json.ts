@@ -17,9 +17,14 @@ export class RawJson {
   }
 }
 
-/** The UTF-8 JSON bytes of an answer's body. */
+/**
+ * The bytes of an answer's body: a JSON value as UTF-8, or bytes as they are (an answer in
+ * another format, such as a calendar file, whose `Content-Type` its handler sets).
+ */
 export function bodyBytes(body: unknown): Buffer {
-  return body instanceof RawJson ? body.bytes : Buffer.from(JSON.stringify(body));
+  if (body instanceof RawJson) return body.bytes;
+  if (body instanceof Uint8Array) return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return Buffer.from(JSON.stringify(body));
 }
 
 const COMMA = Buffer.from(',');

@@ -321,4 +321,7 @@ export const de = {
   'changes.kinds': 'Den Feed auf diese Arten von Einträgen beschränken: event, venue, organizer, category, tag',
   'doc.changes': 'Änderungen seit einem Sync-Token: erstellte, geänderte und gelöschte Einträge, die ältesten zuerst, so wie der Aufrufer sie sehen darf',
   'doc.response.sync_token_gone': 'Das Sync-Token ist unbekannt oder abgelaufen: mit einer vollständigen Synchronisierung neu beginnen',
+  'ical.start_date': 'Den Feed auf Veranstaltungen beschränken, die an oder nach diesem Datum beginnen (Standard: so viele Tage vor heute, wie der Kalender vergangene Veranstaltungen behält)',
+  'doc.ical.feed': 'Das Veranstaltungsarchiv als iCalendar-Datei zum Abonnieren: dieselben Filter, höchstens die eingestellte Zahl von Veranstaltungen, die frühesten zuerst',
+  'doc.ical.event': 'Eine Veranstaltung als iCalendar-Datei, beantwortet wie die Veranstaltung selbst',
 } satisfies Dictionary;

@@ -323,6 +323,9 @@ export const en = {
   'changes.kinds': 'Limit the feed to these kinds of item: event, venue, organizer, category, tag',
   'doc.changes': 'Changes since a sync token: created, updated and deleted items, oldest first, as the caller may see them',
   'doc.response.sync_token_gone': 'The sync token is unknown or has expired: start over with a full sync',
+  'ical.start_date': 'Limit the feed to events starting on or after this date (default: the number of days the calendar keeps past events before today)',
+  'doc.ical.feed': 'The events archive as an iCalendar file to subscribe to: the same filters, at most the configured number of events, the earliest first',
+  'doc.ical.event': 'One event as an iCalendar file, answered as the event itself is',
 } as const;
 
 /** A key of the description dictionaries. */

@@ -321,4 +321,7 @@ export const es = {
   'changes.kinds': 'Limitar el flujo a estos tipos de elemento: event, venue, organizer, category, tag',
   'doc.changes': 'Los cambios desde un token de sincronización: elementos creados, modificados y eliminados, del más antiguo al más reciente, tal como los puede ver quien llama',
   'doc.response.sync_token_gone': 'El token de sincronización es desconocido o ha caducado: empezar de nuevo con una sincronización completa',
+  'ical.start_date': 'Limitar el feed a los eventos que empiezan en esta fecha o después (por defecto: tantos días antes de hoy como eventos pasados guarda el calendario)',
+  'doc.ical.feed': 'El archivo de eventos como fichero iCalendar al que suscribirse: los mismos filtros, como mucho el número de eventos configurado, los más tempranos primero',
+  'doc.ical.event': 'Un evento como fichero iCalendar, respondido como el propio evento',
 } satisfies Dictionary;

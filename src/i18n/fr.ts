@@ -321,4 +321,7 @@ export const fr = {
   'changes.kinds': 'Limiter le flux à ces sortes d’éléments : event, venue, organizer, category, tag',
   'doc.changes': 'Les changements depuis un jeton de synchronisation : éléments créés, modifiés et supprimés, du plus ancien au plus récent, tels que l’appelant peut les voir',
   'doc.response.sync_token_gone': 'Le jeton de synchronisation est inconnu ou a expiré : recommencer par une synchronisation complète',
+  'ical.start_date': 'Limiter le flux aux événements qui commencent à cette date ou après (par défaut : le nombre de jours d’événements passés que garde le calendrier avant aujourd’hui)',
+  'doc.ical.feed': 'L’archive des événements comme fichier iCalendar auquel s’abonner : les mêmes filtres, au plus le nombre d’événements configuré, les plus proches d’abord',
+  'doc.ical.event': 'Un événement comme fichier iCalendar, répondu comme l’événement lui-même',
 } satisfies Dictionary;

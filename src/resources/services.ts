@@ -10,6 +10,7 @@ import { TermService } from './terms/rules.js';
 import { EventService } from './events/rules.js';
 import { venueKind } from './venues/kind.js';
 import type { ChangeLog } from '../changes/log.js';
+import { IcalService } from './ical/service.js';
 
 /** The business rules of the calendar, by resource. */
 export interface Services {
@@ -19,6 +20,8 @@ export interface Services {
   venues: LinkedPostService<'venues'>;
   organizers: LinkedPostService<'organizers'>;
   events: EventService;
+  /** Events as iCalendar, for the feeds. */
+  ical: IcalService;
   /** The change log, for reading (writes note their changes in their own transactions). */
   changes: ChangeLog;
   /** The service of a linked kind (venue or organizer). */
@@ -42,6 +45,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   return {
     terms,
     events,
+    ical: new IcalService(events),
     posts: store.posts,
     changes: store.changes,
     images,

@@ -68,6 +68,11 @@ export function createCalendarRouter(calendar: Pick<Calendar, 'call'>) {
     index: query<T.IndexInput, T.JsonObject>(calendar, operation('GET', [''])),
     doc: query<T.DocInput, T.JsonObject>(calendar, operation('GET', ['/doc'])),
     changes: query<T.ChangesInput, T.ChangeFeed>(calendar, operation('GET', ['/changes'])),
+    // Calendar files as their text (`text/calendar`).
+    ical: t.router({
+      feed: query<T.IcalFeedInput, string>(calendar, operation('GET', ['/ics/events'])),
+      event: query<T.IcalEventInput, string>(calendar, operation('GET', ['/ics/events/(?P<id>\\d+)', '/ics/events/by-slug/(?P<slug>[^/]+)'])),
+    }),
     events: postProcedures<'events', T.EventJson, T.EventListInput, T.EventGetInput, T.EventCreateInput, T.EventUpdateInput, T.EventDeleteInput>(calendar, 'events'),
     venues: postProcedures<'venues', T.VenueJson, T.LinkedListInput, T.LinkedGetInput, T.VenueCreateInput, T.VenueUpdateInput, T.LinkedDeleteInput>(calendar, 'venues'),
     organizers: postProcedures<'organizers', T.OrganizerJson, T.LinkedListInput, T.LinkedGetInput, T.OrganizerCreateInput, T.OrganizerUpdateInput, T.LinkedDeleteInput>(

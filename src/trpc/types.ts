@@ -3,6 +3,7 @@ import type { linkedArchiveArgs, linkedIdArg, linkedSlugArg, organizerWriteArgs,
 import type { passwordArg } from '../posts/args.js';
 import type { termArchiveArgs, termIdArg, termWriteArgs } from '../resources/terms/args.js';
 import type { changeFeedArgs } from '../resources/changes/args.js';
+import type { eventFileArgs, eventFileBySlugArgs, feedArgs } from '../resources/ical/args.js';
 import type { FeedChange } from '../resources/changes/routes.js';
 import type { ArgsInput } from './inputs.js';
 import type { CalendarEvent, Organizer, Term, Venue } from '../schemas/types.js';
@@ -68,6 +69,10 @@ export interface ChangeFeed {
   more: boolean;
 }
 export type DocInput = Optional<Record<string, unknown>>;
+/** The iCalendar feed's filters (those of the events archive, without paging). */
+export type IcalFeedInput = Optional<ArgsInput<typeof feedArgs>>;
+/** One event's calendar file, by id or by slug. */
+export type IcalEventInput = ArgsInput<typeof eventFileArgs> | ArgsInput<typeof eventFileBySlugArgs>;
 
 /** Any JSON object of the API (the items, envelopes and errors it answers with). */
 export type JsonObject = Record<string, unknown>;

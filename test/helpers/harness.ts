@@ -101,6 +101,8 @@ export function requester(calendar: Calendar): TestCalendar['request'] {
     });
     if (!res) throw new Error(`not handled: ${method} ${path}`);
     const text = res.body === undefined ? undefined : Buffer.from(res.body).toString('utf8');
-    return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+    // Calendar files are read as text (`text`); everything else is JSON.
+    const json = res.headers['Content-Type']?.startsWith('application/json') ?? true;
+    return { status: res.status, headers: res.headers, text, body: text && json ? JSON.parse(text) : undefined };
   };
 }

@@ -20,6 +20,20 @@ describe.each(DIALECTS)('response cache on $name', ({ name, url }) => {
   afterAll(() => t?.close());
   afterEach(() => vi.useRealTimers());
 
+  /**
+   * Archive pages the handler computed while `run` ran: a computed archive may need no query but
+   * the store version's, since its keys and total are kept per version too.
+   */
+  const archivesComputed = async (run: () => Promise<unknown>) => {
+    const spy = vi.spyOn((await t.calendar.services()).events, 'list');
+    try {
+      await run();
+      return spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+  };
+
   /** Queries one anonymous read runs. */
   const queriesOf = async (path: string, init: Parameters<ProbedCalendar['request']>[2] = {}) => {
     t.probe.count = 0;
@@ -75,8 +89,9 @@ describe.each(DIALECTS)('response cache on $name', ({ name, url }) => {
     vi.setSystemTime(new Date('2030-01-15T10:00:00.100Z'));
     const first = await queriesOf('/events');
     expect((await queriesOf('/events')).queries).toBe(CACHES[name] ? 1 : first.queries);
+    expect(await archivesComputed(() => t.request('GET', '/events'))).toBe(CACHES[name] ? 0 : 1);
     vi.setSystemTime(new Date('2030-01-15T10:00:01.000Z'));
-    expect((await queriesOf('/events')).queries).toBeGreaterThan(1);
+    expect(await archivesComputed(() => t.request('GET', '/events'))).toBe(1);
   });
 
   it('never serves an answer from before a write, whoever wrote', async () => {
@@ -103,9 +118,7 @@ describe.each(DIALECTS)('response cache on $name', ({ name, url }) => {
     expect(admin.body.events.map((e: { id: number }) => e.id)).toEqual([draft.id]);
     expect(admin.headers['Cache-Control']).toMatch(/no-store/);
     expect((await t.request('GET', '/events', { query })).body.events).toEqual([]);
-    t.probe.count = 0;
-    await t.request('GET', '/events', { query, as: 'admin' });
-    expect(t.probe.count).toBeGreaterThan(1);
+    expect(await archivesComputed(() => t.request('GET', '/events', { query, as: 'admin' }))).toBe(1);
   });
 
   it('sets the caller headers of each request on a kept answer (CORS), and drops the body for HEAD', async () => {

@@ -206,6 +206,35 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
     covered.add('').add('/doc').add('/changes');
   });
 
+  it('the iCalendar feed lists what the archive lists, and event files answer as event reads do', { timeout: 60_000 }, async () => {
+    const range = { start_date: '2000-01-01', end_date: '2100-01-01' };
+    const idOf = (vevent: string) => Number(/^UID:event-(\d+)@/m.exec(vevent)?.[1]);
+    const mismatches: string[] = [];
+    for (const { as } of ACTORS) {
+      const listed = (await walk('events', as, range)).ids.sort((a, b) => a - b);
+      const feed = await t.request('GET', `/${t.ns}/ics/events`, { as, query: range });
+      expect(feed.status, feed.text).toBe(200);
+      const vevents = (feed.text ?? '').split('BEGIN:VEVENT').slice(1);
+      const live = vevents.filter((v) => !v.includes('STATUS:CANCELLED')).map(idOf);
+      expect(live.sort((a, b) => a - b), `feed as ${as ?? 'anonymous'}`).toEqual(listed);
+      // Trashed events are written as cancelled to those who could list them before.
+      const before = grantsEdit(as) ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish'];
+      const trashed = items.filter((i) => i.kind === 'events' && i.status === 'trash' && before.includes(i.before ?? '')).map((i) => i.id);
+      expect(vevents.filter((v) => v.includes('STATUS:CANCELLED')).map(idOf).sort((a, b) => a - b), `cancelled as ${as ?? 'anonymous'}`).toEqual(trashed.sort((a, b) => a - b));
+      for (const item of items.filter((i) => i.kind === 'events')) {
+        for (const [read, file] of [
+          [`/events/${item.id}`, `/ics/events/${item.id}`],
+          [`/events/by-slug/${item.slug}`, `/ics/events/by-slug/${item.slug}`],
+        ] as const) {
+          const [a, b] = [await t.request('GET', read, { as }), await t.request('GET', file, { as })];
+          if (a.status !== b.status || (a.status >= 400 && a.body.code !== b.body?.code)) mismatches.push(`${file} as ${as ?? 'anonymous'}: ${a.status} ${a.body.code} / ${b.status} ${b.body?.code}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+    covered.add('/ics/events').add('/ics/events/id').add('/ics/events/by-slug');
+  });
+
   /** Every id of an archive, following `next_rest_url` page by page (what a client would do). */
   async function walk(kind: Kind, as: As, query: Record<string, string>): Promise<{ ids: number[]; totals: number[]; pages: number[] }> {
     const ids: number[] = [];

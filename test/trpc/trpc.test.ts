@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { ROUTES } from '../../src/index.js';
 import { ORGANIZER, VENUE } from '../../src/posts/kinds.js';
 import { eventArchiveArgs, eventWriteArgs } from '../../src/resources/events/args.js';
+import { feedArgs } from '../../src/resources/ical/args.js';
 import { linkedArchiveArgs, organizerWriteArgs, venueWriteArgs } from '../../src/resources/linked/args.js';
 import { CATEGORIES, TAGS, termArchiveArgs, termWriteArgs } from '../../src/resources/terms/args.js';
 import {
@@ -80,7 +81,7 @@ describe('tRPC router: shape', () => {
       [`${name}.update`]: 'mutation',
       [`${name}.delete`]: 'mutation',
     });
-    expect(kinds).toEqual({ index: 'query', doc: 'query', changes: 'query', ...crud('events'), ...crud('venues'), ...crud('organizers'), ...crud('categories'), ...crud('tags') });
+    expect(kinds).toEqual({ index: 'query', doc: 'query', changes: 'query', 'ical.feed': 'query', 'ical.event': 'query', ...crud('events'), ...crud('venues'), ...crud('organizers'), ...crud('categories'), ...crud('tags') });
   });
 
   it('covers every endpoint of ROUTES', () => {
@@ -106,6 +107,8 @@ describe('tRPC router: shape', () => {
       'tags.list': [declared(omit(termArchiveArgs(TAGS), 'parent'))],
       'tags.create': [declared(omit(termWriteArgs(TAGS, true), 'parent'))],
       'tags.update': [declared(omit(termWriteArgs(TAGS, false), 'parent'), id)],
+      'ical.feed': [declared(feedArgs)],
+      'ical.event': [[['id', true], ['password', false]], [['slug', true]]],
     };
     for (const [kind, info, write] of [
       ['venues', VENUE, venueWriteArgs],
@@ -222,6 +225,11 @@ describe.each(DIALECTS)('tRPC router on $name', ({ url }) => {
     const categories = await as(null).categories.list({ hide_empty: false });
     expect(categories).toEqual((await t.request('GET', '/categories', { query: { hide_empty: 'false' } })).body);
     expect(categories.categories.map((c) => c.name)).toEqual(['Music']);
+    // Calendar files come as their text, equal to the HTTP answers.
+    const feed = await as(null).ical.feed({ start_date: '2031-01-01', end_date: '2031-12-31' });
+    expect(feed).toBe((await t.request('GET', '/ics/events', { query: { start_date: '2031-01-01', end_date: '2031-12-31' } })).text);
+    expect(feed).toContain(`UID:event-${event.id}@example.org`);
+    expect(await as(null).ical.event({ slug: event.slug })).toBe((await t.request('GET', `/ics/events/${event.id}`)).text);
 
     // Updates: by id `slug` renames; by slug the slug finds the event.
     const renamed = await admin.events.update({ id: event.id, slug: 'jam-session', title: 'Jam session' });

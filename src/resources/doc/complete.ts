@@ -9,7 +9,7 @@ import { writeSchema, type JsonObject } from '../../schemas/json-schema.js';
 import { SCHEMAS, type Field } from '../../schemas/responses.js';
 import type { Resource } from '../resource.js';
 import { API_VERSION, endpointOf, openApiPath, parameters, resourceOf, translator, type Translate } from './openapi.js';
-import { CHANGES_RESPONSES, DOC_RESPONSES, type ResponsesDoc } from './resources.js';
+import { CALENDAR_CONTENT, DOC_RESPONSES, additionResponses, type ResponsesDoc } from './resources.js';
 
 // The complete document: what a client generator needs to call every operation. Same paths
 // and parameters as upstream's document, plus every write with its JSON body, the JSON the
@@ -68,7 +68,8 @@ function responses(docs: ResponsesDoc, t: Translate, schemas?: { item: string; l
   const out: JsonObject = {};
   for (const [code, r] of Object.entries(docs)) {
     const name = r.content === 'list' ? schemas?.list : r.content === 'item' ? schemas?.item : Number(code) >= 400 ? 'Error' : undefined;
-    out[code] = { description: t(r.description), ...(name ? { content: { 'application/json': { schema: ref(name) } } } : {}) };
+    const content = r.content === 'calendar' ? CALENDAR_CONTENT : name ? { 'application/json': { schema: ref(name) } } : undefined;
+    out[code] = { description: t(r.description), ...(content ? { content } : {}) };
   }
   return out;
 }
@@ -76,9 +77,8 @@ function responses(docs: ResponsesDoc, t: Translate, schemas?: { item: string; l
 /** The operations of one path; request body schemas are added to `bodies` the first time a route needs them. */
 function pathItem(route: Route, resources: readonly Resource[], bodies: Record<string, JsonObject>, t: Translate): JsonObject {
   if (route.pattern === '/doc') return { get: { responses: responses(DOC_RESPONSES, t) } };
-  if (route.pattern === '/changes') {
-    return { get: { parameters: parameters(endpointOf(route, 'GET').args, t), responses: responses(CHANGES_RESPONSES, t), security: READ_SECURITY } };
-  }
+  const addition = additionResponses(route.pattern);
+  if (addition) return { get: { parameters: parameters(endpointOf(route, 'GET').args, t), responses: responses(addition, t), security: READ_SECURITY } };
   const { doc } = resourceOf(route, resources);
   const { noun } = doc.writes;
   const schemas = { item: doc.schema, list: `${noun}List` };

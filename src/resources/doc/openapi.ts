@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context.js';
 import type { Endpoint, Method, Route } from '../../http/route.js';
 import type { DescriptionKey } from '../../i18n/en.js';
 import { describe } from '../../i18n/index.js';
-import { CHANGES_RESPONSES, DOC_RESPONSES, type ResponsesDoc } from './resources.js';
+import { CALENDAR_CONTENT, DOC_RESPONSES, additionResponses, type ResponsesDoc } from './resources.js';
 import type { Resource } from '../resource.js';
 import { SCHEMAS, SCHEMA_NAMES, type Field, type SchemaName } from '../../schemas/responses.js';
 
@@ -81,7 +81,8 @@ function responses(docs: ResponsesDoc, t: Translate, resource?: Resource): JsonO
   const out: JsonObject = {};
   for (const [code, r] of Object.entries(docs)) {
     const response: JsonObject = { description: t(r.description) };
-    if (r.content && resource) {
+    if (r.content === 'calendar') response.content = CALENDAR_CONTENT;
+    else if (r.content && resource) {
       const $ref = `#/components/schemas/${resource.doc.schema}`;
       const schema = r.content === 'list' ? { title: resource.collection, type: 'array', items: { $ref } } : { $ref };
       response.content = { 'application/json': { schema } };
@@ -123,7 +124,8 @@ export function resourceOf(route: Route, resources: readonly Resource[]): Resour
 /** The operations of one path: `get` for archives; `get`, `post`, `delete` for single items. */
 function pathItem(route: Route, routes: readonly Route[], resources: readonly Resource[], t: Translate): JsonObject {
   if (route.pattern === '/doc') return { get: { responses: responses(DOC_RESPONSES, t) } };
-  if (route.pattern === '/changes') return { get: { parameters: parameters(endpointOf(route, 'GET').args, t), responses: responses(CHANGES_RESPONSES, t) } };
+  const addition = additionResponses(route.pattern);
+  if (addition) return { get: { parameters: parameters(endpointOf(route, 'GET').args, t), responses: responses(addition, t) } };
   const resource = resourceOf(route, resources);
   const { doc } = resource;
   if (!route.hasCaptures) {

@@ -7,7 +7,8 @@ export type Noun = 'Event' | 'Venue' | 'Organizer' | 'Category' | 'Tag';
 /** One documented response: its description key and, for successes, what its body holds. */
 export interface ResponseDoc {
   description: DescriptionKey;
-  content?: 'item' | 'list';
+  /** What a success holds: the resource's item or list (JSON), or a calendar file. */
+  content?: 'item' | 'list' | 'calendar';
 }
 
 /** Responses by status code (integer-like keys keep ascending order in JSON). */
@@ -121,3 +122,28 @@ export const CHANGES_RESPONSES: ResponsesDoc = {
   400: { description: 'doc.response.bad_query' },
   410: { description: 'doc.response.sync_token_gone' },
 };
+
+/** The responses of the iCalendar feed (`/ics/events`, an addition of this library). */
+export const ICAL_FEED_RESPONSES: ResponsesDoc = {
+  200: { description: 'doc.ical.feed', content: 'calendar' },
+  400: { description: 'doc.response.bad_query' },
+};
+
+/** The responses of one event's calendar file: those of the event's own read. */
+export const ICAL_EVENT_RESPONSES: ResponsesDoc = {
+  200: { description: 'doc.ical.event', content: 'calendar' },
+  400: BAD_REQUEST,
+  403: { description: 'doc.events.read_forbidden' },
+  404: { description: 'doc.events.not_found' },
+};
+
+/** The responses a route of the additions documents, by pattern; `undefined` for the resources' routes. */
+export function additionResponses(pattern: string): ResponsesDoc | undefined {
+  if (pattern === '/changes') return CHANGES_RESPONSES;
+  if (pattern === '/ics/events') return ICAL_FEED_RESPONSES;
+  if (pattern.startsWith('/ics/events/')) return ICAL_EVENT_RESPONSES;
+  return undefined;
+}
+
+/** The body of a calendar file in an OpenAPI document. */
+export const CALENDAR_CONTENT = { 'text/calendar': { schema: { type: 'string' } } };

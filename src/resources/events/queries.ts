@@ -10,6 +10,7 @@ import { containsIgnoringCase } from '../../store/like.js';
 import type { ReadOptions } from '../../store/row-lock.js';
 import { adjustTermCounts, termIdsOf } from '../../store/term-counts.js';
 import { VersionedValues } from '../../store/version.js';
+import { VersionedItems } from '../../cache/versioned-items.js';
 
 /** An event: its post row joined with its details. */
 export type EventRow = Selectable<PostsTable> & Omit<Selectable<EventsTable>, 'post_id'>;
@@ -48,9 +49,18 @@ export interface EventListQuery {
   parent?: number;
   /** `include` lists order by publication date; others by start. */
   orderByPublication: boolean;
+  /**
+   * Trashed events instead, which had one of `statuses` before and were trashed at or after
+   * `since` (a UTC wall clock; trashing sets the modification date): the cancellations of the
+   * iCalendar feed.
+   */
+  trashed?: { since: string };
 }
 
 const validIds = (ids: readonly number[]) => ids.filter(isStoredId);
+
+/** Keys of archive pages kept per store version, all pages together. */
+const PAGE_KEYS = 20_000;
 
 /** Queries and writes of events and their links. */
 export class EventStore {
@@ -61,6 +71,12 @@ export class EventStore {
 
   /** Archive totals by filter: the same total is asked for page after page until the next write. */
   private readonly totals = new VersionedValues<number>();
+
+  /**
+   * Archive pages' keys by filter and page, as the totals: a feed that calendar apps poll, or a
+   * page signed-in callers read again, is the same until the next write. Bounded by keys kept.
+   */
+  private readonly pages = new VersionedItems<EventKey[]>({ maxSize: PAGE_KEYS, sizeOf: (keys) => keys.length + 1 });
 
   private base() {
     return this.db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').where('posts.type', '=', 'event');
@@ -83,14 +99,19 @@ export class EventStore {
   }
 
   private filtered(q: EventListQuery) {
-    let s = this.base()
-      .where('posts.status', 'in', q.statuses.length ? [...q.statuses] : ['__none__'])
-      .where('events.hidden', '=', 0);
+    const statuses = q.statuses.length ? [...q.statuses] : ['__none__'];
+    let s = this.base().where('events.hidden', '=', 0);
+    s = q.trashed
+      ? s.where('posts.status', '=', 'trash').where('posts.status_before_trash', 'in', statuses).where('posts.modified_utc', '>=', q.trashed.since)
+      : s.where('posts.status', 'in', statuses);
     if (q.startsOnOrAfter !== undefined) s = s.where('events.start_local', '>=', q.startsOnOrAfter);
-    if (q.endsOnOrBefore !== undefined) s = s.where('events.end_local', '<=', q.endsOnOrBefore);
+    // An event never ends before it starts (the store's writes keep `end_local >= start_local`):
+    // a bound on its end bounds its start too, which the listing index (by start) can use, so a
+    // window reads the events that start in it rather than every later one.
+    if (q.endsOnOrBefore !== undefined) s = s.where('events.end_local', '<=', q.endsOnOrBefore).where('events.start_local', '<=', q.endsOnOrBefore);
     if (q.startsBefore !== undefined) s = s.where('events.start_local', '<', q.startsBefore);
     if (q.startsAfter !== undefined) s = s.where('events.start_local', '>', q.startsAfter);
-    if (q.endsBefore !== undefined) s = s.where('events.end_local', '<', q.endsBefore);
+    if (q.endsBefore !== undefined) s = s.where('events.end_local', '<', q.endsBefore).where('events.start_local', '<', q.endsBefore);
     if (q.endsAfter !== undefined) s = s.where('events.end_local', '>', q.endsAfter);
     if (q.search) {
       const scope = q.searchPasswords ?? 'none';
@@ -138,7 +159,10 @@ export class EventStore {
       ? page.orderBy('posts.date', 'asc').orderBy('posts.id', 'asc')
       : // `events.post_id` is `posts.id` (the join), and the tie-breaker the listing index holds: no sort.
         page.orderBy('events.start_local', 'asc').orderBy('events.post_id', 'asc');
-    const keys = await page.limit(q.limit).offset(q.offset).execute();
+    const pageKey = `${key}\n${q.offset}\n${q.limit}`;
+    const kept = version === undefined ? undefined : this.pages.get(version, pageKey);
+    const keys = kept ?? (await page.limit(q.limit).offset(q.offset).execute());
+    if (!kept && version !== undefined) this.pages.set(version, pageKey, keys);
     return { keys, total: Number(n) };
   }
 

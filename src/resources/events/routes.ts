@@ -1,133 +1,16 @@
 import { has } from '../../auth/capabilities.js';
 import type { Args } from '../../args/arg.js';
-import { parseList } from '../../args/checks.js';
-import { toId } from '../../ids.js';
 import type { RequestContext } from '../../context.js';
-import { defaultEndBound, defaultStartBound, endOfDay, rawDefaultEnd, rawDefaultStart, startOfDay, strictBound } from '../../dates/index.js';
 import { apiError, invalidParam } from '../../http/errors.js';
-import { asQueryValue, pagingUrls, type QueryPair } from '../../archive/urls.js';
-import { archiveHeaders, archivePage, totalPages } from '../../archive/page.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../../http/route.js';
-import { EVENT } from '../../posts/kinds.js';
-import { searchablePasswords, unlocks } from '../../posts/password.js';
 import type { WriteTarget } from '../../posts/write-target.js';
 import { isTruthy } from '../../php/empty.js';
-import { redact } from '../../posts/redact.js';
-import { listEnvelope, type RawJson } from '../../http/raw-json.js';
-import type { CalendarEvent } from '../../schemas/types.js';
 import type { EventInput } from './rules.js';
-import { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs, termList } from './args.js';
-import { archiveStatuses, passwordArg } from '../../posts/args.js';
-import { CATEGORIES, TAGS, type TermKind } from '../terms/args.js';
-import type { EventKey, EventListQuery, EventRow } from './queries.js';
-import { searchWords } from '../../text/search-terms.js';
-
-/** Term ids named by a filter (id, slug or name), with the descendants of categories. */
-async function termFilter(ctx: RequestContext, kind: TermKind, value: unknown): Promise<number[]> {
-  const ids: number[] = [];
-  for (const item of termList(value) ?? []) {
-    if (typeof item !== 'string' && typeof item !== 'number') continue;
-    const row = await ctx.services.terms.resolve(kind.taxonomy, item);
-    if (row) ids.push(row.id);
-  }
-  return kind.hierarchical ? ctx.services.terms.withDescendants(kind.taxonomy, ids) : ids;
-}
-
-const ids = (value: unknown) => (parseList(value) ?? []).map(toId).filter((id): id is number => id !== undefined);
-
-/** The events archive. */
-async function archive(ctx: RequestContext & { params: Record<string, unknown> }) {
-  const p = ctx.params as Record<string, unknown> & { page?: number; per_page?: number };
-  const site = ctx.options.timezone;
-  const now = ctx.now();
-  const paging = archivePage(p, ctx.options);
-  const strict = isTruthy(p.strict_dates);
-  const bound = (value: unknown, snap: 'start' | 'end') =>
-    (strict ? strictBound(value, site, now) : snap === 'start' ? startOfDay(value, now) : endOfDay(value, now)) ?? undefined;
-  const relative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some((k) => ctx.sent(k));
-  const include = p.include !== undefined ? ids(p.include) : undefined;
-
-  let start: string | undefined;
-  let end: string | undefined;
-  if (include) {
-    // `include` keeps the raw, un-snapped default window and ignores explicit dates (verified upstream).
-    if (!relative) {
-      start = rawDefaultStart(site, now);
-      end = rawDefaultEnd(now);
-    }
-  } else {
-    if (ctx.sent('start_date')) start = bound(p.start_date, 'start');
-    else if (!relative) start = defaultStartBound(site, now);
-    if (ctx.sent('end_date')) end = bound(p.end_date, 'end');
-    else if (!relative) end = defaultEndBound(now);
-  }
-  const relativeBounds = {
-    startsBefore: p.starts_before !== undefined ? bound(p.starts_before, 'end') : undefined,
-    startsAfter: p.starts_after !== undefined ? bound(p.starts_after, 'end') : undefined,
-    endsBefore: p.ends_before !== undefined ? bound(p.ends_before, 'end') : undefined,
-    endsAfter: p.ends_after !== undefined ? bound(p.ends_after, 'end') : undefined,
-  };
-  const { statuses, shown } = archiveStatuses(EVENT, p.status, ctx);
-  const query: EventListQuery = {
-    statuses,
-    offset: paging.offset,
-    limit: paging.limit,
-    startsOnOrAfter: start,
-    endsOnOrBefore: end,
-    ...relativeBounds,
-    search: typeof p.search === 'string' ? searchWords(p.search) : undefined,
-    searchPasswords: typeof p.search === 'string' ? searchablePasswords(ctx.principal, EVENT) : undefined,
-    categoryIds: p.categories !== undefined ? await termFilter(ctx, CATEGORIES, p.categories) : undefined,
-    tagIds: p.tags !== undefined ? await termFilter(ctx, TAGS, p.tags) : undefined,
-    venueIds: p.venue !== undefined ? ids(p.venue) : undefined,
-    organizerIds: p.organizer !== undefined ? ids(p.organizer) : undefined,
-    featured: typeof p.featured === 'boolean' ? p.featured : undefined,
-    include,
-    parent: typeof p.post_parent === 'number' ? p.post_parent : undefined,
-    orderByPublication: include !== undefined,
-  };
-  const version = await ctx.version();
-  const { keys, total } = await ctx.services.events.list(query, version);
-  if (paging.page > 1 && keys.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
-  const pages = totalPages(total, paging);
-  const rendered = await ctx.services.events.renderJson(keys, { urls: ctx.urls, principal: ctx.principal, single: false, version });
-  // An event deleted since the page was read is left out.
-  const events = rendered.flatMap((json, i): (RawJson | CalendarEvent)[] => {
-    const key = keys[i];
-    if (json === undefined || key === undefined) return [];
-    return key.password && !unlocked(ctx, key) ? [redact(json.parse() as CalendarEvent)] : [json];
-  });
-
-  // Paging URLs in upstream order; `venue`, `organizer`, `featured` switch to the encoded form.
-  const geoloc = p.geoloc === true;
-  const pairs: QueryPair[] = [
-    ['per_page', paging.perPage],
-    ['start_date', ctx.sent('start_date') || !relative ? start : undefined],
-    ['end_date', ctx.sent('end_date') || !relative ? end : undefined],
-    ['search', p.search as string | undefined],
-    ['geoloc', geoloc ? 1 : undefined],
-    ['geoloc_lat', geoloc ? asQueryValue(p.geoloc_lat) : undefined],
-    ['geoloc_lng', geoloc ? asQueryValue(p.geoloc_lng) : undefined],
-    ['status', shown],
-    ['post_parent', asQueryValue(p.post_parent)],
-    ['include', include?.join(',')],
-    ['starts_before', relativeBounds.startsBefore],
-    ['starts_after', relativeBounds.startsAfter],
-    ['ends_before', relativeBounds.endsBefore],
-    ['ends_after', relativeBounds.endsAfter],
-  ];
-  const extras: QueryPair[] = [
-    ['venue', asQueryValue(p.venue)],
-    ['organizer', asQueryValue(p.organizer)],
-    ['featured', p.featured === true ? 1 : undefined],
-    ['categories', asQueryValue(p.categories)],
-    ['tags', asQueryValue(p.tags)],
-    ['strict_dates', ctx.sent('strict_dates') ? asQueryValue(p.strict_dates) : undefined],
-  ];
-  const encodedFirst = ['venue', 'organizer', 'featured'].some((k) => ctx.sent(k));
-  const urls = pagingUrls(`${ctx.urls.base}/events/`, paging.page, pages, pairs, extras, encodedFirst);
-  return { body: listEnvelope('events', events, { ...urls, total, total_pages: pages }), headers: archiveHeaders(total, pages) };
-}
+import { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs } from './args.js';
+import { passwordArg } from '../../posts/args.js';
+import type { EventRow } from './queries.js';
+import { ICAL_HEADER, archive, unlocked } from './archive.js';
+import type { RawJson } from '../../http/raw-json.js';
 
 /** The event a single route addresses: by id (404/400 rules) or by the path's slug. */
 /** The event of each request, read once: the permission checks (for `Allow`) and the handler share it. */
@@ -184,6 +67,26 @@ function phpInt(digits: string): string {
   return String(n > PHP_INT_MAX ? PHP_INT_MAX : n);
 }
 
+/**
+ * A single read of an event by id or by the path's slug, as the caller may see it: the 403s
+ * of a trashed, unpublished or locked event, else its row and its JSON (kept per store version).
+ */
+export async function readEvent(ctx: RequestContext, bySlug: boolean): Promise<{ row: EventRow; json: RawJson }> {
+  const version = await ctx.version();
+  const row = await target(ctx, bySlug);
+  if (row.status === 'trash') throw apiError('event-no-longer-available', 'This event is no longer available', 403);
+  if (row.status !== 'publish' && !ctx.services.events.can(ctx.principal, 'read', row)) {
+    throw apiError('event-not-accessible', 'The requested event is not accessible', 403);
+  }
+  if (row.password && !unlocked(ctx, row)) {
+    throw apiError('event-password-protected', 'The requested event is not accessible without a password', 403);
+  }
+  const [json] = await ctx.services.events.renderJson([row], { urls: ctx.urls, principal: ctx.principal, single: true, version }, async () => [row]);
+  // Read after the row was: only a write in between changes the key, and that is a 404 now.
+  if (!json) throw apiError('rest-event-not-found', `Event with ID ${row.id} does not exist.`, 404);
+  return { row, json };
+}
+
 /** Per-event permission once the event is known; the generic capability otherwise. */
 function allowed(action: 'edit' | 'delete', bySlug: boolean) {
   return async (ctx: RequestContext) => {
@@ -202,17 +105,8 @@ function singleEndpoints(bySlug: boolean) {
       methods: READABLE,
       args: key,
       handler: async (ctx) => {
-        const version = await ctx.version();
-        const row = await target(ctx, bySlug);
-        if (row.status === 'trash') throw apiError('event-no-longer-available', 'This event is no longer available', 403);
-        if (row.status !== 'publish' && !ctx.services.events.can(ctx.principal, 'read', row)) {
-          throw apiError('event-not-accessible', 'The requested event is not accessible', 403);
-        }
-        if (row.password && !unlocked(ctx, row)) {
-          throw apiError('event-password-protected', 'The requested event is not accessible without a password', 403);
-        }
-        const [json] = await ctx.services.events.renderJson([row], { urls: ctx.urls, principal: ctx.principal, single: true, version }, async () => [row]);
-        return { body: json };
+        const { row, json } = await readEvent(ctx, bySlug);
+        return { body: json, headers: { [ICAL_HEADER]: `${ctx.urls.base}/ics/events/${row.id}` } };
       },
     }),
     endpoint({
@@ -245,11 +139,6 @@ function singleEndpoints(bySlug: boolean) {
       },
     }),
   ];
-}
-
-/** Whether a request unlocks a password-protected event. */
-function unlocked(ctx: RequestContext, row: EventKey): boolean {
-  return unlocks(ctx, row.password, ctx.services.events.can(ctx.principal, 'edit', row));
 }
 
 /** The event routes (README "Routes" rows 2–4). */

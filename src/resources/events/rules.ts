@@ -177,7 +177,6 @@ export class EventService {
     return !row.password || this.can(p, 'edit', row);
   }
 
-  /** One archive page. */
   /** One archive page's keys and its total; `version` is the store's, read before (see {@link renderJson}). */
   list(query: EventListQuery, version: string | undefined): Promise<{ keys: EventKey[]; total: number }> {
     return this.store.events.list(query, version);

@@ -29,6 +29,10 @@ const SPEC_ORDER = [
   '/tags/(?P<id>\\d+)',
   // The change feed: an addition of this library, after the original's routes.
   '/changes',
+  // The iCalendar feed and files: additions too.
+  '/ics/events',
+  '/ics/events/(?P<id>\\d+)',
+  '/ics/events/by-slug/(?P<slug>[^/]+)',
 ];
 
 const ARCHIVE_ARGS = ['page', 'per_page', 'search', 'exclude', 'include', 'order', 'orderby', 'hide_empty', 'parent', 'post', 'event', 'slug'];

@@ -1,0 +1,69 @@
+import { viewerKey, type Principal } from '../../auth/capabilities.js';
+import { VersionedItems } from '../../cache/versioned-items.js';
+import type { Urls } from '../../http/urls.js';
+import { vevent, type Vevent } from '../../ical/vevent.js';
+import type { RawJson } from '../../http/raw-json.js';
+import { redact } from '../../posts/redact.js';
+import type { CalendarEvent } from '../../schemas/types.js';
+import type { EventService } from '../events/rules.js';
+import type { EventKey } from '../events/queries.js';
+
+/** Bytes of written events kept per store version: the feeds of many callers' views. */
+const WRITTEN_BYTES = 32 * 1024 * 1024;
+
+/** One event of a feed: its key, and how it is written. */
+export interface FeedEntry {
+  key: EventKey;
+  /** A password-protected event the caller may not unlock. */
+  redacted: boolean;
+  /** A trashed one subscribers may still hold. */
+  cancelled: boolean;
+}
+
+/** How the caller sees a feed's events. */
+export interface FeedView {
+  urls: Urls;
+  principal: Principal | null;
+  /** The store version read before the keys (see `EventService.renderJson`). */
+  version: string | undefined;
+  /** The domain of `UID`s. */
+  domain: string;
+}
+
+/**
+ * The events of iCalendar feeds as `VEVENT`s, written from their JSON as the caller sees it
+ * (so every rule of what a caller may see of an event holds in the feed too) and kept per store
+ * version, like that JSON: a feed costs what an archive page of the same events does.
+ */
+export class IcalService {
+  readonly #written = new VersionedItems<Vevent>({ maxSize: WRITTEN_BYTES, sizeOf: (v) => v.bytes.length + 64 });
+
+  constructor(private readonly events: EventService) {}
+
+  /** The entries written, in order; an event deleted since its key was read, or without a start, is left out. */
+  async vevents(entries: readonly FeedEntry[], view: FeedView): Promise<Vevent[]> {
+    const { version } = view;
+    const prefix = `${view.urls.root}\n${view.urls.home}\n${view.domain}\n${viewerKey(view.principal)}\n`;
+    const keyOf = (e: FeedEntry) => `${prefix}${e.redacted ? 'r' : ''}${e.cancelled ? 'c' : ''}${e.key.id}`;
+    const kept = entries.map((e) => (version === undefined ? undefined : this.#written.get(version, keyOf(e))));
+    const missing = entries.filter((_, i) => kept[i] === undefined);
+    const fresh = new Map<FeedEntry, Vevent>();
+    const json = missing.length ? await this.events.renderJson(missing.map((e) => e.key), { urls: view.urls, principal: view.principal, single: false, version }) : [];
+    missing.forEach((entry, i) => {
+      const rendered = json[i];
+      if (rendered === undefined) return;
+      // What the archive shows the caller of a locked event: the same redaction.
+      const event = entry.redacted ? redact(eventOf(rendered)) : eventOf(rendered);
+      const written = vevent(event, { domain: view.domain, protected: !!entry.key.password, cancelled: entry.cancelled });
+      if (!written) return;
+      fresh.set(entry, written);
+      if (version !== undefined) this.#written.set(version, keyOf(entry), written);
+    });
+    return entries.flatMap((e, i) => kept[i] ?? fresh.get(e) ?? []);
+  }
+}
+
+/** An event's kept JSON as its value. */
+export function eventOf(json: RawJson): CalendarEvent {
+  return json.parse() as CalendarEvent;
+}
