@@ -19,6 +19,9 @@ const shared: Options = {
   external: ['better-sqlite3', 'pg', 'mysql2', 'express', 'fastify', 'next'],
 };
 
+// No `clean`: the two builds run at once, and tsup's declaration build of each, when cleaning,
+// deletes every declaration file of the folder (the other's too), racing the other on the same
+// files (ENOENT). `npm run build` empties `dist` first instead.
 export default defineConfig([
   // ESM carries source maps; their sources ship with the package (`src/`, `adapters/`) and are
   // embedded in the maps as well. The command line (package.json `bin`) is built here only: it
@@ -30,9 +33,8 @@ export default defineConfig([
     dts: { entry: libraryEntries },
     format: 'esm',
     sourcemap: true,
-    clean: ['**/*.js', '**/*.js.map', '**/*.d.ts'],
   },
   // CommonJS carries none: tsup derives it from an intermediate ESM file, whose map would name
   // a path on the build machine.
-  { ...shared, format: 'cjs', sourcemap: false, clean: ['**/*.cjs', '**/*.d.cts'] },
+  { ...shared, format: 'cjs', sourcemap: false },
 ]);
