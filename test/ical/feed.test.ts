@@ -267,6 +267,23 @@ describe.each(DIALECTS)('iCalendar feeds on $name', ({ url }) => {
     expect(list.headers['x-calendar-ical']).toBe(`${t.base}/ics/events?categories=${concerts}`);
   });
 
+  it('writes the same bytes whatever the host process\'s TZ', async () => {
+    const files = async () => Promise.all(['paris', 'gap', 'allDay', 'tokyo'].map(async (key) => (await t.request('GET', `/ics/events/${id[key]}`)).text));
+    const saved = process.env.TZ;
+    try {
+      process.env.TZ = 'UTC';
+      const utc = await files();
+      for (const zone of ['Asia/Tokyo', 'America/Los_Angeles']) {
+        process.env.TZ = zone;
+        expect(new Date(Date.UTC(2027, 0, 1)).getHours(), zone).not.toBe(0);
+        expect(await files(), zone).toEqual(utc);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+
   it('lists the feeds in the index and in /doc', async () => {
     const index = (await t.request('GET', '')).body;
     for (const path of ['/ics/events', '/ics/events/(?P<id>\\d+)', '/ics/events/by-slug/(?P<slug>[^/]+)']) expect(index.routes[`/${t.ns}${path}`], path).toBeDefined();
