@@ -12,16 +12,26 @@ export class Limiter {
   #nextStart = 0;
   #timer: NodeJS.Timeout | undefined;
 
+  /** Both limits must be positive numbers. */
   constructor(
     private readonly concurrency: number,
     private readonly perSecond: number,
-  ) {}
+  ) {
+    for (const [name, value] of [
+      ['concurrency', concurrency],
+      ['perSecond', perSecond],
+    ] as const) {
+      if (!Number.isFinite(value) || value <= 0) throw new RangeError(`Limiter: ${name} must be a positive number, not ${value}`);
+    }
+  }
 
   /** Runs `task` once a slot is free and the rate allows it. */
   run<T>(task: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push(() => {
-        task()
+        // A task that throws at once still gives its slot back.
+        Promise.resolve()
+          .then(task)
           .then(resolve, reject)
           .finally(() => {
             this.#running--;
@@ -34,7 +44,8 @@ export class Limiter {
 
   #pump(): void {
     if (this.#timer || this.#running >= this.concurrency || !this.#queue.length) return;
-    const wait = this.#nextStart - Date.now();
+    // A monotonic clock: a system clock set back would stall the queue.
+    const wait = this.#nextStart - performance.now();
     if (wait > 0) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;
@@ -45,7 +56,7 @@ export class Limiter {
     const start = this.#queue.shift();
     if (!start) return;
     this.#running++;
-    this.#nextStart = Date.now() + 1000 / this.perSecond;
+    this.#nextStart = performance.now() + 1000 / this.perSecond;
     start();
     this.#pump();
   }

@@ -3,6 +3,7 @@
  * library's). Requests are limited in number and rate, retried with backoff when the source
  * fails for a while, and archives are read page by page the way the original accepts.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Limiter } from './limiter.js';
 
 /** How to reach the source and how hard to press it. */
@@ -51,17 +52,37 @@ export type SourceArchive = 'events' | 'venues' | 'organizers' | 'categories' | 
 /** The original's largest page (`per_page` above it is clamped to it). */
 export const SOURCE_PAGE_SIZE = 50;
 
-/** Longest wait between two tries. */
+/** Longest wait between two tries of our own choosing. */
 const MAX_BACKOFF_MS = 30_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Longest wait a source's `Retry-After` is granted. */
+const MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+/** Most pages an archive is read to: 5 million items; a larger count is a broken source. */
+const MAX_PAGES = 100_000;
 
 /** The wait a `Retry-After` asks for (seconds or an HTTP date), capped. */
 function retryAfter(value: string | null): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
-  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_BACKOFF_MS) : undefined;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : undefined;
+}
+
+/** A wait of about `ms` (±20 %), so that clients retrying together spread out. */
+const jittered = (ms: number) => ms * (0.8 + 0.4 * Math.random());
+
+/** The text of a failed `fetch`, with its cause (`ECONNREFUSED`…), which its own message leaves out. */
+function fetchFailure(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const cause = e.cause instanceof Error ? `: ${e.cause.message}` : '';
+  return `${e.message}${cause}`;
+}
+
+/** A number option, checked: a bad limit would stall or flood the source. */
+function checked(name: string, value: number, least: number): number {
+  if (!Number.isFinite(value) || value < least) throw new RangeError(`import source: ${name} must be a number of at least ${least}, not ${value}`);
+  return value;
 }
 
 /** Whether an answer is worth another try: the source is failing, not refusing. */
@@ -73,17 +94,20 @@ export class Source {
   readonly #limiter: Limiter;
   readonly #options: Required<Omit<SourceOptions, 'authorization' | 'namespace' | 'root'>> & Pick<SourceOptions, 'authorization'>;
 
+  /** Checks the options: an absolute http(s) root, a header value, positive limits. */
   constructor(options: SourceOptions) {
     const root = options.root.replace(/\/+$/, '');
+    if (!/^https?:\/\/[^/?#\s]+/i.test(root) || !URL.canParse(root)) throw new RangeError(`import source: ${options.root} is not an http(s) REST root such as https://example.org/wp-json`);
+    if (options.authorization !== undefined && !/^[\t\x20-\x7e\x80-\xff]+$/.test(options.authorization)) throw new RangeError('import source: the authorization is not a header value');
     const namespace = (options.namespace ?? 'tribe/events/v1').replace(/^\/+|\/+$/g, '');
     this.#base = `${root}/${namespace}`;
     this.#options = {
       authorization: options.authorization,
-      concurrency: options.concurrency ?? 4,
-      requestsPerSecond: options.requestsPerSecond ?? 10,
-      timeoutMs: options.timeoutMs ?? 30_000,
-      attempts: options.attempts ?? 6,
-      backoffMs: options.backoffMs ?? 500,
+      concurrency: checked('concurrency', options.concurrency ?? 4, 1),
+      requestsPerSecond: checked('requestsPerSecond', options.requestsPerSecond ?? 10, Number.MIN_VALUE),
+      timeoutMs: checked('timeoutMs', options.timeoutMs ?? 30_000, 1),
+      attempts: Math.floor(checked('attempts', options.attempts ?? 6, 1)),
+      backoffMs: checked('backoffMs', options.backoffMs ?? 500, 0),
     };
     this.#limiter = new Limiter(this.#options.concurrency, this.#options.requestsPerSecond);
   }
@@ -99,31 +123,37 @@ export class Source {
     return `${this.#base}${path}${search ? `?${search}` : ''}`;
   }
 
-  /** `GET` of a path under the namespace, retried while the source fails; a refusal (4xx) throws at once. */
-  async get(path: string, query: Record<string, string | number> = {}): Promise<SourceAnswer> {
+  /**
+   * `GET` of a path under the namespace, retried while the source fails; a refusal (4xx) throws
+   * at once, and so does `signal` once aborted (no retry after that).
+   */
+  async get(path: string, query: Record<string, string | number> = {}, signal?: AbortSignal): Promise<SourceAnswer> {
     const url = this.url(path, query);
     let wait = this.#options.backoffMs;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.#attempt(url);
+      signal?.throwIfAborted();
+      const outcome = await this.#attempt(url, signal);
       if ('body' in outcome) return outcome;
-      if (!outcome.transient || attempt >= this.#options.attempts) throw outcome.failure;
-      await sleep(outcome.retryAfter ?? wait);
+      if (!outcome.transient || attempt >= this.#options.attempts || signal?.aborted) throw outcome.failure;
+      await sleep(outcome.retryAfter ?? jittered(wait), undefined, { signal });
       wait = Math.min(wait * 2, MAX_BACKOFF_MS);
     }
   }
 
   /** One try: the answer, or why it failed and whether another try may do better. */
-  async #attempt(url: string): Promise<SourceAnswer | { failure: SourceError; transient: boolean; retryAfter?: number }> {
+  async #attempt(url: string, signal?: AbortSignal): Promise<SourceAnswer | { failure: SourceError; transient: boolean; retryAfter?: number }> {
     const { timeoutMs, authorization } = this.#options;
     let answer: { status: number; ok: boolean; headers: Headers; text: string };
     try {
       answer = await this.#limiter.run(async () => {
-        const res = await fetch(url, { headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) }, signal: AbortSignal.timeout(timeoutMs) });
+        signal?.throwIfAborted();
+        const limit = AbortSignal.timeout(timeoutMs);
+        const res = await fetch(url, { headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) }, signal: signal ? AbortSignal.any([signal, limit]) : limit });
         return { status: res.status, ok: res.ok, headers: res.headers, text: await res.text() };
       });
     } catch (e) {
-      // Unreachable, reset, or out of time (the body too).
-      return { failure: new SourceError(`${url}: ${e instanceof Error ? e.message : String(e)}`, url), transient: true };
+      // Unreachable, reset, or out of time (the body too); the URL and header were checked up front.
+      return { failure: new SourceError(`${url}: ${fetchFailure(e)}`, url), transient: true };
     }
     let body: unknown;
     try {
@@ -142,18 +172,48 @@ export class Source {
    * Every item of an archive, page by page (`page=1…total_pages`, 50 a page, the original's
    * largest). Paging URLs the source writes are not followed: for a signed-in caller they carry
    * `status=any`, which the original then refuses with 400. `query` holds the filters (explicit
-   * statuses, the date window of events).
+   * statuses, the date window of events). A few pages are read ahead; stopping early cancels
+   * them. Items are yielded once each, although pages shift when the source changes meanwhile;
+   * a page that no longer exists (404) ends the archive.
    */
   async *pages(archive: SourceArchive, query: Record<string, string | number> = {}): AsyncGenerator<{ page: number; totalPages: number; items: unknown[] }> {
-    const read = (page: number) => this.get(`/${archive}`, { ...query, per_page: SOURCE_PAGE_SIZE, page });
-    const first = await read(1);
-    const totalPages = pageCount(first);
-    yield { page: 1, totalPages, items: itemsOf(first.body, archive) };
-    // The other pages are asked for at once; the limiter keeps the source's load in bounds.
-    const rest = Array.from({ length: Math.max(0, totalPages - 1) }, (_, i) => read(i + 2));
-    // Unobserved rejections of later pages are reported in turn below, not as unhandled.
-    for (const p of rest) p.catch(() => undefined);
-    for (const [i, next] of rest.entries()) yield { page: i + 2, totalPages, items: itemsOf((await next).body, archive) };
+    const reading = new AbortController();
+    const read = (page: number) => this.get(`/${archive}`, { ...query, per_page: SOURCE_PAGE_SIZE, page }, reading.signal);
+    const seen = new Set<unknown>();
+    const fresh = (items: unknown[]) =>
+      items.filter((item) => {
+        const id = typeof item === 'object' && item !== null && 'id' in item ? item.id : undefined;
+        if (id === undefined) return true;
+        if (seen.has(id)) return false;
+        seen.add(id);
+        return true;
+      });
+    try {
+      const first = await read(1);
+      const totalPages = Math.min(pageCount(first), MAX_PAGES);
+      yield { page: 1, totalPages, items: fresh(itemsOf(first.body, archive)) };
+      const ahead = new Map<number, Promise<SourceAnswer | undefined>>();
+      const schedule = (page: number) => {
+        if (page > totalPages || ahead.has(page)) return;
+        const answer = read(page).catch((e: unknown) => {
+          // A page past the end of an archive that shrank meanwhile.
+          if (e instanceof SourceError && e.status === 404) return undefined;
+          throw e;
+        });
+        // Rejections are reported in turn below, not as unhandled.
+        answer.catch(() => undefined);
+        ahead.set(page, answer);
+      };
+      for (let page = 2; page <= totalPages; page++) {
+        for (let next = page; next < page + this.#options.concurrency; next++) schedule(next);
+        const answer = await ahead.get(page);
+        ahead.delete(page);
+        if (answer === undefined) return;
+        yield { page, totalPages, items: fresh(itemsOf(answer.body, archive)) };
+      }
+    } finally {
+      reading.abort();
+    }
   }
 }
 

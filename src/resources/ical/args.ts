@@ -7,7 +7,8 @@ const DAY_MS = 86_400_000;
 
 /**
  * Where a feed starts without `start_date`: `ical.pastDays` before the archive's default start
- * (today), at midnight in the site zone: calendar apps keep the events they have seen.
+ * (midnight of the site-local date of "yesterday 23:59 UTC"): calendar apps keep the events
+ * they have seen.
  */
 export function feedStart(ctx: RequestContext): string | undefined {
   const today = defaultStartBound(ctx.options.timezone, ctx.now());
