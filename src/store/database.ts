@@ -163,6 +163,23 @@ export interface WebhookCursorsTable {
   last_error: string;
 }
 
+/** An item an import brought in: which item of which source site it came from. */
+export interface ImportedItemsTable {
+  /** The source's REST root and namespace (`https://old.example/wp-json/tribe/events/v1`). */
+  source: string;
+  kind: ImportedKind;
+  source_id: number;
+  /** The item it became here. */
+  item_id: number;
+  /** The source's `modified_utc` when it was imported (`''` for terms, which have none). */
+  source_modified: string;
+  /** When (ISO). */
+  imported_at: string;
+}
+
+/** The kinds an import brings in. */
+export type ImportedKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+
 /** The store's tables by their logical names (the configured prefix is added on the way out). */
 export interface Database {
   posts: PostsTable;
@@ -176,6 +193,7 @@ export interface Database {
   changes: ChangesTable;
   change_sequence: ChangeSequenceTable;
   webhook_cursors: WebhookCursorsTable;
+  imported_items: ImportedItemsTable;
 }
 
 /** The logical table names, for the prefix plugin. */
@@ -191,4 +209,5 @@ export const TABLES: readonly (keyof Database)[] = [
   'changes',
   'change_sequence',
   'webhook_cursors',
+  'imported_items',
 ];

@@ -3,6 +3,7 @@ import { dialectOf } from './dialects/index.js';
 import * as init from './migrations/001_init.js';
 import * as termCounts from './migrations/002_term_counts.js';
 import * as changes from './migrations/003_changes.js';
+import * as importedItems from './migrations/004_imported_items.js';
 import type { MigrationContext } from './migrations/001_init.js';
 
 type InCodeMigration = { up(ctx: MigrationContext): Promise<void>; down(ctx: MigrationContext): Promise<void> };
@@ -12,6 +13,7 @@ const MIGRATIONS: [string, InCodeMigration][] = [
   ['001_init', init],
   ['002_term_counts', termCounts],
   ['003_changes', changes],
+  ['004_imported_items', importedItems],
 ];
 
 /**
