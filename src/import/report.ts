@@ -1,0 +1,16 @@
+/** What an import did with one kind of item. */
+export interface KindReport {
+  created: number;
+  updated: number;
+  /** Imported before and unchanged since. */
+  unchanged: number;
+  /** Items left out, with the reason (bad or partial source data). */
+  skipped: { sourceId: number | undefined; reason: string }[];
+  /** Imported, but not quite as the source has it. */
+  warnings: string[];
+}
+
+/** A report with nothing in it yet. */
+export function emptyReport(): KindReport {
+  return { created: 0, updated: 0, unchanged: 0, skipped: [], warnings: [] };
+}

@@ -1,0 +1,119 @@
+/**
+ * Imports a source's categories (parents before children) and tags: each term becomes the
+ * term it became last time (or an existing one with its slug), updated where the source
+ * changed it, or a new one; in one transaction per term, with its record (`map.ts`).
+ */
+import type { ChangeKind } from '../store/database.js';
+import type { Store } from '../store/index.js';
+import { withRetry } from '../store/retry.js';
+import type { TermKind } from '../resources/terms/args.js';
+import { sanitizeTermName } from '../text/sanitize.js';
+import { sanitizeTitle } from '../text/slug.js';
+import type { ImportMap } from './map.js';
+import { emptyReport, type KindReport } from './report.js';
+import type { Source } from './source.js';
+
+/** A term as the source shows it. */
+interface SourceTerm {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+}
+
+/** The term in a source item, if it has the shape of one. */
+function sourceTerm(item: unknown): SourceTerm | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const t = item as Record<string, unknown>;
+  if (!Number.isSafeInteger(t.id) || typeof t.name !== 'string' || t.name.trim() === '') return undefined;
+  return {
+    id: t.id as number,
+    name: t.name,
+    slug: typeof t.slug === 'string' ? t.slug : '',
+    description: typeof t.description === 'string' ? t.description : '',
+    parent: Number.isSafeInteger(t.parent) ? (t.parent as number) : 0,
+  };
+}
+
+/** Terms ordered so that each comes after its parent; one whose parent is missing (or in a cycle) goes to the top level. */
+function parentsFirst(terms: readonly SourceTerm[], report: KindReport): SourceTerm[] {
+  const byId = new Map(terms.map((t) => [t.id, t]));
+  const placed = new Set<number>();
+  const out: SourceTerm[] = [];
+  const place = (term: SourceTerm, path: Set<number>) => {
+    if (placed.has(term.id)) return;
+    const parent = term.parent ? byId.get(term.parent) : undefined;
+    if (term.parent && (!parent || path.has(parent.id))) {
+      report.warnings.push(`term ${term.id} (${term.name}): its parent ${term.parent} is ${parent ? 'its own descendant' : 'not in the source'}; imported at the top level`);
+      out.push({ ...term, parent: 0 });
+    } else {
+      if (parent) place(parent, new Set([...path, term.id]));
+      out.push(term);
+    }
+    placed.add(term.id);
+  };
+  for (const term of terms) place(term, new Set([term.id]));
+  return out;
+}
+
+const CHANGE_KIND: Record<TermKind['key'], ChangeKind> = { category: 'category', tag: 'tag' };
+
+/** Imports one taxonomy of the source; the source ids and the terms they became. */
+export async function importTerms(source: Source, store: Store, map: ImportMap, kind: TermKind, now = new Date()): Promise<{ ids: Map<number, number>; report: KindReport }> {
+  const report = emptyReport();
+  const terms: SourceTerm[] = [];
+  // Empty terms too: the original hides them unless asked.
+  for await (const page of source.pages(kind.collection, { hide_empty: 'false' })) {
+    for (const item of page.items) {
+      const term = sourceTerm(item);
+      if (term) terms.push(term);
+      else report.skipped.push({ sourceId: typeof item === 'object' && item !== null && 'id' in item && typeof item.id === 'number' ? item.id : undefined, reason: 'not a term (no id or name)' });
+    }
+  }
+  const ids = new Map<number, number>();
+  const recordKind = kind.key;
+  for (const term of parentsFirst(terms, report)) {
+    const name = sanitizeTermName(term.name);
+    const slug = sanitizeTitle(term.slug) || sanitizeTitle(name) || `${kind.key}-${term.id}`;
+    const parent = kind.hierarchical && term.parent ? (ids.get(term.parent) ?? 0) : 0;
+    try {
+      const outcome = await withRetry(() =>
+        store.transaction(async (tx) => {
+          const record = map.in(tx.db);
+          const known = await record.find(recordKind, term.id);
+          const row = (known && (await tx.terms.get(kind.taxonomy, known.itemId))) || (await tx.terms.bySlug(kind.taxonomy, slug));
+          let id: number;
+          let result: 'created' | 'updated' | 'unchanged';
+          if (row) {
+            id = row.id;
+            const changes: Partial<{ name: string; slug: string; description: string; parent: number }> = {};
+            if (row.name !== name) changes.name = name;
+            if (row.description !== term.description) changes.description = term.description;
+            if (kind.hierarchical && row.parent !== parent) changes.parent = parent;
+            if (row.slug !== slug) {
+              if (await tx.terms.slugTaken(kind.taxonomy, slug, row.id)) report.warnings.push(`term ${term.id} (${name}): slug ${slug} is taken here; kept ${row.slug}`);
+              else changes.slug = slug;
+            }
+            result = Object.keys(changes).length ? 'updated' : 'unchanged';
+            if (result === 'updated') {
+              await tx.db.updateTable('terms').set(changes).where('id', '=', id).execute();
+              tx.changes.record(CHANGE_KIND[kind.key], id, 'updated');
+            }
+          } else {
+            id = await tx.dialect.insertReturningId(tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug, description: term.description, parent }));
+            tx.changes.record(CHANGE_KIND[kind.key], id, 'created');
+            result = 'created';
+          }
+          if (known?.itemId !== id) await record.record(recordKind, term.id, { itemId: id, sourceModified: '' }, now);
+          return { id, result };
+        }),
+      );
+      ids.set(term.id, outcome.id);
+      report[outcome.result]++;
+    } catch (e) {
+      report.skipped.push({ sourceId: term.id, reason: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  return { ids, report };
+}
