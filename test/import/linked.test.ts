@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCalendar, type Calendar } from '../../src/index.js';
+import { importLinked, type PostImportOptions } from '../../src/import/linked.js';
+import { ImportMap, sourceKey } from '../../src/import/map.js';
+import { Source } from '../../src/import/source.js';
+import { connectDatabase } from '../../src/store/connect.js';
+import { Store, migrateStore } from '../../src/store/index.js';
+import { DIALECTS, requester, type TestCalendar } from '../helpers/harness.js';
+import { httpCalendar, type HttpCalendar } from '../helpers/http.js';
+
+// Importing a source's venues and organizers (issue 18) from a calendar under tribe/events/v1
+// into a fresh store on every database, compared through the API.
+
+const FIELDS = ['author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'description', 'excerpt', 'slug', 'show_map', 'show_map_link'];
+const VENUE = ['venue', 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince', ...FIELDS];
+const ORGANIZER = ['organizer', 'phone', 'website', 'email', ...FIELDS];
+
+describe.each(DIALECTS)('importing venues and organizers into $name', ({ url }) => {
+  let source: HttpCalendar;
+  let raw: Kysely<unknown>;
+  let target: Calendar;
+  let request: TestCalendar['request'];
+  let store: Store;
+  let map: ImportMap;
+  let client: Source;
+  const options: PostImportOptions = { authors: (id) => (id === 1 ? 1 : undefined), fallbackAuthor: 2, query: { status: 'publish,future,draft,pending,private' } };
+
+  /** Every item of an archive as the admin sees it, by slug, with the compared fields. */
+  const items = async (ask: TestCalendar['request'], collection: 'venues' | 'organizers') => {
+    const keys = collection === 'venues' ? VENUE : ORGANIZER;
+    const out: Record<string, unknown>[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const res = await ask('GET', `/${collection}`, { as: 'admin', query: { per_page: 50, page } });
+      if (res.status !== 200) break;
+      out.push(...(res.body[collection] as Record<string, unknown>[]).map((item) => Object.fromEntries(keys.map((k) => [k, item[k]]))));
+    }
+    return out.sort((a, b) => String(a.slug).localeCompare(String(b.slug)));
+  };
+
+  beforeAll(async () => {
+    source = await httpCalendar(':memory:', { namespace: 'tribe/events/v1' });
+    const statuses = ['publish', 'draft', 'pending', 'private'];
+    for (let i = 0; i < 60; i++) {
+      const res = await source.request('POST', '/venues', {
+        as: i % 5 === 0 ? 'author' : 'admin',
+        json: { venue: `Salle n°${i} “L’Été”`, description: `<p>Première <strong>ligne</strong> ${i}</p>\n\nDeuxième`, address: `${i} rue de la Paix`, city: 'Paris', zip: '75002', country: 'France', phone: '+33 1 23', website: 'https://salle.example', show_map: i % 2 === 0 ? 'true' : 'false', status: statuses[i % 4] },
+      });
+      expect(res.status, res.text).toBe(201);
+    }
+    for (let i = 0; i < 7; i++) {
+      const res = await source.request('POST', '/organizers', { as: 'admin', json: { organizer: `Orga ${i} & Co`, email: `orga${i}@example.org`, phone: '555', website: 'https://orga.example', status: statuses[i % 4] } });
+      expect(res.status, res.text).toBe(201);
+    }
+    raw = await connectDatabase(url);
+    const prefix = `imp${randomBytes(3).toString('hex')}_`;
+    await migrateStore(raw, prefix);
+    store = Store.open(raw, prefix);
+    target = createCalendar({ db: raw, tablePrefix: prefix, baseUrl: 'http://example.org' });
+    request = requester(target);
+    client = new Source({ root: `${source.origin}/wp-json`, authorization: 'Bearer user-admin' });
+    map = new ImportMap(store.db, sourceKey(`${source.origin}/wp-json`, 'tribe/events/v1'));
+  }, 60_000);
+  afterAll(async () => {
+    await target?.uninstall().catch(() => undefined);
+    await raw?.destroy();
+    await source?.close();
+  });
+
+  it('copies every venue and organizer of every status, as the API shows them, then changes nothing on a second run', async () => {
+    const venues = await importLinked(client, store, map, 'venue', options);
+    expect(venues.report).toMatchObject({ created: 60, updated: 0, unchanged: 0, skipped: [] });
+    // Items of the source's author 3 have no user here: they get the fallback author, reported.
+    expect(venues.report.warnings).toEqual(['author 3 of the source has no user here']);
+    const organizers = await importLinked(client, store, map, 'organizer', options);
+    expect(organizers.report).toMatchObject({ created: 7, skipped: [] });
+    const expected = (await items(source.request, 'venues')).map((v) => (v.author === '3' ? { ...v, author: '2' } : v));
+    expect(await items(request, 'venues')).toEqual(expected);
+    expect(await items(request, 'organizers')).toEqual(await items(source.request, 'organizers'));
+    const before = await store.db.selectFrom('posts').selectAll().orderBy('id').execute();
+    expect((await importLinked(client, store, map, 'venue', options)).report).toMatchObject({ created: 0, updated: 0, unchanged: 60 });
+    expect((await importLinked(client, store, map, 'organizer', options)).report).toMatchObject({ created: 0, updated: 0, unchanged: 7 });
+    expect(await store.db.selectFrom('posts').selectAll().orderBy('id').execute()).toEqual(before);
+  });
+
+  it('updates what the source changed since', async () => {
+    const first = (await source.request('GET', '/organizers', { as: 'admin' })).body.organizers[0];
+    // Modification dates have a second's precision.
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await source.request('POST', `/organizers/${first.id}`, { as: 'admin', json: { phone: '999' } })).status).toBe(200);
+    const run = await importLinked(client, store, map, 'organizer', options);
+    expect(run.report).toMatchObject({ created: 0, updated: 1, unchanged: 6 });
+    expect(await items(request, 'organizers')).toEqual(await items(source.request, 'organizers'));
+  });
+});
