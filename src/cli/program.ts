@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { parsePositive, parseUserId, runImport, type ImportCommandOptions } from './commands/import.js';
 import { runMigrate } from './commands/migrate.js';
 import { parseEventCount, runSeed } from './commands/seed.js';
 import { runStatus } from './commands/status.js';
@@ -37,6 +38,25 @@ export function createProgram(): Command {
     .addHelpText('after', '\nThe store must hold no events, venues, organizers or terms yet: seed another --db or --table-prefix.')
     .action(async (options: { db?: string; tablePrefix: string; events: number }) => {
       process.exitCode = await runSeed({ ...storeOptions(options), events: options.events });
+    });
+
+  withStoreOptions(
+    program
+      .command('import')
+      .description('copy the calendar of a live site running the original plugin (or this library) into the store: terms, venues, organizers and events (migrates first; run it again to update)')
+      .argument('<source>', 'the REST root of the source site, e.g. https://old.example/wp-json')
+      .option('--namespace <namespace>', 'the source\'s namespace', 'tribe/events/v1')
+      .option('--user <name>', 'a user of the source (with --password: an application password), to import what that user may read')
+      .option('--password <password>', 'the application password of --user')
+      .option('--auth <header>', 'the Authorization header to send instead, e.g. "Bearer …"')
+      .option('--authors <file>', 'a JSON file of source author ids to user ids here, e.g. {"3": 12}')
+      .option('--fallback-author <id>', 'the user of items whose source author is not in --authors (0: nobody)', parseUserId, 0)
+      .option('--concurrency <n>', 'requests to the source at once', parsePositive, 4)
+      .option('--rate <n>', 'requests to the source per second at most', parsePositive, 10),
+  )
+    .addHelpText('after', '\nWithout credentials, what the public sees is imported. Items imported before are updated when the source changed them, never duplicated.')
+    .action(async (sourceRoot: string, options: Omit<ImportCommandOptions, 'source' | 'db'> & { db?: string }) => {
+      process.exitCode = await runImport({ ...options, ...storeOptions(options), source: sourceRoot });
     });
 
   program

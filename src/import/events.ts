@@ -76,6 +76,7 @@ export async function importEvents(source: Source, store: Store, map: ImportMap,
   const report = emptyReport();
   const ids = new Map<number, number>();
   const now = options.now ?? new Date();
+  let done = 0;
   for await (const page of source.pages('events', { ...ALL_EVENTS, ...options.query })) {
     for (const item of page.items) {
       const post = sourcePost(item, 'title');
@@ -127,6 +128,8 @@ export async function importEvents(source: Source, store: Store, map: ImportMap,
         report.skipped.push({ sourceId: post.id, reason: e instanceof Error ? e.message : String(e) });
       }
     }
+    done += page.items.length;
+    options.onProgress?.(done, page.total);
   }
   return { ids, report };
 }

@@ -18,6 +18,8 @@ export interface PostImportOptions {
   /** The source's archive query (explicit statuses when signed in). */
   query: Record<string, string | number>;
   now?: Date;
+  /** Told how many items of the kind were read, of how many. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 const text = (item: Record<string, unknown>, key: string) => (typeof item[key] === 'string' ? (item[key] as string) : '');
@@ -73,6 +75,7 @@ export async function importLinked(source: Source, store: Store, map: ImportMap,
   const recordKind: ImportedKind = kind;
   const changeKind: ChangeKind = kind;
   const now = options.now ?? new Date();
+  let done = 0;
   for await (const page of source.pages(shape.archive, options.query)) {
     for (const item of page.items) {
       const post = sourcePost(item, shape.titleKey);
@@ -113,6 +116,8 @@ export async function importLinked(source: Source, store: Store, map: ImportMap,
         report.skipped.push({ sourceId: post.id, reason: e instanceof Error ? e.message : String(e) });
       }
     }
+    done += page.items.length;
+    options.onProgress?.(done, page.total);
   }
   return { ids, report };
 }

@@ -176,7 +176,7 @@ export class Source {
    * them. Items are yielded once each, although pages shift when the source changes meanwhile;
    * a page that no longer exists (404) ends the archive.
    */
-  async *pages(archive: SourceArchive, query: Record<string, string | number> = {}): AsyncGenerator<{ page: number; totalPages: number; items: unknown[] }> {
+  async *pages(archive: SourceArchive, query: Record<string, string | number> = {}): AsyncGenerator<{ page: number; totalPages: number; total: number; items: unknown[] }> {
     const reading = new AbortController();
     const read = (page: number) => this.get(`/${archive}`, { ...query, per_page: SOURCE_PAGE_SIZE, page }, reading.signal);
     const seen = new Set<unknown>();
@@ -191,7 +191,8 @@ export class Source {
     try {
       const first = await read(1);
       const totalPages = Math.min(pageCount(first), MAX_PAGES);
-      yield { page: 1, totalPages, items: fresh(itemsOf(first.body, archive)) };
+      const total = itemCount(first, totalPages);
+      yield { page: 1, totalPages, total, items: fresh(itemsOf(first.body, archive)) };
       const ahead = new Map<number, Promise<SourceAnswer | undefined>>();
       const schedule = (page: number) => {
         if (page > totalPages || ahead.has(page)) return;
@@ -209,7 +210,7 @@ export class Source {
         const answer = await ahead.get(page);
         ahead.delete(page);
         if (answer === undefined) return;
-        yield { page, totalPages, items: fresh(itemsOf(answer.body, archive)) };
+        yield { page, totalPages, total, items: fresh(itemsOf(answer.body, archive)) };
       }
     } finally {
       reading.abort();
@@ -226,6 +227,17 @@ function pageCount(answer: SourceAnswer): number {
     if (value !== null && /^\d+$/.test(value.trim())) return Number(value);
   }
   return 1;
+}
+
+/** The number of items an archive answer announces (body, else headers, else a full page per page). */
+function itemCount(answer: SourceAnswer, totalPages: number): number {
+  const body = answer.body as { total?: unknown } | undefined;
+  if (typeof body?.total === 'number' && Number.isSafeInteger(body.total) && body.total >= 0) return body.total;
+  for (const name of ['x-tec-total', 'x-wp-total']) {
+    const value = answer.headers.get(name);
+    if (value !== null && /^\d+$/.test(value.trim())) return Number(value);
+  }
+  return totalPages * SOURCE_PAGE_SIZE;
 }
 
 /** The items of an archive answer: `{ events: […] }`, `{ categories: […] }`… */

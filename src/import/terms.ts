@@ -60,7 +60,13 @@ function parentsFirst(terms: readonly SourceTerm[], report: KindReport): SourceT
 const CHANGE_KIND: Record<TermKind['key'], ChangeKind> = { category: 'category', tag: 'tag' };
 
 /** Imports one taxonomy of the source; the source ids and the terms they became. */
-export async function importTerms(source: Source, store: Store, map: ImportMap, kind: TermKind, now = new Date()): Promise<{ ids: Map<number, number>; report: KindReport }> {
+export async function importTerms(
+  source: Source,
+  store: Store,
+  map: ImportMap,
+  kind: TermKind,
+  { now = new Date(), onProgress }: { now?: Date; onProgress?: (done: number, total: number) => void } = {},
+): Promise<{ ids: Map<number, number>; report: KindReport }> {
   const report = emptyReport();
   const terms: SourceTerm[] = [];
   // Empty terms too: the original hides them unless asked.
@@ -73,7 +79,9 @@ export async function importTerms(source: Source, store: Store, map: ImportMap, 
   }
   const ids = new Map<number, number>();
   const recordKind = kind.key;
-  for (const term of parentsFirst(terms, report)) {
+  const ordered = parentsFirst(terms, report);
+  for (const [done, term] of ordered.entries()) {
+    onProgress?.(done, ordered.length);
     const name = sanitizeTermName(term.name);
     const slug = sanitizeTitle(term.slug) || sanitizeTitle(name) || `${kind.key}-${term.id}`;
     const parent = kind.hierarchical && term.parent ? (ids.get(term.parent) ?? 0) : 0;
@@ -115,5 +123,6 @@ export async function importTerms(source: Source, store: Store, map: ImportMap, 
       report.skipped.push({ sourceId: term.id, reason: e instanceof Error ? e.message : String(e) });
     }
   }
+  onProgress?.(ordered.length, ordered.length);
   return { ids, report };
 }

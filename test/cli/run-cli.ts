@@ -14,10 +14,16 @@ export interface CliRun {
   stderr: string;
 }
 
+/** Sees a run's output so far, and may kill the process. */
+export type Watch = (stdout: string, kill: () => void) => void;
+
 /** A build of the CLI, and how to run it. */
 export interface BuiltCli {
-  /** Runs `calendar-events-rest <args>` in a child process, with the database variables of the developer's shell cleared. */
-  run(args: string[], env?: Record<string, string>): Promise<CliRun>;
+  /**
+   * Runs `calendar-events-rest <args>` in a child process, with the database variables of the
+   * developer's shell cleared; `watch` sees its output as it comes and may kill it (SIGKILL).
+   */
+  run(args: string[], env?: Record<string, string>, watch?: Watch): Promise<CliRun>;
   remove(): void;
 }
 
@@ -32,7 +38,7 @@ export async function buildCli(): Promise<BuiltCli> {
   await build({ entry: { cli: join(REPO, 'src/cli/index.ts') }, outDir: dir, format: 'esm', target: 'node20', config: false, silent: true });
   const bin = join(dir, 'cli.js');
   return {
-    run: (args, env = {}) => runNode([bin, ...args], env),
+    run: (args, env = {}, watch) => runNode([bin, ...args], env, watch),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -42,7 +48,7 @@ export function runFromSources(args: string[], env: Record<string, string> = {})
   return runNode(['--import', 'tsx', join(REPO, 'src/cli/index.ts'), ...args], env);
 }
 
-function runNode(args: string[], env: Record<string, string>): Promise<CliRun> {
+function runNode(args: string[], env: Record<string, string>, watch?: Watch): Promise<CliRun> {
   const child = spawn(process.execPath, args, {
     cwd: REPO,
     env: { ...process.env, CALENDAR_DB_URL: '', CALENDAR_DB: '', ...env },
@@ -50,7 +56,10 @@ function runNode(args: string[], env: Record<string, string>): Promise<CliRun> {
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+    watch?.(stdout, () => child.kill('SIGKILL'));
+  });
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   return new Promise((done, fail) => {
     child.on('error', fail);

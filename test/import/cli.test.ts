@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCalendar } from '../../src/index.js';
+import { ALL_EVENTS } from '../../src/import/events.js';
+import { requester } from '../helpers/harness.js';
+import { httpCalendar, type HttpCalendar } from '../helpers/http.js';
+import { buildCli, lines, type BuiltCli } from '../cli/run-cli.js';
+
+// `calendar-events-rest import` (issue 18) against a real server speaking the original's API,
+// into SQLite files: a whole run, a second run, and a run killed halfway then run again.
+
+describe('calendar-events-rest import', () => {
+  let cli: BuiltCli;
+  let source: HttpCalendar;
+  const dir = mkdtempSync(join(tmpdir(), 'calendar-import-'));
+  const EVENTS = 240;
+
+  beforeAll(async () => {
+    cli = await buildCli();
+    source = await httpCalendar(':memory:', { namespace: 'tribe/events/v1' });
+    const post = async (path: string, json: Record<string, unknown>, as: 'admin' | 'author' = 'admin') => {
+      const res = await source.request('POST', path, { as, json });
+      expect(res.status, res.text).toBe(201);
+      return res.body;
+    };
+    const jazz = await post('/categories', { name: 'Jazz' });
+    const venue = await post('/venues', { venue: 'Blue Note', city: 'New York' });
+    const organizer = await post('/organizers', { organizer: 'Jazz Org' });
+    for (let i = 0; i < EVENTS; i++) {
+      await post(
+        '/events',
+        { title: `Set ${i}`, status: i % 3 ? 'publish' : 'draft', start_date: `2031-01-01 20:00:00`, end_date: `2031-01-01 22:00:00`, categories: [jazz.id], venue: venue.id, organizer: [organizer.id] },
+        i % 4 ? 'admin' : 'author',
+      );
+    }
+  }, 120_000);
+  afterAll(async () => {
+    cli?.remove();
+    await source?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The events of a store file as its admin sees them: titles by status. */
+  const eventsIn = async (file: string) => {
+    const calendar = createCalendar({ db: file });
+    try {
+      const request = requester(calendar);
+      const titles: string[] = [];
+      for (let page = 1; page <= 10; page++) {
+        const res = await request('GET', '/events', { as: 'admin', query: { ...ALL_EVENTS, per_page: 50, page } });
+        if (res.status !== 200) break;
+        titles.push(...(res.body.events as { title: string; status: string }[]).map((e) => `${e.status} ${e.title}`));
+      }
+      return titles.sort();
+    } finally {
+      await calendar.close();
+    }
+  };
+  const expected = async () => {
+    const titles: string[] = [];
+    for (let page = 1; page <= 10; page++) {
+      const res = await source.request('GET', '/events', { as: 'admin', query: { ...ALL_EVENTS, per_page: 50, page } });
+      if (res.status !== 200) break;
+      titles.push(...(res.body.events as { title: string; status: string }[]).map((e) => `${e.status} ${e.title}`));
+    }
+    return titles.sort();
+  };
+
+  it('imports everything the account may read, reports per kind, and changes nothing on a second run', async () => {
+    const db = join(dir, 'whole.sqlite');
+    const authors = join(dir, 'authors.json');
+    writeFileSync(authors, JSON.stringify({ 1: 1 }));
+    const args = ['import', `${source.origin}/wp-json`, '--db', db, '--auth', 'Bearer user-admin', '--authors', authors, '--rate', '1000'];
+    const first = await cli.run(args);
+    expect(first.code, first.stderr).toBe(0);
+    const out = lines(first.stdout);
+    expect(out).toContain('categories: 1 created, 0 updated, 0 unchanged, 0 skipped');
+    expect(out).toContain(`events: ${EVENTS} created, 0 updated, 0 unchanged, 0 skipped`);
+    // The source's author 3 has no user here: reported once.
+    expect(out).toContain('warning (events): author 3 of the source has no user here');
+    expect(await eventsIn(db)).toEqual(await expected());
+    const second = await cli.run(args);
+    expect(second.code, second.stderr).toBe(0);
+    expect(lines(second.stdout)).toContain(`events: 0 created, 0 updated, ${EVENTS} unchanged, 0 skipped`);
+  }, 120_000);
+
+  it('ends with the same calendar when a run killed halfway is run again', async () => {
+    const db = join(dir, 'killed.sqlite');
+    const args = ['import', `${source.origin}/wp-json`, '--db', db, '--auth', 'Bearer user-admin', '--rate', '40', '--concurrency', '1'];
+    // Killed once it has read the second page of events (not a terminal: one line a page).
+    const killed = await cli.run(args, {}, (stdout, kill) => {
+      if (/events: 100\//.test(stdout)) kill();
+    });
+    expect(killed.code).toBeNull();
+    const partial = await eventsIn(db);
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeLessThan(EVENTS);
+    const again = await cli.run(args.map((a) => (a === '40' ? '1000' : a)));
+    expect(again.code, again.stderr).toBe(0);
+    expect(lines(again.stdout)).toContain(`events: ${EVENTS - partial.length} created, 0 updated, ${partial.length} unchanged, 0 skipped`);
+    expect(await eventsIn(db)).toEqual(await expected());
+  }, 120_000);
+
+  it('fails in one line on a source that is not there', async () => {
+    const run = await cli.run(['import', 'http://127.0.0.1:9/wp-json', '--db', join(dir, 'none.sqlite'), '--rate', '1000']);
+    expect(run.code).toBe(1);
+    expect(lines(run.stderr)).toHaveLength(1);
+    expect(run.stderr).toMatch(/ECONNREFUSED|fetch failed/);
+  }, 120_000);
+});
