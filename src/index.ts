@@ -30,3 +30,5 @@ export type {
 export { verifyWebhook, signWebhook, type VerifyOptions } from './webhooks/signature.js';
 export type { WebhookEndpoint, WebhookOptions, WebhookPayload } from './webhooks/deliverer.js';
 export type { ChangeKind, ChangeType } from './store/database.js';
+export { importSite, importedIds, type StoreTarget, type ImportCalendarOptions, type ImportReport, type KindReport } from './import/index.js';
+export type { ImportedKind } from './store/database.js';

@@ -1,0 +1,44 @@
+/** The importer's public entry points (README "Importing a live site's calendar"). */
+import type { Kysely } from 'kysely';
+import { connectDatabase } from '../store/connect.js';
+import type { ImportedKind } from '../store/database.js';
+import { Store, migrateStore } from '../store/index.js';
+import { importCalendar, type ImportCalendarOptions, type ImportReport } from './import-calendar.js';
+import { ImportMap, sourceKey } from './map.js';
+
+export type { ImportCalendarOptions, ImportReport } from './import-calendar.js';
+export type { KindReport } from './report.js';
+
+/** Where the store is: a Kysely instance, or a target string as `db` takes it; and its table prefix (default `tec_`). */
+export interface StoreTarget {
+  db: Kysely<unknown> | string;
+  tablePrefix?: string;
+}
+
+/** Runs `work` on the store's connection, opened (and closed after) when given as a string. */
+async function withStore<T>(target: StoreTarget, work: (raw: Kysely<unknown>, prefix: string) => Promise<T>): Promise<T> {
+  const prefix = target.tablePrefix ?? 'tec_';
+  if (typeof target.db !== 'string') return work(target.db, prefix);
+  const raw = await connectDatabase(target.db);
+  try {
+    return await work(raw, prefix);
+  } finally {
+    await raw.destroy();
+  }
+}
+
+/**
+ * Imports a live site's calendar into a store (migrating it first), as
+ * `calendar-events-rest import` does; safe to run again, it updates and adds.
+ */
+export function importSite(target: StoreTarget, options: ImportCalendarOptions): Promise<ImportReport> {
+  return withStore(target, async (raw, prefix) => {
+    await migrateStore(raw, prefix);
+    return importCalendar(Store.open(raw, prefix), options);
+  });
+}
+
+/** What imports from a source brought in, for one kind: source id → id here (old links and clients keep working). */
+export function importedIds(target: StoreTarget, source: { root: string; namespace?: string }, kind: ImportedKind): Promise<Map<number, number>> {
+  return withStore(target, (raw, prefix) => new ImportMap(Store.open(raw, prefix).db, sourceKey(source.root, source.namespace ?? 'tribe/events/v1')).lookup(kind));
+}
