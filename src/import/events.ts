@@ -6,10 +6,9 @@
  */
 import type { EventsTable } from '../store/database.js';
 import type { Store } from '../store/index.js';
-import { withRetry } from '../store/retry.js';
 import { CATEGORIES, TAGS } from '../resources/terms/args.js';
 import type { ImportMap } from './map.js';
-import { freeSlug, postColumns, sourcePost } from './posts.js';
+import { freeSlug, importPost, postColumns, sourcePost } from './posts.js';
 import type { PostImportOptions } from './linked.js';
 import { emptyReport, type KindReport } from './report.js';
 import type { Source } from './source.js';
@@ -91,42 +90,37 @@ export async function importEvents(source: Source, store: Store, map: ImportMap,
       const organizers = [...new Set(mapped(fields.organizer, linked.organizers, 'organizer', post.id, report))];
       const categories = mapped(fields.categories, linked.categories, 'category', post.id, report);
       const tags = mapped(fields.tags, linked.tags, 'tag', post.id, report);
-      try {
-        const outcome = await withRetry(() =>
-          store.transaction(async (tx) => {
-            const record = map.in(tx.db);
-            const known = await record.find('event', post.id);
-            const row = known ? await tx.events.get(known.itemId, { lock: true }) : undefined;
-            if (row && known?.sourceModified === post.modified_utc) return { id: row.id, result: 'unchanged' as const };
+      await importPost(
+        store,
+        map,
+        post,
+        {
+          kind: 'event',
+          get: (tx, id) => tx.events.get(id, { lock: true }),
+          write: async (tx, existing) => {
             const columns = { ...postColumns('event', post, options.authors, options.fallbackAuthor, report), menu_order: fields.sticky === true ? -1 : 0 };
-            const slug = await freeSlug(tx, 'event', post.slug, row?.id, report, post.id);
-            let id: number;
-            if (row) {
-              id = row.id;
+            const slug = await freeSlug(tx, 'event', post.slug, existing, report, post.id);
+            if (existing !== undefined) {
               // Terms are unlinked under the old status and linked under the new one: counts follow.
-              for (const kind of [CATEGORIES, TAGS]) await tx.events.setTerms(id, kind.taxonomy, []);
-              await tx.posts.update(id, { ...columns, slug });
-              await tx.events.updateDetails(id, { ...details, venue_id: venue });
-              await tx.events.setOrganizers(id, organizers);
-              for (const [kind, termIds] of [[CATEGORIES, categories], [TAGS, tags]] as const) await tx.events.setTerms(id, kind.taxonomy, termIds);
-              tx.changes.record('event', id, 'updated');
-            } else {
-              id = await tx.posts.insert({ ...columns, slug, status_before_trash: null, password: null, parent: 0, image_id: null });
-              const created = { status: columns.status };
-              await tx.events.insertDetails(id, { ...details, venue_id: venue });
-              if (organizers.length) await tx.events.setOrganizers(id, organizers, created);
-              for (const [kind, termIds] of [[CATEGORIES, categories], [TAGS, tags]] as const) await tx.events.setTerms(id, kind.taxonomy, termIds, created);
-              tx.changes.record('event', id, 'created');
+              for (const kind of [CATEGORIES, TAGS]) await tx.events.setTerms(existing, kind.taxonomy, []);
+              await tx.posts.update(existing, { ...columns, slug });
+              await tx.events.updateDetails(existing, { ...details, venue_id: venue });
+              await tx.events.setOrganizers(existing, organizers);
+              for (const [kind, termIds] of [[CATEGORIES, categories], [TAGS, tags]] as const) await tx.events.setTerms(existing, kind.taxonomy, termIds);
+              return existing;
             }
-            await record.record('event', post.id, { itemId: id, sourceModified: post.modified_utc }, now);
-            return { id, result: row ? ('updated' as const) : ('created' as const) };
-          }),
-        );
-        ids.set(post.id, outcome.id);
-        report[outcome.result]++;
-      } catch (e) {
-        report.skipped.push({ sourceId: post.id, reason: e instanceof Error ? e.message : String(e) });
-      }
+            const id = await tx.posts.insert({ ...columns, slug, status_before_trash: null, password: null, parent: 0, image_id: null });
+            const created = { status: columns.status };
+            await tx.events.insertDetails(id, { ...details, venue_id: venue });
+            if (organizers.length) await tx.events.setOrganizers(id, organizers, created);
+            for (const [kind, termIds] of [[CATEGORIES, categories], [TAGS, tags]] as const) await tx.events.setTerms(id, kind.taxonomy, termIds, created);
+            return id;
+          },
+        },
+        now,
+        ids,
+        report,
+      );
     }
     done += page.items.length;
     options.onProgress?.(done, page.total);

@@ -2,11 +2,9 @@
  * Imports a source's venues or organizers: each becomes the item it became last time (updated
  * when the source changed it since), or a new one; in one transaction per item, with its record.
  */
-import type { ChangeKind, ImportedKind } from '../store/database.js';
 import type { Store } from '../store/index.js';
-import { withRetry } from '../store/retry.js';
 import type { ImportMap } from './map.js';
-import { freeSlug, postColumns, sourcePost, type AuthorMapping } from './posts.js';
+import { freeSlug, importPost, postColumns, sourcePost, type AuthorMapping } from './posts.js';
 import { emptyReport, type KindReport } from './report.js';
 import type { Source } from './source.js';
 
@@ -72,8 +70,6 @@ export async function importLinked(source: Source, store: Store, map: ImportMap,
   const report = emptyReport();
   const ids = new Map<number, number>();
   const shape = KINDS[kind];
-  const recordKind: ImportedKind = kind;
-  const changeKind: ChangeKind = kind;
   const now = options.now ?? new Date();
   let done = 0;
   for await (const page of source.pages(shape.archive, options.query)) {
@@ -85,36 +81,26 @@ export async function importLinked(source: Source, store: Store, map: ImportMap,
         continue;
       }
       const fields = item as Record<string, unknown>;
-      try {
-        const outcome = await withRetry(() =>
-          store.transaction(async (tx) => {
-            const record = map.in(tx.db);
-            const table = kind === 'venue' ? tx.venues : tx.organizers;
-            const known = await record.find(recordKind, post.id);
-            const row = known ? await table.get(known.itemId, { lock: true }) : undefined;
-            if (row && known?.sourceModified === post.modified_utc) return { id: row.id, result: 'unchanged' as const };
+      await importPost(
+        store,
+        map,
+        post,
+        {
+          kind,
+          get: (tx, id) => (kind === 'venue' ? tx.venues : tx.organizers).get(id, { lock: true }),
+          write: async (tx, existing) => {
             const columns = postColumns(kind, post, options.authors, options.fallbackAuthor, report);
-            const slug = await freeSlug(tx, kind, post.slug, row?.id, report, post.id);
-            let id: number;
-            if (row) {
-              id = row.id;
-              await tx.posts.update(id, { ...columns, slug });
-              await saveDetails(tx, kind, id, fields, true);
-              tx.changes.record(changeKind, id, 'updated');
-            } else {
-              id = await tx.posts.insert({ ...columns, slug, status_before_trash: null, password: null, menu_order: 0, parent: 0, image_id: null });
-              await saveDetails(tx, kind, id, fields, false);
-              tx.changes.record(changeKind, id, 'created');
-            }
-            await record.record(recordKind, post.id, { itemId: id, sourceModified: post.modified_utc }, now);
-            return { id, result: row ? ('updated' as const) : ('created' as const) };
-          }),
-        );
-        ids.set(post.id, outcome.id);
-        report[outcome.result]++;
-      } catch (e) {
-        report.skipped.push({ sourceId: post.id, reason: e instanceof Error ? e.message : String(e) });
-      }
+            const slug = await freeSlug(tx, kind, post.slug, existing, report, post.id);
+            if (existing !== undefined) await tx.posts.update(existing, { ...columns, slug });
+            const id = existing ?? (await tx.posts.insert({ ...columns, slug, status_before_trash: null, password: null, menu_order: 0, parent: 0, image_id: null }));
+            await saveDetails(tx, kind, id, fields, existing !== undefined);
+            return id;
+          },
+        },
+        now,
+        ids,
+        report,
+      );
     }
     done += page.items.length;
     options.onProgress?.(done, page.total);

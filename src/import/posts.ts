@@ -5,6 +5,8 @@
  */
 import type { PostType } from '../store/database.js';
 import type { Store } from '../store/index.js';
+import { withRetry } from '../store/retry.js';
+import type { ImportMap } from './map.js';
 import type { KindReport } from './report.js';
 
 /** What the source shows of a post. */
@@ -95,5 +97,40 @@ export async function freeSlug(tx: Store, type: PostType, slug: string, exceptId
       report.warnings.push(`${type} ${sourceId}: slug ${slug} is taken here; imported as ${candidate}`);
       return candidate;
     }
+  }
+}
+
+/** How one kind of post is found and written. */
+export interface PostWriter {
+  kind: 'event' | 'venue' | 'organizer';
+  /** The item with this id here, locked, if it still exists. */
+  get(tx: Store, id: number): Promise<{ id: number } | undefined>;
+  /** Writes the post: over the item it became (`existing`), else as a new one; its id. */
+  write(tx: Store, existing: number | undefined): Promise<number>;
+}
+
+/**
+ * Imports one source post in a transaction of its own, with its record: left as it is when the
+ * source has not modified it since it was imported, else written over the item it became (or
+ * as a new one). A failure skips that post only, reported.
+ */
+export async function importPost(store: Store, map: ImportMap, post: SourcePost, writer: PostWriter, now: Date, ids: Map<number, number>, report: KindReport): Promise<void> {
+  try {
+    const outcome = await withRetry(() =>
+      store.transaction(async (tx) => {
+        const record = map.in(tx.db);
+        const known = await record.find(writer.kind, post.id);
+        const row = known ? await writer.get(tx, known.itemId) : undefined;
+        if (row && known?.sourceModified === post.modified_utc) return { id: row.id, result: 'unchanged' as const };
+        const id = await writer.write(tx, row?.id);
+        tx.changes.record(writer.kind, id, row ? 'updated' : 'created');
+        await record.record(writer.kind, post.id, { itemId: id, sourceModified: post.modified_utc }, now);
+        return { id, result: row ? ('updated' as const) : ('created' as const) };
+      }),
+    );
+    ids.set(post.id, outcome.id);
+    report[outcome.result]++;
+  } catch (e) {
+    report.skipped.push({ sourceId: post.id, reason: e instanceof Error ? e.message : String(e) });
   }
 }

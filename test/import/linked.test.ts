@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCalendar, type Calendar } from '../../src/index.js';
 import { importLinked, type PostImportOptions } from '../../src/import/linked.js';
-import { ImportMap, sourceKey } from '../../src/import/map.js';
-import { Source } from '../../src/import/source.js';
-import { connectDatabase } from '../../src/store/connect.js';
-import { Store, migrateStore } from '../../src/store/index.js';
-import { DIALECTS, requester, type TestCalendar } from '../helpers/harness.js';
+import type { ImportMap } from '../../src/import/map.js';
+import type { Source } from '../../src/import/source.js';
+import type { Store } from '../../src/store/index.js';
+import { DIALECTS, type TestCalendar } from '../helpers/harness.js';
 import { httpCalendar, type HttpCalendar } from '../helpers/http.js';
+import { importTarget, type ImportTarget } from './target.js';
 
 // Importing a source's venues and organizers (issue 18) from a calendar under tribe/events/v1
 // into a fresh store on every database, compared through the API.
@@ -19,8 +16,7 @@ const ORGANIZER = ['organizer', 'phone', 'website', 'email', ...FIELDS];
 
 describe.each(DIALECTS)('importing venues and organizers into $name', ({ url }) => {
   let source: HttpCalendar;
-  let raw: Kysely<unknown>;
-  let target: Calendar;
+  let target: ImportTarget;
   let request: TestCalendar['request'];
   let store: Store;
   let map: ImportMap;
@@ -53,18 +49,11 @@ describe.each(DIALECTS)('importing venues and organizers into $name', ({ url }) 
       const res = await source.request('POST', '/organizers', { as: 'admin', json: { organizer: `Orga ${i} & Co`, email: `orga${i}@example.org`, phone: '555', website: 'https://orga.example', status: statuses[i % 4] } });
       expect(res.status, res.text).toBe(201);
     }
-    raw = await connectDatabase(url);
-    const prefix = `imp${randomBytes(3).toString('hex')}_`;
-    await migrateStore(raw, prefix);
-    store = Store.open(raw, prefix);
-    target = createCalendar({ db: raw, tablePrefix: prefix, baseUrl: 'http://example.org' });
-    request = requester(target);
-    client = new Source({ root: `${source.origin}/wp-json`, authorization: 'Bearer user-admin' });
-    map = new ImportMap(store.db, sourceKey(`${source.origin}/wp-json`, 'tribe/events/v1'));
+    target = await importTarget(url, source, { authorization: 'Bearer user-admin' });
+    ({ store, map, client, request } = target);
   }, 60_000);
   afterAll(async () => {
-    await target?.uninstall().catch(() => undefined);
-    await raw?.destroy();
+    await target?.close();
     await source?.close();
   });
 

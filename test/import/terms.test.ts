@@ -1,23 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCalendar, type Calendar } from '../../src/index.js';
-import { ImportMap, sourceKey } from '../../src/import/map.js';
-import { Source } from '../../src/import/source.js';
+import type { ImportMap } from '../../src/import/map.js';
+import type { Source } from '../../src/import/source.js';
 import { importTerms } from '../../src/import/terms.js';
 import { CATEGORIES, TAGS } from '../../src/resources/terms/args.js';
-import { connectDatabase } from '../../src/store/connect.js';
-import { Store, migrateStore } from '../../src/store/index.js';
-import { DIALECTS, requester, type TestCalendar } from '../helpers/harness.js';
+import type { Store } from '../../src/store/index.js';
+import { DIALECTS, type TestCalendar } from '../helpers/harness.js';
 import { httpCalendar, type HttpCalendar } from '../helpers/http.js';
+import { importTarget, type ImportTarget } from './target.js';
 
 // Importing a source's categories and tags (issue 18) from a real server speaking the
 // original's API (a calendar under tribe/events/v1), into a fresh store on every database.
 
 describe.each(DIALECTS)('importing terms into $name', ({ url }) => {
   let source: HttpCalendar;
-  let raw: Kysely<unknown>;
-  let target: Calendar;
+  let target: ImportTarget;
   let request: TestCalendar['request'];
   let store: Store;
   let map: ImportMap;
@@ -45,18 +41,11 @@ describe.each(DIALECTS)('importing terms into $name', ({ url }) => {
     await create('categories', { name: 'Théâtre' });
     for (let i = 0; i < 55; i++) await create('tags', { name: `Tag ${i}` });
     await create('tags', { name: 'Été & plein air' });
-    raw = await connectDatabase(url);
-    const prefix = `imp${randomBytes(3).toString('hex')}_`;
-    await migrateStore(raw, prefix);
-    store = Store.open(raw, prefix);
-    target = createCalendar({ db: raw, tablePrefix: prefix, baseUrl: 'http://example.org' });
-    request = requester(target);
-    client = new Source({ root: `${source.origin}/wp-json` });
-    map = new ImportMap(store.db, sourceKey(`${source.origin}/wp-json`, 'tribe/events/v1'));
+    target = await importTarget(url, source);
+    ({ store, map, client, request } = target);
   }, 60_000);
   afterAll(async () => {
-    await target?.uninstall().catch(() => undefined);
-    await raw?.destroy();
+    await target?.close();
     await source?.close();
   });
 
