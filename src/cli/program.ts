@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { parsePositive, parseUserId, runImport, type ImportCommandOptions } from './commands/import.js';
+import { parseHosts, parsePositive, parseSince, parseUserId, runImport, type ImportCommandOptions } from './commands/import.js';
 import { runMigrate } from './commands/migrate.js';
 import { parseEventCount, runSeed } from './commands/seed.js';
 import { runStatus } from './commands/status.js';
@@ -52,7 +52,12 @@ export function createProgram(): Command {
       .option('--authors <file>', 'a JSON file of source author ids to user ids here, e.g. {"3": 12}')
       .option('--fallback-author <id>', 'the user of items whose source author is not in --authors (0: nobody)', parseUserId, 0)
       .option('--concurrency <n>', 'requests to the source at once', parsePositive, 4)
-      .option('--rate <n>', 'requests to the source per second at most', parsePositive, 10),
+      .option('--rate <n>', 'requests to the source per second at most', parsePositive, 10)
+      .option('--since <date>', 'leave as they are the items the source modified before this date (ISO 8601, UTC unless it names an offset)', parseSince)
+      .option('--dry-run', 'write nothing: read the whole source and report what a run would create, update and leave')
+      .option('--keep-ids', 'give new items their source id where it is free here (best into an empty store), so that old links keep working')
+      .option('--image-hosts <hosts>', 'image hosts allowed on private addresses, comma-separated (default: $CALENDAR_IMAGE_HOSTS)', parseHosts)
+      .option('--no-images', 'do not copy featured images'),
   )
     .addHelpText('after', '\nWithout credentials, what the public sees is imported. Items imported before are updated when the source changed them, never duplicated.')
     .action(async (sourceRoot: string, options: Omit<ImportCommandOptions, 'source' | 'db'> & { db?: string }) => {

@@ -5,20 +5,19 @@
  * record. Term counts follow, as for any write.
  */
 import type { EventsTable } from '../store/database.js';
-import type { Store } from '../store/index.js';
 import { CATEGORIES, TAGS } from '../resources/terms/args.js';
-import type { ImportMap } from './map.js';
-import { freeSlug, importPost, postColumns, sourcePost } from './posts.js';
-import type { PostImportOptions } from './linked.js';
+import { importLinkedItem, type KindImport } from './linked.js';
+import { importPost, sourcePost } from './posts.js';
 import { emptyReport, type KindReport } from './report.js';
-import type { Source } from './source.js';
+import type { ImportRun } from './run.js';
+import { SourceError } from './source.js';
 
-/** What the other kinds became: source id → id here. */
+/** What the other kinds became (source id → id here); venues and organizers grow when an event pulls one in under `since`. */
 export interface LinkedIds {
   categories: ReadonlyMap<number, number>;
   tags: ReadonlyMap<number, number>;
-  venues: ReadonlyMap<number, number>;
-  organizers: ReadonlyMap<number, number>;
+  venues: KindImport;
+  organizers: KindImport;
 }
 
 /** The window that holds every event the original lists (its default is today to two years ahead). */
@@ -28,17 +27,39 @@ const WALL_CLOCK = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const text = (item: Record<string, unknown>, key: string) => (typeof item[key] === 'string' ? (item[key] as string) : '');
 const flag = (item: Record<string, unknown>, key: string) => (item[key] === true ? 1 : 0);
 
-/** The ids of a list of linked items (`[{ id }, …]`), mapped; those not imported are reported. */
-function mapped(list: unknown, ids: ReadonlyMap<number, number>, what: string, eventId: number, report: KindReport): number[] {
+/** The source ids of a list of linked items (`[{ id }, …]`, or one). */
+function linkedIds(list: unknown): number[] {
   const out: number[] = [];
   for (const entry of Array.isArray(list) ? list : [list]) {
-    const id = typeof entry === 'object' && entry !== null && 'id' in entry && typeof entry.id === 'number' ? entry.id : undefined;
-    if (id === undefined) continue;
+    if (typeof entry === 'object' && entry !== null && 'id' in entry && typeof entry.id === 'number') out.push(entry.id);
+  }
+  return out;
+}
+
+/** The ids here of source ids; those not imported are reported and left out. */
+function mapped(sourceIds: readonly number[], ids: ReadonlyMap<number, number>, what: string, eventId: number, report: KindReport): number[] {
+  const out: number[] = [];
+  for (const id of sourceIds) {
     const here = ids.get(id);
     if (here === undefined) report.warnings.push(`event ${eventId}: ${what} ${id} was not imported; left out`);
     else out.push(here);
   }
   return out;
+}
+
+/**
+ * Venues and organizers an event links that were left out under `since` (modified before it,
+ * never imported): imported now, so that the event keeps its links.
+ */
+async function pullDeferred(run: ImportRun, kind: 'venue' | 'organizer', sourceIds: readonly number[], into: KindImport): Promise<void> {
+  const deferred = run.deferred.get(kind);
+  for (const id of sourceIds) {
+    const item = deferred?.get(id);
+    if (item === undefined || into.ids.has(id)) continue;
+    deferred?.delete(id);
+    into.report.older--;
+    await importLinkedItem(run, kind, item, into, { ignoreSince: true });
+  }
 }
 
 /** The event details of a source event (without its venue), or why they cannot be stored. */
@@ -70,60 +91,84 @@ function eventDetails(item: Record<string, unknown>): Omit<EventsTable, 'post_id
   };
 }
 
-/** Imports the events of the source; the source ids and the events they became. */
-export async function importEvents(source: Source, store: Store, map: ImportMap, linked: LinkedIds, options: PostImportOptions): Promise<{ ids: Map<number, number>; report: KindReport }> {
-  const report = emptyReport();
-  const ids = new Map<number, number>();
-  const now = options.now ?? new Date();
+/** Imports one event of the source (`item`, as the source shows it). */
+async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds, into: KindImport): Promise<void> {
+  const { report } = into;
+  const post = sourcePost(item, 'title');
+  const fields = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+  const details = post ? eventDetails(fields) : 'no id or dates';
+  if (!post || typeof details === 'string') {
+    report.skipped.push({ sourceId: typeof fields.id === 'number' ? fields.id : undefined, reason: `not an event: ${details as string}` });
+    return;
+  }
+  const [venueIds, organizerIds] = [linkedIds(fields.venue).slice(0, 1), linkedIds(fields.organizer)];
+  if (run.since !== undefined && post.modified_utc >= run.since) {
+    await pullDeferred(run, 'venue', venueIds, linked.venues);
+    await pullDeferred(run, 'organizer', organizerIds, linked.organizers);
+  }
+  if (details.end_local === details.start_local && text(fields, 'end_date') < text(fields, 'start_date')) report.warnings.push(`event ${post.id}: it ends before it starts; imported ending when it starts`);
+  const venue = mapped(venueIds, linked.venues.ids, 'venue', post.id, report)[0] ?? null;
+  const organizers = [...new Set(mapped(organizerIds, linked.organizers.ids, 'organizer', post.id, report))];
+  const terms = [
+    [CATEGORIES, mapped(linkedIds(fields.categories), linked.categories, 'category', post.id, report)],
+    [TAGS, mapped(linkedIds(fields.tags), linked.tags, 'tag', post.id, report)],
+  ] as const;
+  await importPost(
+    run,
+    fields,
+    post,
+    {
+      kind: 'event',
+      // An event the original did not unlock shows `all_day: null`.
+      redacted: fields.all_day === null,
+      menuOrder: fields.sticky === true ? -1 : 0,
+      get: (tx, id, lock) => tx.events.get(id, { lock }),
+      // Terms are unlinked under the old status and linked under the new one: counts follow.
+      beforeUpdate: async (tx, id) => {
+        for (const kind of [CATEGORIES, TAGS]) await tx.events.setTerms(id, kind.taxonomy, []);
+      },
+      details: async (tx, id, isNew, status) => {
+        const created = isNew ? { status } : undefined;
+        if (isNew) await tx.events.insertDetails(id, { ...details, venue_id: venue });
+        else await tx.events.updateDetails(id, { ...details, venue_id: venue });
+        if (!isNew || organizers.length) await tx.events.setOrganizers(id, organizers, created);
+        for (const [kind, termIds] of terms) await tx.events.setTerms(id, kind.taxonomy, termIds, created);
+      },
+    },
+    into.ids,
+    report,
+  );
+}
+
+/**
+ * Imports the events of the source: its archive over every date, then, one by one, the events
+ * of `alsoIds` the archive did not list (the original never lists events hidden from listings).
+ */
+export async function importEvents(run: ImportRun, linked: LinkedIds, alsoIds: readonly number[] = []): Promise<KindImport> {
+  const into: KindImport = { ids: new Map(), report: emptyReport() };
+  const seen = new Set<number>();
   let done = 0;
-  for await (const page of source.pages('events', { ...ALL_EVENTS, ...options.query })) {
+  let total = 0;
+  for await (const page of run.source.pages('events', { ...ALL_EVENTS, ...run.query })) {
+    if (page.failure) into.report.skipped.push({ sourceId: undefined, reason: `page ${page.page} of ${page.totalPages} could not be read (${page.failure.message}); its events are left for the next run` });
     for (const item of page.items) {
-      const post = sourcePost(item, 'title');
-      const fields = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-      const details = post ? eventDetails(fields) : 'no id or dates';
-      if (!post || typeof details === 'string') {
-        report.skipped.push({ sourceId: typeof fields.id === 'number' ? fields.id : undefined, reason: `not an event: ${details as string}` });
-        continue;
-      }
-      if (details.end_local === details.start_local && text(fields, 'end_date') < text(fields, 'start_date')) report.warnings.push(`event ${post.id}: it ends before it starts; imported ending when it starts`);
-      const venue = mapped(fields.venue, linked.venues, 'venue', post.id, report)[0] ?? null;
-      const organizers = [...new Set(mapped(fields.organizer, linked.organizers, 'organizer', post.id, report))];
-      const categories = mapped(fields.categories, linked.categories, 'category', post.id, report);
-      const tags = mapped(fields.tags, linked.tags, 'tag', post.id, report);
-      await importPost(
-        store,
-        map,
-        post,
-        {
-          kind: 'event',
-          get: (tx, id) => tx.events.get(id, { lock: true }),
-          write: async (tx, existing) => {
-            const columns = { ...postColumns('event', post, options.authors, options.fallbackAuthor, report), menu_order: fields.sticky === true ? -1 : 0 };
-            const slug = await freeSlug(tx, 'event', post.slug, existing, report, post.id);
-            if (existing !== undefined) {
-              // Terms are unlinked under the old status and linked under the new one: counts follow.
-              for (const kind of [CATEGORIES, TAGS]) await tx.events.setTerms(existing, kind.taxonomy, []);
-              await tx.posts.update(existing, { ...columns, slug });
-              await tx.events.updateDetails(existing, { ...details, venue_id: venue });
-              await tx.events.setOrganizers(existing, organizers);
-              for (const [kind, termIds] of [[CATEGORIES, categories], [TAGS, tags]] as const) await tx.events.setTerms(existing, kind.taxonomy, termIds);
-              return existing;
-            }
-            const id = await tx.posts.insert({ ...columns, slug, status_before_trash: null, password: null, parent: 0, image_id: null });
-            const created = { status: columns.status };
-            await tx.events.insertDetails(id, { ...details, venue_id: venue });
-            if (organizers.length) await tx.events.setOrganizers(id, organizers, created);
-            for (const [kind, termIds] of [[CATEGORIES, categories], [TAGS, tags]] as const) await tx.events.setTerms(id, kind.taxonomy, termIds, created);
-            return id;
-          },
-        },
-        now,
-        ids,
-        report,
-      );
+      if (typeof item === 'object' && item !== null && 'id' in item && typeof item.id === 'number') seen.add(item.id);
+      await importEventItem(run, item, linked, into);
     }
     done += page.items.length;
-    options.onProgress?.(done, page.total);
+    total = page.total;
+    run.onProgress?.('event', done, total);
   }
-  return { ids, report };
+  const unlisted = alsoIds.filter((id) => !seen.has(id));
+  for (const id of unlisted) {
+    try {
+      const answer = await run.source.get(`/events/${id}`, run.query.context ? { context: run.query.context } : {});
+      await importEventItem(run, answer.body, linked, into);
+    } catch (e) {
+      // Gone since it was listed, or not readable by the account.
+      if (!(e instanceof SourceError && e.status === 404)) into.report.skipped.push({ sourceId: id, reason: e instanceof Error ? e.message : String(e) });
+    }
+    run.onProgress?.('event', ++done, total + unlisted.length);
+  }
+  return into;
 }

@@ -1,19 +1,23 @@
 /**
  * Imports everything of a source site into a store: categories (parents first), tags, venues,
- * organizers, then events with their links. With credentials, every status the account may
- * read is asked for explicitly (never `status=any`, which the original refuses in the paging
- * URLs it writes); an account that may not list other statuses is read as the public is.
+ * organizers, then events with their links and images. With credentials, every status the
+ * account may read is asked for explicitly (never `status=any`, which the original refuses in
+ * the paging URLs it writes); an account that may not list other statuses is read as the public
+ * is.
  */
 import type { ImportedKind } from '../store/database.js';
 import type { Store } from '../store/index.js';
 import { CATEGORIES, TAGS } from '../resources/terms/args.js';
 import { importEvents } from './events.js';
-import { importLinked, type PostImportOptions } from './linked.js';
+import { ImageImporter, type ImageImportOptions } from './images.js';
+import { importLinked, type KindImport } from './linked.js';
 import { ImportMap, sourceKey } from './map.js';
 import type { AuthorMapping } from './posts.js';
 import { emptyReport, type KindReport } from './report.js';
+import type { ImportRun, ImportedPostKind } from './run.js';
 import { Source, SourceError, type SourceOptions } from './source.js';
 import { importTerms } from './terms.js';
+import { readCollection, type CollectionFacts } from './wordpress.js';
 
 /** What to import from where, and how. */
 export interface ImportCalendarOptions extends SourceOptions {
@@ -21,6 +25,14 @@ export interface ImportCalendarOptions extends SourceOptions {
   authors?: Record<string, number> | AuthorMapping;
   /** The author of items whose source author has no user here (default 0: nobody). */
   fallbackAuthor?: number;
+  /** Write nothing: read the whole source and report what a run would create, update and leave. */
+  dryRun?: boolean;
+  /** Leave as they are the items the source modified before this instant (terms, which have no dates, are always read). */
+  since?: Date;
+  /** New items take their source id where it is free here (best into an empty store), so that old links keep working. */
+  keepIds?: boolean;
+  /** How featured images are side-loaded (the calendar's image policy), or `false` not to copy them. */
+  images?: ImageImportOptions | false;
   /** Told how far each kind has come. */
   onProgress?: (kind: ImportedKind, done: number, total: number) => void;
 }
@@ -30,50 +42,99 @@ export interface ImportReport {
   source: string;
   kinds: Record<ImportedKind, KindReport>;
   seconds: number;
+  dryRun: boolean;
 }
 
 /** Every status an account that may read them can list (the original's `any`, spelled out). */
 const ALL_STATUSES = 'publish,future,draft,pending,private';
 
+/** `date` as the source's UTC wall clock (`modified_utc`). */
+const utcWallClock = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
+
+/** The settings and shared state of a run into `store` (options checked), and its report per kind. */
+export function prepareRun(store: Store, options: ImportCalendarOptions): { run: ImportRun; kinds: ImportReport['kinds'] } {
+  const source = new Source(options);
+  const given = options.authors;
+  if (options.since !== undefined && Number.isNaN(options.since.getTime())) throw new RangeError('import: since is not a date');
+  const kinds: ImportReport['kinds'] = { category: emptyReport(), tag: emptyReport(), venue: emptyReport(), organizer: emptyReport(), event: emptyReport(), image: emptyReport() };
+  const run: ImportRun = {
+    source,
+    store,
+    map: new ImportMap(store.db, sourceKey(options.root, options.namespace ?? 'tribe/events/v1')),
+    now: new Date(),
+    authors: typeof given === 'function' ? given : given ? (id) => given[String(id)] : () => undefined,
+    fallbackAuthor: options.fallbackAuthor ?? 0,
+    dryRun: options.dryRun ?? false,
+    keepIds: options.keepIds ?? false,
+    since: options.since && utcWallClock(options.since),
+    images: options.images === false ? undefined : new ImageImporter(options.images ?? { hosts: [] }),
+    imageReport: kinds.image,
+    query: {},
+    protection: new Map(),
+    deferred: new Map([
+      ['venue', new Map()],
+      ['organizer', new Map()],
+    ]),
+    onProgress: options.onProgress,
+  };
+  return { run, kinds };
+}
+
 /** Imports the source's calendar into `store`; safe to run again (it updates and adds) and to resume. */
 export async function importCalendar(store: Store, options: ImportCalendarOptions): Promise<ImportReport> {
   const started = performance.now();
-  const source = new Source(options);
-  const key = sourceKey(options.root, options.namespace ?? 'tribe/events/v1');
-  const map = new ImportMap(store.db, key);
-  const given = options.authors;
-  const authors: AuthorMapping = typeof given === 'function' ? given : given ? (id) => given[String(id)] : () => undefined;
-  const kinds: ImportReport['kinds'] = { category: emptyReport(), tag: emptyReport(), venue: emptyReport(), organizer: emptyReport(), event: emptyReport() };
-  const progress = (kind: ImportedKind) => (done: number, total: number) => options.onProgress?.(kind, done, total);
-  const postOptions = (kind: ImportedKind, query: Record<string, string>): PostImportOptions => ({
-    authors,
-    fallbackAuthor: options.fallbackAuthor ?? 0,
-    query,
-    onProgress: progress(kind),
-  });
-  /** Runs a kind with every status, or as the public sees it when the account may not list them. */
-  const withStatuses = async <T>(kind: ImportedKind, run: (query: Record<string, string>) => Promise<T>): Promise<T> => {
-    if (!source.signedIn) return run({});
-    try {
-      return await run({ status: ALL_STATUSES });
-    } catch (e) {
-      if (!(e instanceof SourceError && e.status === 400 && e.code === 'rest_invalid_param')) throw e;
-      kinds[kind].warnings.push('the account may not list unpublished items: published ones only');
-      return run({});
+  const { run, kinds } = prepareRun(store, options);
+  const { source } = run;
+
+  /**
+   * Runs a post kind with every status (or as the public sees it when the account may not list
+   * them), after reading what WordPress' own collection tells of it: the protected items, and
+   * for events the ids the API's archive leaves out.
+   */
+  const postKind = async <T extends KindImport>(kind: ImportedPostKind, importKind: (facts: CollectionFacts | undefined) => Promise<T>): Promise<T> => {
+    const notes: string[] = [];
+    const attempt = async (statuses: string | undefined) => {
+      const facts = await readCollection(source, kind, statuses);
+      if (typeof facts === 'string') {
+        const missing = kind === 'event' ? 'events hidden from listings are not imported, and password-protected ones only where the API shows them whole' : 'password-protected ones are imported only where the API shows them whole';
+        notes.push(`WordPress' own collection of ${kind}s could not be read (${facts}): ${missing}`);
+        run.protection.delete(kind);
+      } else {
+        run.protection.set(kind, facts.protection);
+      }
+      const known = typeof facts === 'string' ? undefined : facts;
+      // Protected items are asked for whole only when their passwords are known, so that none
+      // becomes readable here without its password.
+      run.query = { ...(statuses ? { status: statuses } : {}), ...(known?.passwords ? { context: 'edit' } : {}) };
+      return importKind(known);
+    };
+    let result: T;
+    if (!source.signedIn) result = await attempt(undefined);
+    else {
+      try {
+        result = await attempt(ALL_STATUSES);
+      } catch (e) {
+        if (!(e instanceof SourceError && e.status === 400 && e.code === 'rest_invalid_param')) throw e;
+        notes.length = 0;
+        notes.push('the account may not list unpublished items: published ones only');
+        result = await attempt(undefined);
+      }
     }
+    result.report.warnings.unshift(...notes);
+    // The same report: venues and organizers an event pulls in under `since` count with their kind.
+    kinds[kind] = result.report;
+    return result;
   };
 
-  const categories = await importTerms(source, store, map, CATEGORIES, { onProgress: progress('category') });
-  kinds.category = categories.report;
-  const tags = await importTerms(source, store, map, TAGS, { onProgress: progress('tag') });
-  kinds.tag = tags.report;
-  const venues = await withStatuses('venue', (query) => importLinked(source, store, map, 'venue', postOptions('venue', query)));
-  kinds.venue = { ...venues.report, warnings: [...kinds.venue.warnings, ...venues.report.warnings] };
-  const organizers = await withStatuses('organizer', (query) => importLinked(source, store, map, 'organizer', postOptions('organizer', query)));
-  kinds.organizer = { ...organizers.report, warnings: [...kinds.organizer.warnings, ...organizers.report.warnings] };
-  const events = await withStatuses('event', (query) =>
-    importEvents(source, store, map, { categories: categories.ids, tags: tags.ids, venues: venues.ids, organizers: organizers.ids }, postOptions('event', query)),
-  );
-  kinds.event = { ...events.report, warnings: [...kinds.event.warnings, ...events.report.warnings] };
-  return { source: key, kinds, seconds: (performance.now() - started) / 1000 };
+  const terms = async (kind: typeof CATEGORIES | typeof TAGS) => {
+    const result = await importTerms(run, kind, (done, total) => options.onProgress?.(kind.key, done, total));
+    kinds[kind.key] = result.report;
+    return result.ids;
+  };
+  const categories = await terms(CATEGORIES);
+  const tags = await terms(TAGS);
+  const venues = await postKind('venue', () => importLinked(run, 'venue'));
+  const organizers = await postKind('organizer', () => importLinked(run, 'organizer'));
+  await postKind('event', (facts) => importEvents(run, { categories, tags, venues, organizers }, facts?.ids));
+  return { source: run.map.source, kinds, seconds: (performance.now() - started) / 1000, dryRun: run.dryRun };
 }

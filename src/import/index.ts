@@ -3,11 +3,13 @@ import type { Kysely } from 'kysely';
 import { connectDatabase } from '../store/connect.js';
 import type { ImportedKind } from '../store/database.js';
 import { Store, migrateStore } from '../store/index.js';
+import { migrationStatus } from '../store/migrate.js';
 import { importCalendar, type ImportCalendarOptions, type ImportReport } from './import-calendar.js';
 import { ImportMap, sourceKey } from './map.js';
 
 export type { ImportCalendarOptions, ImportReport } from './import-calendar.js';
 export type { KindReport } from './report.js';
+export type { ImageImportOptions } from './images.js';
 
 /** Where the store is: a Kysely instance, or a target string as `db` takes it; and its table prefix (default `tec_`). */
 export interface StoreTarget {
@@ -29,11 +31,13 @@ async function withStore<T>(target: StoreTarget, work: (raw: Kysely<unknown>, pr
 
 /**
  * Imports a live site's calendar into a store (migrating it first), as
- * `calendar-events-rest import` does; safe to run again, it updates and adds.
+ * `calendar-events-rest import` does; safe to run again, it updates and adds. A dry run
+ * writes nothing: it needs a migrated store.
  */
 export function importSite(target: StoreTarget, options: ImportCalendarOptions): Promise<ImportReport> {
   return withStore(target, async (raw, prefix) => {
-    await migrateStore(raw, prefix);
+    if (!options.dryRun) await migrateStore(raw, prefix);
+    else if ((await migrationStatus(raw, prefix)).pending.length) throw new Error('importSite: a dry run reads a migrated store; migrate it first');
     return importCalendar(Store.open(raw, prefix), options);
   });
 }

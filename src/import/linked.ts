@@ -3,22 +3,9 @@
  * when the source changed it since), or a new one; in one transaction per item, with its record.
  */
 import type { Store } from '../store/index.js';
-import type { ImportMap } from './map.js';
-import { freeSlug, importPost, postColumns, sourcePost, type AuthorMapping } from './posts.js';
+import { importPost, sourcePost } from './posts.js';
 import { emptyReport, type KindReport } from './report.js';
-import type { Source } from './source.js';
-
-/** How items of the source are read and written. */
-export interface PostImportOptions {
-  authors: AuthorMapping;
-  /** The author of items whose source author has no user here. */
-  fallbackAuthor: number;
-  /** The source's archive query (explicit statuses when signed in). */
-  query: Record<string, string | number>;
-  now?: Date;
-  /** Told how many items of the kind were read, of how many. */
-  onProgress?: (done: number, total: number) => void;
-}
+import type { ImportRun } from './run.js';
 
 const text = (item: Record<string, unknown>, key: string) => (typeof item[key] === 'string' ? (item[key] as string) : '');
 const flag = (item: Record<string, unknown>, key: string) => (item[key] === true ? 1 : 0);
@@ -65,45 +52,47 @@ async function saveDetails(tx: Store, kind: 'venue' | 'organizer', id: number, i
 /** Where each kind is listed at the source, and the key of its title. */
 const KINDS = { venue: { archive: 'venues', titleKey: 'venue' }, organizer: { archive: 'organizers', titleKey: 'organizer' } } as const;
 
-/** Imports the venues or organizers of the source; the source ids and the items they became. */
-export async function importLinked(source: Source, store: Store, map: ImportMap, kind: 'venue' | 'organizer', options: PostImportOptions): Promise<{ ids: Map<number, number>; report: KindReport }> {
-  const report = emptyReport();
-  const ids = new Map<number, number>();
-  const shape = KINDS[kind];
-  const now = options.now ?? new Date();
-  let done = 0;
-  for await (const page of source.pages(shape.archive, options.query)) {
-    for (const item of page.items) {
-      const post = sourcePost(item, shape.titleKey);
-      if (!post) {
-        const id = typeof item === 'object' && item !== null && 'id' in item && typeof item.id === 'number' ? item.id : undefined;
-        report.skipped.push({ sourceId: id, reason: `not a ${kind} (no id or dates)` });
-        continue;
-      }
-      const fields = item as Record<string, unknown>;
-      await importPost(
-        store,
-        map,
-        post,
-        {
-          kind,
-          get: (tx, id) => (kind === 'venue' ? tx.venues : tx.organizers).get(id, { lock: true }),
-          write: async (tx, existing) => {
-            const columns = postColumns(kind, post, options.authors, options.fallbackAuthor, report);
-            const slug = await freeSlug(tx, kind, post.slug, existing, report, post.id);
-            if (existing !== undefined) await tx.posts.update(existing, { ...columns, slug });
-            const id = existing ?? (await tx.posts.insert({ ...columns, slug, status_before_trash: null, password: null, menu_order: 0, parent: 0, image_id: null }));
-            await saveDetails(tx, kind, id, fields, existing !== undefined);
-            return id;
-          },
-        },
-        now,
-        ids,
-        report,
-      );
-    }
-    done += page.items.length;
-    options.onProgress?.(done, page.total);
+/** What was imported of a kind: source id → id here, and the report. */
+export interface KindImport {
+  ids: Map<number, number>;
+  report: KindReport;
+}
+
+/** Imports one venue or organizer of the source (`item`, as the source shows it). */
+export async function importLinkedItem(run: ImportRun, kind: 'venue' | 'organizer', item: unknown, into: KindImport, options: { ignoreSince?: boolean } = {}): Promise<void> {
+  const post = sourcePost(item, KINDS[kind].titleKey);
+  if (!post) {
+    const id = typeof item === 'object' && item !== null && 'id' in item && typeof item.id === 'number' ? item.id : undefined;
+    into.report.skipped.push({ sourceId: id, reason: `not a ${kind} (no id or dates)` });
+    return;
   }
-  return { ids, report };
+  const fields = item as Record<string, unknown>;
+  await importPost(
+    run,
+    fields,
+    post,
+    {
+      kind,
+      // A venue the original did not unlock shows `show_map: null`; an organizer shows nothing of it.
+      redacted: kind === 'venue' && fields.show_map === null,
+      get: (tx, id, lock) => (kind === 'venue' ? tx.venues : tx.organizers).get(id, { lock }),
+      details: (tx, id, isNew) => saveDetails(tx, kind, id, fields, !isNew),
+    },
+    into.ids,
+    into.report,
+    options,
+  );
+}
+
+/** Imports the venues or organizers of the source; the source ids and the items they became. */
+export async function importLinked(run: ImportRun, kind: 'venue' | 'organizer'): Promise<KindImport> {
+  const into: KindImport = { ids: new Map(), report: emptyReport() };
+  let done = 0;
+  for await (const page of run.source.pages(KINDS[kind].archive, run.query)) {
+    if (page.failure) into.report.skipped.push({ sourceId: undefined, reason: `page ${page.page} of ${page.totalPages} could not be read (${page.failure.message}); its items are left for the next run` });
+    for (const item of page.items) await importLinkedItem(run, kind, item, into);
+    done += page.items.length;
+    run.onProgress?.(kind, done, page.total);
+  }
+  return into;
 }

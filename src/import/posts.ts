@@ -6,8 +6,10 @@
 import type { PostType } from '../store/database.js';
 import type { Store } from '../store/index.js';
 import { withRetry } from '../store/retry.js';
-import type { ImportMap } from './map.js';
+import type { PreparedImage } from './images.js';
+import { insertKeepingId } from './keep-ids.js';
 import type { KindReport } from './report.js';
+import type { ImportRun } from './run.js';
 
 /** What the source shows of a post. */
 export interface SourcePost {
@@ -100,36 +102,103 @@ export async function freeSlug(tx: Store, type: PostType, slug: string, exceptId
   }
 }
 
+/** The posts row of an imported post, as written. */
+export type ImportedPostColumns = ReturnType<typeof postColumns> & { slug: string | null; password: string | null; menu_order: number; image_id?: number | null };
+
 /** How one kind of post is found and written. */
 export interface PostWriter {
   kind: 'event' | 'venue' | 'organizer';
-  /** The item with this id here, locked, if it still exists. */
-  get(tx: Store, id: number): Promise<{ id: number } | undefined>;
-  /** Writes the post: over the item it became (`existing`), else as a new one; its id. */
-  write(tx: Store, existing: number | undefined): Promise<number>;
+  /** Whether the source showed the item redacted (password-protected, not unlocked for the account). */
+  redacted: boolean;
+  /** The item with this id here, if it still exists (locked inside a transaction). */
+  get(tx: Store, id: number, lock: boolean): Promise<{ id: number } | undefined>;
+  /** Columns of the posts row the kind sets itself (`menu_order` of sticky events). */
+  menuOrder?: number;
+  /** Before the posts row of an item imported before changes (events unlink their terms, so that counts follow the status). */
+  beforeUpdate?(tx: Store, id: number): Promise<void>;
+  /** Writes the kind's own rows and links of the item `id`, new or imported before. */
+  details(tx: Store, id: number, isNew: boolean, status: string): Promise<void>;
 }
 
 /**
  * Imports one source post in a transaction of its own, with its record: left as it is when the
  * source has not modified it since it was imported, else written over the item it became (or
- * as a new one). A failure skips that post only, reported.
+ * as a new one), with its image (downloaded before the transaction). Under `since`, a post the
+ * source modified before is left as it is (and, for venues and organizers, kept in case an
+ * event links it). A dry run only counts. A failure skips that post only, reported.
  */
-export async function importPost(store: Store, map: ImportMap, post: SourcePost, writer: PostWriter, now: Date, ids: Map<number, number>, report: KindReport): Promise<void> {
+export async function importPost(run: ImportRun, item: Record<string, unknown>, post: SourcePost, writer: PostWriter, ids: Map<number, number>, report: KindReport, { ignoreSince = false } = {}): Promise<void> {
+  const { store, map, now } = run;
   try {
+    const known = await map.find(writer.kind, post.id);
+    const row = known ? await writer.get(store, known.itemId, false) : undefined;
+    if (row && known?.sourceModified === post.modified_utc) {
+      ids.set(post.id, row.id);
+      report.unchanged++;
+      return;
+    }
+    if (run.since !== undefined && !ignoreSince && post.modified_utc < run.since) {
+      if (row) ids.set(post.id, row.id);
+      else if (writer.kind !== 'event') run.deferred.get(writer.kind)?.set(post.id, item);
+      report.older++;
+      return;
+    }
+    // A protected item comes whole only to an account that may edit it (`context=edit`); its
+    // password comes from WordPress' own collection (`protection.ts`).
+    const password = run.protection.get(writer.kind)?.get(post.id);
+    if (writer.redacted || password === null) {
+      report.skipped.push({ sourceId: post.id, reason: 'password-protected, and the source shows it without its details or password (import with an account that may edit it)' });
+      return;
+    }
+    const columns = postColumns(writer.kind, post, run.authors, run.fallbackAuthor, report);
+    if (run.dryRun) {
+      // What it would become: events link to stand-ins of the venues and organizers.
+      ids.set(post.id, row?.id ?? -post.id);
+      report[row ? 'updated' : 'created']++;
+      return;
+    }
+    let image: PreparedImage | undefined;
+    if (run.images) {
+      try {
+        image = await run.images.prepare(store, item.image);
+      } catch (e) {
+        // Imported without a new image: one it has here is kept.
+        run.imageReport.skipped.push({ sourceId: post.id, reason: `${writer.kind} ${post.id}: ${e instanceof Error ? e.message : String(e)}` });
+      }
+    }
     const outcome = await withRetry(() =>
       store.transaction(async (tx) => {
         const record = map.in(tx.db);
+        // Again, inside the transaction: another run may have written it since.
         const known = await record.find(writer.kind, post.id);
-        const row = known ? await writer.get(tx, known.itemId) : undefined;
-        if (row && known?.sourceModified === post.modified_utc) return { id: row.id, result: 'unchanged' as const };
-        const id = await writer.write(tx, row?.id);
+        const row = known ? await writer.get(tx, known.itemId, true) : undefined;
+        if (row && known?.sourceModified === post.modified_utc) return { id: row.id, result: 'unchanged' as const, image: undefined };
+        const imageId = image && (await run.images?.record(tx, map, image, { author: columns.author, date: columns.date, date_utc: columns.date_utc }, now, run.keepIds));
+        const full: ImportedPostColumns = {
+          ...columns,
+          slug: await freeSlug(tx, writer.kind, post.slug, row?.id, report, post.id),
+          password: password ?? null,
+          menu_order: writer.menuOrder ?? 0,
+          ...(imageId !== undefined ? { image_id: imageId } : {}),
+        };
+        let id: number;
+        if (row) {
+          id = row.id;
+          await writer.beforeUpdate?.(tx, id);
+          await tx.posts.update(id, full);
+        } else {
+          id = await insertKeepingId(tx, 'posts', run.keepIds ? post.id : undefined, (explicit) => tx.posts.insert({ ...full, id: explicit, status_before_trash: null, parent: 0, image_id: full.image_id ?? null }));
+          if (run.keepIds && id !== post.id) report.warnings.push(`${writer.kind} ${post.id}: its id is taken here; imported as ${id}`);
+        }
+        await writer.details(tx, id, !row, full.status);
         tx.changes.record(writer.kind, id, row ? 'updated' : 'created');
         await record.record(writer.kind, post.id, { itemId: id, sourceModified: post.modified_utc }, now);
-        return { id, result: row ? ('updated' as const) : ('created' as const) };
+        return { id, result: row ? ('updated' as const) : ('created' as const), image };
       }),
     );
     ids.set(post.id, outcome.id);
     report[outcome.result]++;
+    if (outcome.image && outcome.image.kind !== 'none') run.imageReport[outcome.image.kind === 'fetched' ? 'created' : 'unchanged']++;
   } catch (e) {
     report.skipped.push({ sourceId: post.id, reason: e instanceof Error ? e.message : String(e) });
   }

@@ -4,6 +4,8 @@ export interface KindReport {
   updated: number;
   /** Imported before and unchanged since. */
   unchanged: number;
+  /** Left as they are: the source modified them before `since`. */
+  older: number;
   /** Items left out, with the reason (bad or partial source data). */
   skipped: { sourceId: number | undefined; reason: string }[];
   /** Imported, but not quite as the source has it. */
@@ -12,5 +14,5 @@ export interface KindReport {
 
 /** A report with nothing in it yet. */
 export function emptyReport(): KindReport {
-  return { created: 0, updated: 0, unchanged: 0, skipped: [], warnings: [] };
+  return { created: 0, updated: 0, unchanged: 0, older: 0, skipped: [], warnings: [] };
 }

@@ -52,6 +52,18 @@ export type SourceArchive = 'events' | 'venues' | 'organizers' | 'categories' | 
 /** The original's largest page (`per_page` above it is clamped to it). */
 export const SOURCE_PAGE_SIZE = 50;
 
+/** WordPress' largest page in its own collections (`wp/v2/…`). */
+const WORDPRESS_PAGE_SIZE = 100;
+
+/** One page of an archive: its items, or why it could not be read after every retry. */
+export interface SourcePage {
+  page: number;
+  totalPages: number;
+  total: number;
+  items: unknown[];
+  failure?: SourceError;
+}
+
 /** Longest wait between two tries of our own choosing. */
 const MAX_BACKOFF_MS = 30_000;
 
@@ -90,6 +102,7 @@ const transient = (status: number) => status >= 500 || status === 429 || status 
 
 /** The source site of an import. */
 export class Source {
+  readonly #root: string;
   readonly #base: string;
   readonly #limiter: Limiter;
   readonly #options: Required<Omit<SourceOptions, 'authorization' | 'namespace' | 'root'>> & Pick<SourceOptions, 'authorization'>;
@@ -100,6 +113,7 @@ export class Source {
     if (!/^https?:\/\/[^/?#\s]+/i.test(root) || !URL.canParse(root)) throw new RangeError(`import source: ${options.root} is not an http(s) REST root such as https://example.org/wp-json`);
     if (options.authorization !== undefined && !/^[\t\x20-\x7e\x80-\xff]+$/.test(options.authorization)) throw new RangeError('import source: the authorization is not a header value');
     const namespace = (options.namespace ?? 'tribe/events/v1').replace(/^\/+|\/+$/g, '');
+    this.#root = root;
     this.#base = `${root}/${namespace}`;
     this.#options = {
       authorization: options.authorization,
@@ -117,18 +131,23 @@ export class Source {
     return this.#options.authorization !== undefined;
   }
 
-  /** The URL of a path under the namespace with a query. */
-  url(path: string, query: Record<string, string | number> = {}): string {
-    const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    return `${this.#base}${path}${search ? `?${search}` : ''}`;
+  /** The URL of a path under the namespace. */
+  url(path: string): string {
+    return `${this.#base}${path}`;
   }
 
   /**
    * `GET` of a path under the namespace, retried while the source fails; a refusal (4xx) throws
    * at once, and so does `signal` once aborted (no retry after that).
    */
-  async get(path: string, query: Record<string, string | number> = {}, signal?: AbortSignal): Promise<SourceAnswer> {
-    const url = this.url(path, query);
+  get(path: string, query: Record<string, string | number> = {}, signal?: AbortSignal): Promise<SourceAnswer> {
+    return this.#get(this.url(path), query, signal);
+  }
+
+  /** `GET` of `url` with `query`, retried as {@link get} says. */
+  async #get(base: string, query: Record<string, string | number>, signal?: AbortSignal): Promise<SourceAnswer> {
+    const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    const url = `${base}${search ? `?${search}` : ''}`;
     let wait = this.#options.backoffMs;
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
@@ -172,13 +191,34 @@ export class Source {
    * Every item of an archive, page by page (`page=1…total_pages`, 50 a page, the original's
    * largest). Paging URLs the source writes are not followed: for a signed-in caller they carry
    * `status=any`, which the original then refuses with 400. `query` holds the filters (explicit
-   * statuses, the date window of events). A few pages are read ahead; stopping early cancels
-   * them. Items are yielded once each, although pages shift when the source changes meanwhile;
-   * a page that no longer exists (404) ends the archive.
+   * statuses, the date window of events). See {@link #pages} for the reading rules.
    */
-  async *pages(archive: SourceArchive, query: Record<string, string | number> = {}): AsyncGenerator<{ page: number; totalPages: number; total: number; items: unknown[] }> {
+  pages(archive: SourceArchive, query: Record<string, string | number> = {}): AsyncGenerator<SourcePage> {
+    return this.#pages(this.url(`/${archive}`), query, SOURCE_PAGE_SIZE, (body) => {
+      const items = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[archive] : undefined;
+      return Array.isArray(items) ? items : [];
+    });
+  }
+
+  /**
+   * Every item of one of WordPress' own collections beside the API (`wp/v2/tribe_events`…),
+   * 100 a page (WordPress' largest): the original registers its post types there, where
+   * events hidden from listings are listed too.
+   */
+  wordpressPages(collection: string, query: Record<string, string | number> = {}): AsyncGenerator<SourcePage> {
+    return this.#pages(`${this.#root}/wp/v2/${collection}`, query, WORDPRESS_PAGE_SIZE, (body) => (Array.isArray(body) ? body : []));
+  }
+
+  /**
+   * Reads the pages of the archive at `url`. A few pages are read ahead; stopping early cancels
+   * them. Items are yielded once each, although pages shift when the source changes meanwhile;
+   * a page that no longer exists (404) ends the archive. The first page must be read (its
+   * failure throws: the archive cannot be read at all); a later page that keeps failing is
+   * yielded with its `failure` and no items, so that one bad page does not end the run.
+   */
+  async *#pages(url: string, query: Record<string, string | number>, pageSize: number, itemsOf: (body: unknown) => unknown[]): AsyncGenerator<SourcePage> {
     const reading = new AbortController();
-    const read = (page: number) => this.get(`/${archive}`, { ...query, per_page: SOURCE_PAGE_SIZE, page }, reading.signal);
+    const read = (page: number) => this.#get(url, { ...query, per_page: pageSize, page }, reading.signal);
     const seen = new Set<unknown>();
     const fresh = (items: unknown[]) =>
       items.filter((item) => {
@@ -191,14 +231,15 @@ export class Source {
     try {
       const first = await read(1);
       const totalPages = Math.min(pageCount(first), MAX_PAGES);
-      const total = itemCount(first, totalPages);
-      yield { page: 1, totalPages, total, items: fresh(itemsOf(first.body, archive)) };
-      const ahead = new Map<number, Promise<SourceAnswer | undefined>>();
+      const total = itemCount(first, totalPages, pageSize);
+      yield { page: 1, totalPages, total, items: fresh(itemsOf(first.body)) };
+      const ahead = new Map<number, Promise<SourceAnswer | SourceError | undefined>>();
       const schedule = (page: number) => {
         if (page > totalPages || ahead.has(page)) return;
         const answer = read(page).catch((e: unknown) => {
           // A page past the end of an archive that shrank meanwhile.
           if (e instanceof SourceError && e.status === 404) return undefined;
+          if (e instanceof SourceError && !reading.signal.aborted) return e;
           throw e;
         });
         // Rejections are reported in turn below, not as unhandled.
@@ -210,7 +251,8 @@ export class Source {
         const answer = await ahead.get(page);
         ahead.delete(page);
         if (answer === undefined) return;
-        yield { page, totalPages, total, items: fresh(itemsOf(answer.body, archive)) };
+        if (answer instanceof SourceError) yield { page, totalPages, total, items: [], failure: answer };
+        else yield { page, totalPages, total, items: fresh(itemsOf(answer.body)) };
       }
     } finally {
       reading.abort();
@@ -230,19 +272,12 @@ function pageCount(answer: SourceAnswer): number {
 }
 
 /** The number of items an archive answer announces (body, else headers, else a full page per page). */
-function itemCount(answer: SourceAnswer, totalPages: number): number {
+function itemCount(answer: SourceAnswer, totalPages: number, pageSize: number): number {
   const body = answer.body as { total?: unknown } | undefined;
   if (typeof body?.total === 'number' && Number.isSafeInteger(body.total) && body.total >= 0) return body.total;
   for (const name of ['x-tec-total', 'x-wp-total']) {
     const value = answer.headers.get(name);
     if (value !== null && /^\d+$/.test(value.trim())) return Number(value);
   }
-  return totalPages * SOURCE_PAGE_SIZE;
-}
-
-/** The items of an archive answer: `{ events: […] }`, `{ categories: […] }`… */
-function itemsOf(body: unknown, archive: SourceArchive): unknown[] {
-  if (typeof body !== 'object' || body === null) return [];
-  const items = (body as Record<string, unknown>)[archive];
-  return Array.isArray(items) ? items : [];
+  return totalPages * pageSize;
 }

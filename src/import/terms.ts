@@ -4,14 +4,13 @@
  * changed it, or a new one; in one transaction per term, with its record (`map.ts`).
  */
 import type { ChangeKind } from '../store/database.js';
-import type { Store } from '../store/index.js';
 import { withRetry } from '../store/retry.js';
 import type { TermKind } from '../resources/terms/args.js';
 import { sanitizeTermName } from '../text/sanitize.js';
 import { sanitizeTitle } from '../text/slug.js';
-import type { ImportMap } from './map.js';
+import { insertKeepingId } from './keep-ids.js';
 import { emptyReport, type KindReport } from './report.js';
-import type { Source } from './source.js';
+import type { ImportRun } from './run.js';
 
 /** A term as the source shows it. */
 interface SourceTerm {
@@ -60,17 +59,13 @@ function parentsFirst(terms: readonly SourceTerm[], report: KindReport): SourceT
 const CHANGE_KIND: Record<TermKind['key'], ChangeKind> = { category: 'category', tag: 'tag' };
 
 /** Imports one taxonomy of the source; the source ids and the terms they became. */
-export async function importTerms(
-  source: Source,
-  store: Store,
-  map: ImportMap,
-  kind: TermKind,
-  { now = new Date(), onProgress }: { now?: Date; onProgress?: (done: number, total: number) => void } = {},
-): Promise<{ ids: Map<number, number>; report: KindReport }> {
+export async function importTerms(run: ImportRun, kind: TermKind, onProgress?: (done: number, total: number) => void): Promise<{ ids: Map<number, number>; report: KindReport }> {
+  const { store, map, now } = run;
   const report = emptyReport();
   const terms: SourceTerm[] = [];
   // Empty terms too: the original hides them unless asked.
-  for await (const page of source.pages(kind.collection, { hide_empty: 'false' })) {
+  for await (const page of run.source.pages(kind.collection, { hide_empty: 'false' })) {
+    if (page.failure) report.skipped.push({ sourceId: undefined, reason: `page ${page.page} of ${page.totalPages} could not be read (${page.failure.message}); its terms are left for the next run` });
     for (const item of page.items) {
       const term = sourceTerm(item);
       if (term) terms.push(term);
@@ -86,6 +81,14 @@ export async function importTerms(
     const slug = sanitizeTitle(term.slug) || sanitizeTitle(name) || `${kind.key}-${term.id}`;
     const parent = kind.hierarchical && term.parent ? (ids.get(term.parent) ?? 0) : 0;
     try {
+      if (run.dryRun) {
+        // What it would become: events link to a stand-in of a new term.
+        const known = await map.find(recordKind, term.id);
+        const row = (known && (await store.terms.get(kind.taxonomy, known.itemId))) || (await store.terms.bySlug(kind.taxonomy, slug));
+        ids.set(term.id, row ? row.id : -term.id);
+        report[!row ? 'created' : row.name !== name || row.description !== term.description || (kind.hierarchical && row.parent !== parent) || row.slug !== slug ? 'updated' : 'unchanged']++;
+        continue;
+      }
       const outcome = await withRetry(() =>
         store.transaction(async (tx) => {
           const record = map.in(tx.db);
@@ -109,7 +112,9 @@ export async function importTerms(
               tx.changes.record(CHANGE_KIND[kind.key], id, 'updated');
             }
           } else {
-            id = await tx.dialect.insertReturningId(tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug, description: term.description, parent }));
+            const values = { taxonomy: kind.taxonomy, name, slug, description: term.description, parent };
+            id = await insertKeepingId(tx, 'terms', run.keepIds ? term.id : undefined, (explicit) => tx.dialect.insertReturningId(tx.db.insertInto('terms').values({ ...values, id: explicit })));
+            if (run.keepIds && id !== term.id) report.warnings.push(`term ${term.id} (${name}): its id is taken here; imported as ${id}`);
             tx.changes.record(CHANGE_KIND[kind.key], id, 'created');
             result = 'created';
           }

@@ -307,15 +307,9 @@ export async function seedDemoCalendar(raw: Kysely<unknown>, options: DemoCalend
   }
   // Rows written directly must bring the stored term counts up to date, as the store's own writes do.
   await recountAllTerms(raw, prefix);
-  if (store.dialect.name === 'postgres') {
-    // Explicit ids leave the serial sequences behind; later writes must not collide.
-    for (const t of ['posts', 'terms']) {
-      await sql`select setval(pg_get_serial_sequence(${prefix + t}, 'id'), (select max(id) from ${sql.table(prefix + t)}))`.execute(raw);
-    }
-  } else if (store.dialect.name === 'sqlite') {
-    await sql`pragma optimize`.execute(raw);
-  }
-  // MySQL moves AUTO_INCREMENT past explicit ids by itself.
+  // Explicit ids may leave id sequences behind; later writes must not collide.
+  for (const t of ['posts', 'terms']) await store.dialect.followExplicitIds(raw, prefix + t);
+  if (store.dialect.name === 'sqlite') await sql`pragma optimize`.execute(raw);
 
   // The filter: the venue with most upcoming jazz events (ties: the smallest id).
   const [venue, matches] = [...fixtures.candidates.entries()].sort((a, b) => b[1] - a[1] || Number(a[0]) - Number(b[0]))[0] ?? ['1', 0];

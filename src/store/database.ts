@@ -177,8 +177,8 @@ export interface ImportedItemsTable {
   imported_at: string;
 }
 
-/** The kinds an import brings in. */
-export type ImportedKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+/** The kinds an import brings in (images: the source's attachments). */
+export type ImportedKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag' | 'image';
 
 /** The store's tables by their logical names (the configured prefix is added on the way out). */
 export interface Database {

@@ -32,6 +32,8 @@ export class Store {
   private constructor(
     readonly db: Kysely<Database>,
     readonly dialect: StoreDialect,
+    /** The prefix of its tables' names. */
+    readonly prefix: string,
     private readonly versions: StoreVersion,
     private readonly retentionMs: number,
     inTransaction: boolean,
@@ -53,7 +55,7 @@ export class Store {
     const dialect = dialectOf(raw);
     const versions = new StoreVersion(dialect);
     const db = raw.withPlugin(new TablePrefixPlugin(prefix, TABLES)).withPlugin(versions) as unknown as Kysely<Database>;
-    return new Store(db, dialect, versions, changeRetentionMs, false);
+    return new Store(db, dialect, prefix, versions, changeRetentionMs, false);
   }
 
   /** The store's version now (`store/version.ts`); `undefined` where the dialect has none. */
@@ -66,7 +68,7 @@ export class Store {
     return this.db
       .transaction()
       .execute(async (trx) => {
-        const tx = new Store(trx, this.dialect, this.versions, this.retentionMs, true);
+        const tx = new Store(trx, this.dialect, this.prefix, this.versions, this.retentionMs, true);
         const result = await work(tx);
         await tx.changes.flush(new Date());
         return result;

@@ -31,10 +31,12 @@ function getUser(req: CoreRequest): User | null {
 /**
  * A migrated calendar on `url` behind the Express adapter (roots `/wp-json` and `/fr/wp-json`),
  * whose `request` goes over HTTP: `as` becomes a bearer token, headers and bodies travel as given.
+ * `mount` adds the test's own routes before the calendar's.
  */
-export async function httpCalendar(url: string, options: Partial<CalendarOptions> = {}): Promise<HttpCalendar> {
+export async function httpCalendar(url: string, options: Partial<CalendarOptions> = {}, { mount }: { mount?: (app: express.Express, calendar: StoreCalendar) => void } = {}): Promise<HttpCalendar> {
   const t = await storeCalendar(url, { getUser, baseUrl: undefined, ...options });
   const app = express();
+  mount?.(app, t);
   app.use('/wp-json', calendarRouter(t.calendar));
   app.use('/fr/wp-json', calendarRouter(t.calendar, { locale: 'fr' }));
   const server: Server = await new Promise((resolve) => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_EVENTS, importEvents } from '../../src/import/events.js';
-import { importLinked, type PostImportOptions } from '../../src/import/linked.js';
-import type { ImportMap } from '../../src/import/map.js';
-import type { Source } from '../../src/import/source.js';
+import { importLinked } from '../../src/import/linked.js';
+import type { ImportCalendarOptions } from '../../src/import/import-calendar.js';
 import { importTerms } from '../../src/import/terms.js';
 import { CATEGORIES, TAGS } from '../../src/resources/terms/args.js';
 import type { Store } from '../../src/store/index.js';
@@ -24,9 +23,7 @@ describe.each(DIALECTS)('importing events into $name', ({ url }) => {
   let target: ImportTarget;
   let request: TestCalendar['request'];
   let store: Store;
-  let map: ImportMap;
-  let client: Source;
-  const options: PostImportOptions = { authors: (id) => id, fallbackAuthor: 1, query: { status: 'publish,future,draft,pending,private' } };
+  const options: Partial<ImportCalendarOptions> = { authors: (id) => id, fallbackAuthor: 1 };
 
   /** Every event as the admin sees it, by slug, with linked items named by slug (ids differ). */
   const events = async (ask: TestCalendar['request']) => {
@@ -49,11 +46,12 @@ describe.each(DIALECTS)('importing events into $name', ({ url }) => {
     return out.sort((a, b) => String(a.slug).localeCompare(String(b.slug)));
   };
   const importAll = async () => {
-    const categories = await importTerms(client, store, map, CATEGORIES);
-    const tags = await importTerms(client, store, map, TAGS);
-    const venues = await importLinked(client, store, map, 'venue', options);
-    const organizers = await importLinked(client, store, map, 'organizer', options);
-    return importEvents(client, store, map, { categories: categories.ids, tags: tags.ids, venues: venues.ids, organizers: organizers.ids }, options);
+    const run = target.run(options, { status: 'publish,future,draft,pending,private' });
+    const categories = await importTerms(run, CATEGORIES);
+    const tags = await importTerms(run, TAGS);
+    const venues = await importLinked(run, 'venue');
+    const organizers = await importLinked(run, 'organizer');
+    return importEvents(run, { categories: categories.ids, tags: tags.ids, venues, organizers });
   };
 
   beforeAll(async () => {
@@ -90,7 +88,7 @@ describe.each(DIALECTS)('importing events into $name', ({ url }) => {
       });
     }
     target = await importTarget(url, source, { authorization: 'Bearer user-admin' }, { timezone: 'Europe/Paris' });
-    ({ store, map, client, request } = target);
+    ({ store, request } = target);
   }, 120_000);
   afterAll(async () => {
     await target?.close();

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importLinked, type PostImportOptions } from '../../src/import/linked.js';
-import type { ImportMap } from '../../src/import/map.js';
-import type { Source } from '../../src/import/source.js';
+import { importLinked } from '../../src/import/linked.js';
+import type { ImportCalendarOptions } from '../../src/import/import-calendar.js';
 import type { Store } from '../../src/store/index.js';
 import { DIALECTS, type TestCalendar } from '../helpers/harness.js';
 import { httpCalendar, type HttpCalendar } from '../helpers/http.js';
@@ -19,9 +18,8 @@ describe.each(DIALECTS)('importing venues and organizers into $name', ({ url }) 
   let target: ImportTarget;
   let request: TestCalendar['request'];
   let store: Store;
-  let map: ImportMap;
-  let client: Source;
-  const options: PostImportOptions = { authors: (id) => (id === 1 ? 1 : undefined), fallbackAuthor: 2, query: { status: 'publish,future,draft,pending,private' } };
+  const options: Partial<ImportCalendarOptions> = { authors: (id) => (id === 1 ? 1 : undefined), fallbackAuthor: 2 };
+  const run = () => target.run(options, { status: 'publish,future,draft,pending,private' });
 
   /** Every item of an archive as the admin sees it, by slug, with the compared fields. */
   const items = async (ask: TestCalendar['request'], collection: 'venues' | 'organizers') => {
@@ -50,7 +48,7 @@ describe.each(DIALECTS)('importing venues and organizers into $name', ({ url }) 
       expect(res.status, res.text).toBe(201);
     }
     target = await importTarget(url, source, { authorization: 'Bearer user-admin' });
-    ({ store, map, client, request } = target);
+    ({ store, request } = target);
   }, 60_000);
   afterAll(async () => {
     await target?.close();
@@ -58,18 +56,18 @@ describe.each(DIALECTS)('importing venues and organizers into $name', ({ url }) 
   });
 
   it('copies every venue and organizer of every status, as the API shows them, then changes nothing on a second run', async () => {
-    const venues = await importLinked(client, store, map, 'venue', options);
+    const venues = await importLinked(run(), 'venue');
     expect(venues.report).toMatchObject({ created: 60, updated: 0, unchanged: 0, skipped: [] });
     // Items of the source's author 3 have no user here: they get the fallback author, reported.
     expect(venues.report.warnings).toEqual(['author 3 of the source has no user here']);
-    const organizers = await importLinked(client, store, map, 'organizer', options);
+    const organizers = await importLinked(run(), 'organizer');
     expect(organizers.report).toMatchObject({ created: 7, skipped: [] });
     const expected = (await items(source.request, 'venues')).map((v) => (v.author === '3' ? { ...v, author: '2' } : v));
     expect(await items(request, 'venues')).toEqual(expected);
     expect(await items(request, 'organizers')).toEqual(await items(source.request, 'organizers'));
     const before = await store.db.selectFrom('posts').selectAll().orderBy('id').execute();
-    expect((await importLinked(client, store, map, 'venue', options)).report).toMatchObject({ created: 0, updated: 0, unchanged: 60 });
-    expect((await importLinked(client, store, map, 'organizer', options)).report).toMatchObject({ created: 0, updated: 0, unchanged: 7 });
+    expect((await importLinked(run(), 'venue')).report).toMatchObject({ created: 0, updated: 0, unchanged: 60 });
+    expect((await importLinked(run(), 'organizer')).report).toMatchObject({ created: 0, updated: 0, unchanged: 7 });
     expect(await store.db.selectFrom('posts').selectAll().orderBy('id').execute()).toEqual(before);
   });
 
@@ -78,8 +76,8 @@ describe.each(DIALECTS)('importing venues and organizers into $name', ({ url }) 
     // Modification dates have a second's precision.
     await new Promise((r) => setTimeout(r, 1100));
     expect((await source.request('POST', `/organizers/${first.id}`, { as: 'admin', json: { phone: '999' } })).status).toBe(200);
-    const run = await importLinked(client, store, map, 'organizer', options);
-    expect(run.report).toMatchObject({ created: 0, updated: 1, unchanged: 6 });
+    const again = await importLinked(run(), 'organizer');
+    expect(again.report).toMatchObject({ created: 0, updated: 1, unchanged: 6 });
     expect(await items(request, 'organizers')).toEqual(await items(source.request, 'organizers'));
   });
 });

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ImportMap } from '../../src/import/map.js';
-import type { Source } from '../../src/import/source.js';
 import { importTerms } from '../../src/import/terms.js';
 import { CATEGORIES, TAGS } from '../../src/resources/terms/args.js';
 import type { Store } from '../../src/store/index.js';
@@ -16,8 +14,6 @@ describe.each(DIALECTS)('importing terms into $name', ({ url }) => {
   let target: ImportTarget;
   let request: TestCalendar['request'];
   let store: Store;
-  let map: ImportMap;
-  let client: Source;
 
   const create = async (collection: string, json: Record<string, unknown>) => {
     const res = await source.request('POST', `/${collection}`, { as: 'admin', json });
@@ -42,7 +38,7 @@ describe.each(DIALECTS)('importing terms into $name', ({ url }) => {
     for (let i = 0; i < 55; i++) await create('tags', { name: `Tag ${i}` });
     await create('tags', { name: 'Été & plein air' });
     target = await importTarget(url, source);
-    ({ store, map, client, request } = target);
+    ({ store, request } = target);
   }, 60_000);
   afterAll(async () => {
     await target?.close();
@@ -50,18 +46,18 @@ describe.each(DIALECTS)('importing terms into $name', ({ url }) => {
   });
 
   it('copies every term with its hierarchy, then changes nothing on a second run', async () => {
-    const first = await importTerms(client, store, map, CATEGORIES);
+    const first = await importTerms(target.run(), CATEGORIES);
     expect(first.report).toMatchObject({ created: 4, updated: 0, unchanged: 0, skipped: [], warnings: [] });
-    const tags = await importTerms(client, store, map, TAGS);
+    const tags = await importTerms(target.run(), TAGS);
     // 56 tags over two pages of 50.
     expect(tags.report).toMatchObject({ created: 56, skipped: [] });
     for (const collection of ['categories', 'tags']) {
       expect(await terms((p, init) => request('GET', p, init), collection), collection).toEqual(await terms((p, init) => source.request('GET', p, init), collection));
     }
     const before = await store.db.selectFrom('terms').selectAll().orderBy('id').execute();
-    const again = await importTerms(client, store, map, CATEGORIES);
+    const again = await importTerms(target.run(), CATEGORIES);
     expect(again.report).toMatchObject({ created: 0, updated: 0, unchanged: 4 });
-    expect((await importTerms(client, store, map, TAGS)).report).toMatchObject({ created: 0, updated: 0, unchanged: 56 });
+    expect((await importTerms(target.run(), TAGS)).report).toMatchObject({ created: 0, updated: 0, unchanged: 56 });
     expect(await store.db.selectFrom('terms').selectAll().orderBy('id').execute()).toEqual(before);
     expect([...again.ids.keys()].sort()).toEqual([...first.ids.keys()].sort());
   });
@@ -70,7 +66,7 @@ describe.each(DIALECTS)('importing terms into $name', ({ url }) => {
     const jazz = (await source.request('GET', '/categories', { query: { search: 'Jazz', hide_empty: 'false' } })).body.categories[0];
     expect((await source.request('POST', `/categories/${jazz.id}`, { as: 'admin', json: { name: 'Jazz & Blues', description: 'Blue notes' } })).status).toBe(200);
     await create('categories', { name: 'Opera', parent: jazz.id });
-    const run = await importTerms(client, store, map, CATEGORIES);
+    const run = await importTerms(target.run(), CATEGORIES);
     expect(run.report).toMatchObject({ created: 1, updated: 1, unchanged: 3 });
     expect(await terms((p, init) => request('GET', p, init), 'categories')).toEqual(await terms((p, init) => source.request('GET', p, init), 'categories'));
   });

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
+import { DateTime } from 'luxon';
 import { importCalendar, type ImportReport } from '../../import/import-calendar.js';
 import type { ImportedKind } from '../../store/database.js';
 import { Store } from '../../store/index.js';
-import { migrateToLatest } from '../../store/migrate.js';
-import { describeTarget, withDatabase } from '../database-target.js';
+import { migrateToLatest, migrationStatus } from '../../store/migrate.js';
+import { describeTarget, isMissingSqliteFile, withDatabase } from '../database-target.js';
 import { CliError } from '../failure.js';
 import { printLine } from '../output.js';
 import { startProgress, type Progress } from '../progress.js';
@@ -21,6 +22,24 @@ export interface ImportCommandOptions extends StoreOptions {
   fallbackAuthor: number;
   concurrency: number;
   rate: number;
+  dryRun?: boolean;
+  since?: Date;
+  keepIds?: boolean;
+  /** `false` with `--no-images`. */
+  images: boolean;
+  imageHosts?: string[];
+}
+
+/** A `--since` date: ISO 8601, in UTC unless it names an offset (`2026-01-01`, `2026-01-01T09:00+01:00`). */
+export function parseSince(value: string): Date {
+  const date = DateTime.fromISO(value.trim(), { zone: 'utc', setZone: true });
+  if (!date.isValid) throw new InvalidArgumentError('It must be an ISO 8601 date or time, such as 2026-01-01 or 2026-01-01T09:00:00+01:00.');
+  return date.toJSDate();
+}
+
+/** A comma-separated list of hosts (`host` or `host:port`). */
+export function parseHosts(value: string): string[] {
+  return value.split(',').map((h) => h.trim()).filter(Boolean);
 }
 
 /** A positive whole number option. */
@@ -59,19 +78,27 @@ function authorization(o: ImportCommandOptions): string | undefined {
   return o.user !== undefined ? `Basic ${Buffer.from(`${o.user}:${o.password}`).toString('base64')}` : undefined;
 }
 
-const NOUNS: Record<ImportedKind, string> = { category: 'categories', tag: 'tags', venue: 'venues', organizer: 'organizers', event: 'events' };
+const NOUNS: Record<ImportedKind, string> = { category: 'categories', tag: 'tags', venue: 'venues', organizer: 'organizers', event: 'events', image: 'images' };
 
 /** The report's lines: counts per kind, then what was left out and why, then the warnings. */
-export function reportLines(report: ImportReport): string[] {
+export function reportLines(report: ImportReport, since?: Date): string[] {
   const lines: string[] = [];
-  for (const [kind, r] of Object.entries(report.kinds) as [ImportedKind, ImportReport['kinds'][ImportedKind]][]) {
-    lines.push(`${NOUNS[kind]}: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged, ${r.skipped.length} skipped`);
+  const kinds = Object.entries(report.kinds) as [ImportedKind, ImportReport['kinds'][ImportedKind]][];
+  if (report.dryRun) lines.push('dry run: nothing was written; a run would give');
+  for (const [kind, r] of kinds) {
+    if (kind === 'image') {
+      // Images come with their items: side-loaded, found here already, or left out (the item is imported without it).
+      if (!report.dryRun) lines.push(`images: ${r.created} side-loaded, ${r.unchanged} already here, ${r.skipped.length} not side-loaded`);
+      continue;
+    }
+    const older = since !== undefined && kind !== 'category' && kind !== 'tag' ? `, ${r.older} older than --since` : '';
+    lines.push(`${NOUNS[kind]}: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged${older}, ${r.skipped.length} skipped`);
   }
-  for (const [kind, r] of Object.entries(report.kinds) as [ImportedKind, ImportReport['kinds'][ImportedKind]][]) {
-    for (const s of r.skipped) lines.push(`skipped ${kind} ${s.sourceId ?? '(no id)'}: ${s.reason}`);
+  for (const [kind, r] of kinds) {
+    for (const s of r.skipped) lines.push(kind === 'image' ? `image not side-loaded: ${s.reason}` : `skipped ${kind} ${s.sourceId ?? '(no id)'}: ${s.reason}`);
     for (const w of r.warnings) lines.push(`warning (${NOUNS[kind]}): ${w}`);
   }
-  lines.push(`imported from ${report.source} in ${report.seconds.toFixed(1)} s`);
+  lines.push(`${report.dryRun ? 'read' : 'imported'} from ${report.source} in ${report.seconds.toFixed(1)} s`);
   return lines;
 }
 
@@ -80,10 +107,21 @@ export async function runImport(o: ImportCommandOptions): Promise<number> {
   const authors = o.authors !== undefined ? readAuthors(o.authors) : undefined;
   const header = authorization(o);
   const bars = new Map<ImportedKind, Progress>();
+  // A dry run writes nothing, not even tables: it needs a store that exists and is up to date.
+  if (o.dryRun && isMissingSqliteFile(o.db)) throw new CliError(`${describeTarget(o.db)}: no such store; a dry run reads a migrated store (run \`calendar-events-rest migrate\` first)`);
   const report = await withDatabase(o.db, async (conn) => {
-    for (const name of await migrateToLatest(conn, o.tablePrefix)) printLine(`applied ${name}`);
+    if (o.dryRun) {
+      const { pending } = await migrationStatus(conn, o.tablePrefix);
+      if (pending.length) throw new CliError(`${describeTarget(o.db)} (tables ${o.tablePrefix}*): ${pending.length} migrations pending; a dry run reads a migrated store (run \`calendar-events-rest migrate\` first)`);
+    } else {
+      for (const name of await migrateToLatest(conn, o.tablePrefix)) printLine(`applied ${name}`);
+    }
     try {
       return await importCalendar(Store.open(conn, o.tablePrefix), {
+        dryRun: o.dryRun,
+        since: o.since,
+        keepIds: o.keepIds,
+        images: o.images ? { hosts: o.imageHosts ?? parseHosts(process.env.CALENDAR_IMAGE_HOSTS ?? '') } : false,
         root: o.source,
         namespace: o.namespace,
         authorization: header,
@@ -110,6 +148,6 @@ export async function runImport(o: ImportCommandOptions): Promise<number> {
     }
   });
   printLine(`${describeTarget(o.db)} (tables ${o.tablePrefix}*):`);
-  for (const line of reportLines(report)) printLine(line);
+  for (const line of reportLines(report, o.since)) printLine(line);
   return 0;
 }

@@ -25,6 +25,13 @@ export interface StoreDialect {
   /** Runs `work` holding a database-wide lock named `lockName`, so that instances migrating at once run one at a time. */
   migrationLock<T>(db: Kysely<unknown>, lockName: string, work: (conn: Kysely<unknown>) => Promise<T>): Promise<T>;
 
+  /**
+   * Moves the id sequence of `table` (its full, prefixed name) past the largest id stored, after
+   * rows were inserted with explicit ids; never backwards, so that ids other connections were
+   * given meanwhile stay unique. Where the database does that by itself, nothing.
+   */
+  followExplicitIds<DB>(db: Kysely<DB>, table: string): Promise<void>;
+
   /** `builder` with the table options every store table is created with. */
   tableOptions<T extends string, C extends string>(builder: CreateTableBuilder<T, C>): CreateTableBuilder<T, C>;
 

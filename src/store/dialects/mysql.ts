@@ -41,6 +41,10 @@ export const mysqlDialect: StoreDialect = {
     return builder.modifyEnd(sql`engine=InnoDB default charset=utf8mb4 collate=utf8mb4_bin`);
   },
 
+  async followExplicitIds() {
+    // AUTO_INCREMENT moves past an explicit id by itself.
+  },
+
   autoIncrementId(builder) {
     return builder.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   },

@@ -37,6 +37,10 @@ export const sqliteDialect: StoreDialect = {
     return builder;
   },
 
+  async followExplicitIds() {
+    // SQLite gives a new row the largest id (or sequence entry) plus one.
+  },
+
   autoIncrementId(builder) {
     return builder.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   },

@@ -1,0 +1,43 @@
+/** What every importer of one run shares: where it reads and writes, and how. */
+import type { Store } from '../store/index.js';
+import type { ImageImporter } from './images.js';
+import type { ImportMap } from './map.js';
+import type { AuthorMapping } from './posts.js';
+import type { KindReport } from './report.js';
+import type { Source } from './source.js';
+
+/** The post kinds an import copies. */
+export type ImportedPostKind = 'event' | 'venue' | 'organizer';
+
+/** One import run's settings and shared state. */
+export interface ImportRun {
+  source: Source;
+  store: Store;
+  /** The record of what this source's items became. */
+  map: ImportMap;
+  now: Date;
+  authors: AuthorMapping;
+  /** The author of items whose source author has no user here. */
+  fallbackAuthor: number;
+  /** Nothing is written: the report says what a run would do. */
+  dryRun: boolean;
+  /** New items take their source id where it is free here. */
+  keepIds: boolean;
+  /** Items the source modified before this UTC time (`YYYY-MM-DD HH:MM:SS`) are left as they are. */
+  since?: string;
+  /** Side-loads featured images; absent: images are not copied. */
+  images?: ImageImporter;
+  /** What became of the images. */
+  imageReport: KindReport;
+  /** The query of post archives: explicit statuses, `context=edit` when signed in. */
+  query: Record<string, string>;
+  /**
+   * Protected items by kind and source id: their password, or `null` when the source did not
+   * tell it (read anonymously).
+   */
+  protection: Map<ImportedPostKind, Map<number, string | null>>;
+  /** Venues and organizers left out under `since` and never imported, in case an event links them. */
+  deferred: Map<'venue' | 'organizer', Map<number, Record<string, unknown>>>;
+  /** Told how many items of a kind were read, of how many. */
+  onProgress?: (kind: ImportedPostKind, done: number, total: number) => void;
+}

@@ -1,0 +1,39 @@
+import type { Express, Request, Response } from 'express';
+import type { PostType } from '../../src/store/database.js';
+import type { StoreCalendar } from '../helpers/store.js';
+
+// What a site running the original serves beside its v1 API, for the importer's tests: WordPress'
+// own collections of the plugin's post types (`wp/v2/tribe_events`…), read from the source
+// calendar's store. Only what the importer asks is served, the way WordPress answers it: ids
+// with every status asked for (hidden events included), `password` with `context=edit` for a
+// signed-in editor, `content.protected` otherwise; X-WP-Total and X-WP-TotalPages; 400 for an
+// anonymous status other than `publish`, 401 for an anonymous `context=edit`.
+
+const TYPES: Record<string, PostType> = { tribe_events: 'event', tribe_venue: 'venue', tribe_organizer: 'organizer' };
+
+const refuse = (res: Response, status: number, code: string, message: string) => res.status(status).json({ code, message, data: { status } });
+
+/** Mounts `/wp-json/wp/v2/{tribe_events,tribe_venue,tribe_organizer}` over the source's store. */
+export function mountWordpressCollections(app: Express, source: StoreCalendar): void {
+  app.get('/wp-json/wp/v2/:collection', async (req: Request, res: Response) => {
+    const type = TYPES[String(req.params.collection)];
+    if (!type) return refuse(res, 404, 'rest_no_route', 'No route was found matching the URL and request method.');
+    const signedIn = /^Bearer user-(admin|editor)$/.test(req.headers.authorization ?? '');
+    const query = req.query as Record<string, string | undefined>;
+    const statuses = (query.status ?? 'publish').split(',');
+    if (!signedIn && statuses.some((s) => s !== 'publish')) return refuse(res, 400, 'rest_invalid_param', 'Invalid parameter(s): status');
+    if (!signedIn && query.context === 'edit') return refuse(res, 401, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
+    const perPage = Math.min(Number(query.per_page ?? 10), 100);
+    const page = Number(query.page ?? 1);
+    const rows = await source.db.selectFrom('posts').select(['id', 'password']).where('type', '=', type).where('status', 'in', statuses).orderBy('date', 'desc').orderBy('id', 'desc').execute();
+    const pages = Math.ceil(rows.length / perPage);
+    if (page > Math.max(pages, 1)) return refuse(res, 400, 'rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.');
+    res.setHeader('X-WP-Total', String(rows.length));
+    res.setHeader('X-WP-TotalPages', String(pages));
+    res.json(
+      rows
+        .slice((page - 1) * perPage, page * perPage)
+        .map((r) => (query.context === 'edit' ? { id: r.id, password: r.password ?? '' } : { id: r.id, content: { protected: Boolean(r.password) } })),
+    );
+  });
+}
