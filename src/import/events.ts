@@ -5,7 +5,7 @@
  * record. Term counts follow, as for any write.
  */
 import type { EventsTable } from '../store/database.js';
-import { CATEGORIES, TAGS } from '../resources/terms/args.js';
+import { CATEGORIES, TAGS, type TermKind } from '../resources/terms/args.js';
 import { importLinkedItem, type KindImport } from './linked.js';
 import { importPost, sourcePost } from './posts.js';
 import { emptyReport, type KindReport } from './report.js';
@@ -106,13 +106,8 @@ async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds,
     await pullDeferred(run, 'venue', venueIds, linked.venues);
     await pullDeferred(run, 'organizer', organizerIds, linked.organizers);
   }
-  if (details.end_local === details.start_local && text(fields, 'end_date') < text(fields, 'start_date')) report.warnings.push(`event ${post.id}: it ends before it starts; imported ending when it starts`);
-  const venue = mapped(venueIds, linked.venues.ids, 'venue', post.id, report)[0] ?? null;
-  const organizers = [...new Set(mapped(organizerIds, linked.organizers.ids, 'organizer', post.id, report))];
-  const terms = [
-    [CATEGORIES, mapped(linkedIds(fields.categories), linked.categories, 'category', post.id, report)],
-    [TAGS, mapped(linkedIds(fields.tags), linked.tags, 'tag', post.id, report)],
-  ] as const;
+  /** The links here, once the event is to be written: links to items not imported are reported then. */
+  let links: { venue: number | null; organizers: number[]; terms: (readonly [TermKind, number[]])[] } | undefined;
   await importPost(
     run,
     fields,
@@ -123,16 +118,28 @@ async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds,
       redacted: fields.all_day === null,
       menuOrder: fields.sticky === true ? -1 : 0,
       get: (tx, id, lock) => tx.events.get(id, { lock }),
+      prepare: () => {
+        if (details.end_local === details.start_local && text(fields, 'end_date') < text(fields, 'start_date')) report.warnings.push(`event ${post.id}: it ends before it starts; imported ending when it starts`);
+        links = {
+          venue: mapped(venueIds, linked.venues.ids, 'venue', post.id, report)[0] ?? null,
+          organizers: [...new Set(mapped(organizerIds, linked.organizers.ids, 'organizer', post.id, report))],
+          terms: [
+            [CATEGORIES, mapped(linkedIds(fields.categories), linked.categories, 'category', post.id, report)],
+            [TAGS, mapped(linkedIds(fields.tags), linked.tags, 'tag', post.id, report)],
+          ],
+        };
+      },
       // Terms are unlinked under the old status and linked under the new one: counts follow.
       beforeUpdate: async (tx, id) => {
         for (const kind of [CATEGORIES, TAGS]) await tx.events.setTerms(id, kind.taxonomy, []);
       },
       details: async (tx, id, isNew, status) => {
+        if (!links) throw new Error('event links were not prepared');
         const created = isNew ? { status } : undefined;
-        if (isNew) await tx.events.insertDetails(id, { ...details, venue_id: venue });
-        else await tx.events.updateDetails(id, { ...details, venue_id: venue });
-        if (!isNew || organizers.length) await tx.events.setOrganizers(id, organizers, created);
-        for (const [kind, termIds] of terms) await tx.events.setTerms(id, kind.taxonomy, termIds, created);
+        if (isNew) await tx.events.insertDetails(id, { ...details, venue_id: links.venue });
+        else await tx.events.updateDetails(id, { ...details, venue_id: links.venue });
+        if (!isNew || links.organizers.length) await tx.events.setOrganizers(id, links.organizers, created);
+        for (const [kind, termIds] of links.terms) await tx.events.setTerms(id, kind.taxonomy, termIds, created);
       },
     },
     into.ids,
@@ -150,7 +157,7 @@ export async function importEvents(run: ImportRun, linked: LinkedIds, alsoIds: r
   let done = 0;
   let total = 0;
   for await (const page of run.source.pages('events', { ...ALL_EVENTS, ...run.query })) {
-    if (page.failure) into.report.skipped.push({ sourceId: undefined, reason: `page ${page.page} of ${page.totalPages} could not be read (${page.failure.message}); its events are left for the next run` });
+    if (page.failure) into.report.skipped.push({ sourceId: undefined, reason: `page ${page.page} of ${page.totalPages} could not be read (${page.failure.message}); its events are ${alsoIds.length ? 'read one by one' : 'left for the next run'}` });
     for (const item of page.items) {
       if (typeof item === 'object' && item !== null && 'id' in item && typeof item.id === 'number') seen.add(item.id);
       await importEventItem(run, item, linked, into);

@@ -114,6 +114,8 @@ export interface PostWriter {
   get(tx: Store, id: number, lock: boolean): Promise<{ id: number } | undefined>;
   /** Columns of the posts row the kind sets itself (`menu_order` of sticky events). */
   menuOrder?: number;
+  /** Called once the item is to be written (or would be, in a dry run), before any transaction: its links are resolved and reported then. */
+  prepare?(): void;
   /** Before the posts row of an item imported before changes (events unlink their terms, so that counts follow the status). */
   beforeUpdate?(tx: Store, id: number): Promise<void>;
   /** Writes the kind's own rows and links of the item `id`, new or imported before. */
@@ -151,6 +153,7 @@ export async function importPost(run: ImportRun, item: Record<string, unknown>, 
       return;
     }
     const columns = postColumns(writer.kind, post, run.authors, run.fallbackAuthor, report);
+    writer.prepare?.();
     if (run.dryRun) {
       // What it would become: events link to stand-ins of the venues and organizers.
       ids.set(post.id, row?.id ?? -post.id);

@@ -103,6 +103,29 @@ describe('calendar-events-rest import', () => {
     expect(await eventsIn(db)).toEqual(await expected());
   }, 120_000);
 
+  it('a dry run writes nothing, needs a migrated store, and reports what a run would do; --since leaves older items', async () => {
+    const db = join(dir, 'dry.sqlite');
+    const args = ['import', `${source.origin}/wp-json`, '--db', db, '--auth', 'Bearer user-admin', '--rate', '1000'];
+    const missing = await cli.run([...args, '--dry-run']);
+    expect(missing.code).toBe(1);
+    expect(lines(missing.stderr)).toEqual([expect.stringMatching(/dry.sqlite: no such store; a dry run reads a migrated store \(run `calendar-events-rest migrate` first\)$/)]);
+    expect((await cli.run(['migrate', '--db', db])).code).toBe(0);
+    const dry = await cli.run([...args, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const out = lines(dry.stdout);
+    expect(out).toContain('dry run: nothing was written; a run would give');
+    expect(out).toContain(`events: ${EVENTS} created, 0 updated, 0 unchanged, 0 skipped`);
+    expect(await eventsIn(db)).toEqual([]);
+    // Nothing the source holds was modified in 2999.
+    const later = await cli.run([...args, '--since', '2999-01-01']);
+    expect(later.code, later.stderr).toBe(0);
+    expect(lines(later.stdout)).toContain(`events: 0 created, 0 updated, 0 unchanged, ${EVENTS} older than --since, 0 skipped`);
+    expect(await eventsIn(db)).toEqual([]);
+    const bad = await cli.run([...args, '--since', 'last tuesday']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--since.*ISO 8601/);
+  }, 120_000);
+
   it('fails in one line on a source that is not there', async () => {
     const run = await cli.run(['import', 'http://127.0.0.1:9/wp-json', '--db', join(dir, 'none.sqlite'), '--rate', '1000']);
     expect(run.code).toBe(1);

@@ -123,12 +123,15 @@ export function asTarget(value: unknown, origin: string): unknown {
 }
 
 /** `value` with e-mail addresses decoded: the API obfuscates them at random (`&#106;a&#122;z@…`) on each read. */
-function plainEmails(value: unknown, key = ''): unknown {
+export function plainEmails(value: unknown, key = ''): unknown {
   if (typeof value === 'string') return key === 'email' ? value.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))) : value;
   if (Array.isArray(value)) return value.map((v) => plainEmails(v));
   if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainEmails(v, k)]));
   return value;
 }
+
+/** `value` without term counts (which differ while an import is partial). */
+export const uncounted = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (k, v: unknown) => (k === 'count' ? undefined : v)));
 
 /** The archives a client walks, with their queries. */
 const ARCHIVES: [string, Record<string, string>][] = [
