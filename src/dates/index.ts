@@ -6,6 +6,7 @@ export {
   isValidTimezone,
   formatWallClock,
   wallClockToInstant,
+  wallClockToFirstInstant,
   localToUtc,
   utcToLocal,
   zoneOffsetMinutes,

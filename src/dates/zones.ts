@@ -225,6 +225,26 @@ export function wallClockToInstant(wallClock: string, zone: string): Date | unde
   return isStorableInstant(ms, resolved.zone) ? new Date(ms) : undefined;
 }
 
+/**
+ * The instant of a wall clock in `zone` by RFC 5545 §3.3.5: a time repeated when clocks go back
+ * is its first occurrence, and a time skipped when they go forward is moved forward by the
+ * length of the gap (02:30 → 03:30). (`wallClockToInstant` follows PHP instead, whose choice
+ * in a repeated hour depends on the zone's side of UTC.)
+ */
+export function wallClockToFirstInstant(wallClock: string, zone: string): Date | undefined {
+  const resolved = resolveZone(zone);
+  const fields = parseWallClock(wallClock);
+  if (!resolved || !fields) return undefined;
+  const naive = fieldsToNaiveMs(fields);
+  if (!Number.isFinite(naive)) return undefined;
+  const z = resolved.zone;
+  const before = z.offset(naive - DAY_MS);
+  const candidates = [before, z.offset(naive), z.offset(naive + DAY_MS)].filter((o) => z.offset(naive - o * 60_000) === o);
+  // The largest fitting offset is the earliest instant; none fits inside a gap.
+  const ms = candidates.length ? naive - Math.max(...candidates) * 60_000 : naive - before * 60_000;
+  return isStorableInstant(ms, z) ? new Date(ms) : undefined;
+}
+
 /** Converts a wall clock in `zone` to the UTC wall clock of the same instant. */
 export function localToUtc(wallClock: string, zone: string): string | undefined {
   const instant = wallClockToInstant(wallClock, zone);
