@@ -36,13 +36,16 @@ function linkedIds(list: unknown): number[] {
   return out;
 }
 
-/** The ids here of source ids; those not imported are reported and left out. */
-function mapped(sourceIds: readonly number[], ids: ReadonlyMap<number, number>, what: string, eventId: number, report: KindReport): number[] {
+/** The ids here of source ids; those not imported are reported, left out, and counted in `missed`. */
+function mapped(sourceIds: readonly number[], ids: ReadonlyMap<number, number>, what: string, eventId: number, report: KindReport, missed: { count: number }): number[] {
   const out: number[] = [];
   for (const id of sourceIds) {
     const here = ids.get(id);
-    if (here === undefined) report.warnings.push(`event ${eventId}: ${what} ${id} was not imported; left out`);
-    else out.push(here);
+    if (here !== undefined) out.push(here);
+    else {
+      report.warnings.push(`event ${eventId}: ${what} ${id} was not imported; left out`);
+      missed.count++;
+    }
   }
   return out;
 }
@@ -63,7 +66,7 @@ async function pullDeferred(run: ImportRun, kind: 'venue' | 'organizer', sourceI
 }
 
 /** The event details of a source event (without its venue), or why they cannot be stored. */
-function eventDetails(item: Record<string, unknown>): Omit<EventsTable, 'post_id' | 'venue_id'> | string {
+function eventDetails(item: Record<string, unknown>): Omit<EventsTable, 'post_id' | 'venue_id' | 'series_id'> | string {
   const times = ['start_date', 'end_date', 'utc_start_date', 'utc_end_date'].map((k) => text(item, k));
   if (!times.every((t) => WALL_CLOCK.test(t))) return 'its dates are not dates';
   const [start, end, startUtc, endUtc] = times as [string, string, string, string];
@@ -108,6 +111,7 @@ async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds,
   }
   /** The links here, once the event is to be written: links to items not imported are reported then. */
   let links: { venue: number | null; organizers: number[]; terms: (readonly [TermKind, number[]])[] } | undefined;
+  const missed = { count: 0 };
   await importPost(
     run,
     fields,
@@ -118,14 +122,15 @@ async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds,
       redacted: fields.all_day === null,
       menuOrder: fields.sticky === true ? -1 : 0,
       get: (tx, id, lock) => tx.events.get(id, { lock }),
+      incomplete: () => missed.count > 0,
       prepare: () => {
         if (details.end_local === details.start_local && text(fields, 'end_date') < text(fields, 'start_date')) report.warnings.push(`event ${post.id}: it ends before it starts; imported ending when it starts`);
         links = {
-          venue: mapped(venueIds, linked.venues.ids, 'venue', post.id, report)[0] ?? null,
-          organizers: [...new Set(mapped(organizerIds, linked.organizers.ids, 'organizer', post.id, report))],
+          venue: mapped(venueIds, linked.venues.ids, 'venue', post.id, report, missed)[0] ?? null,
+          organizers: [...new Set(mapped(organizerIds, linked.organizers.ids, 'organizer', post.id, report, missed))],
           terms: [
-            [CATEGORIES, mapped(linkedIds(fields.categories), linked.categories, 'category', post.id, report)],
-            [TAGS, mapped(linkedIds(fields.tags), linked.tags, 'tag', post.id, report)],
+            [CATEGORIES, mapped(linkedIds(fields.categories), linked.categories, 'category', post.id, report, missed)],
+            [TAGS, mapped(linkedIds(fields.tags), linked.tags, 'tag', post.id, report, missed)],
           ],
         };
       },
@@ -157,7 +162,11 @@ export async function importEvents(run: ImportRun, linked: LinkedIds, alsoIds: r
   let done = 0;
   let total = 0;
   for await (const page of run.source.pages('events', { ...ALL_EVENTS, ...run.query })) {
-    if (page.failure) into.report.skipped.push({ sourceId: undefined, reason: `page ${page.page} of ${page.totalPages} could not be read (${page.failure.message}); its events are ${alsoIds.length ? 'read one by one' : 'left for the next run'}` });
+    if (page.failure) {
+      // WordPress' collection listed the events of that page too: they are read one by one below.
+      if (alsoIds.length) into.report.warnings.push(`page ${page.page} of ${page.totalPages} could not be read (${page.failure.message}): its events were read one by one`);
+      else into.report.unreadPages.push(`page ${page.page} of ${page.totalPages} (${page.failure.message})`);
+    }
     for (const item of page.items) {
       if (typeof item === 'object' && item !== null && 'id' in item && typeof item.id === 'number') seen.add(item.id);
       await importEventItem(run, item, linked, into);

@@ -70,7 +70,7 @@ export function prepareRun(store: Store, options: ImportCalendarOptions): { run:
     images: options.images === false ? undefined : new ImageImporter(options.images ?? { hosts: [] }),
     imageReport: kinds.image,
     query: {},
-    protection: new Map(),
+    collections: new Map(),
     deferred: new Map([
       ['venue', new Map()],
       ['organizer', new Map()],
@@ -98,9 +98,9 @@ export async function importCalendar(store: Store, options: ImportCalendarOption
       if (typeof facts === 'string') {
         const missing = kind === 'event' ? 'events hidden from listings are not imported, and password-protected ones only where the API shows them whole' : 'password-protected ones are imported only where the API shows them whole';
         notes.push(`WordPress' own collection of ${kind}s could not be read (${facts}): ${missing}`);
-        run.protection.delete(kind);
+        run.collections.delete(kind);
       } else {
-        run.protection.set(kind, facts.protection);
+        run.collections.set(kind, facts);
       }
       const known = typeof facts === 'string' ? undefined : facts;
       // Protected items are asked for whole only when their passwords are known, so that none
@@ -135,6 +135,6 @@ export async function importCalendar(store: Store, options: ImportCalendarOption
   const tags = await terms(TAGS);
   const venues = await postKind('venue', () => importLinked(run, 'venue'));
   const organizers = await postKind('organizer', () => importLinked(run, 'organizer'));
-  await postKind('event', (facts) => importEvents(run, { categories, tags, venues, organizers }, facts?.ids));
+  await postKind('event', (facts) => importEvents(run, { categories, tags, venues, organizers }, facts ? [...facts.items.keys()] : []));
   return { source: run.map.source, kinds, seconds: (performance.now() - started) / 1000, dryRun: run.dryRun };
 }

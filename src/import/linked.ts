@@ -73,8 +73,8 @@ export async function importLinkedItem(run: ImportRun, kind: 'venue' | 'organize
     post,
     {
       kind,
-      // A venue the original did not unlock shows `show_map: null`; an organizer shows nothing of it.
-      redacted: kind === 'venue' && fields.show_map === null,
+      // What the original shows of an item it did not unlock: `[]` for its name (`venue`, `organizer`).
+      redacted: Array.isArray(fields[KINDS[kind].titleKey]),
       get: (tx, id, lock) => (kind === 'venue' ? tx.venues : tx.organizers).get(id, { lock }),
       details: (tx, id, isNew) => saveDetails(tx, kind, id, fields, !isNew),
     },
@@ -89,7 +89,7 @@ export async function importLinked(run: ImportRun, kind: 'venue' | 'organizer'):
   const into: KindImport = { ids: new Map(), report: emptyReport() };
   let done = 0;
   for await (const page of run.source.pages(KINDS[kind].archive, run.query)) {
-    if (page.failure) into.report.skipped.push({ sourceId: undefined, reason: `page ${page.page} of ${page.totalPages} could not be read (${page.failure.message}); its items are left for the next run` });
+    if (page.failure) into.report.unreadPages.push(`page ${page.page} of ${page.totalPages} (${page.failure.message})`);
     for (const item of page.items) await importLinkedItem(run, kind, item, into);
     done += page.items.length;
     run.onProgress?.(kind, done, page.total);

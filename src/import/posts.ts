@@ -8,6 +8,7 @@ import type { Store } from '../store/index.js';
 import { withRetry } from '../store/retry.js';
 import type { PreparedImage } from './images.js';
 import { insertKeepingId } from './keep-ids.js';
+import { passwordOf } from './wordpress.js';
 import type { KindReport } from './report.js';
 import type { ImportRun } from './run.js';
 
@@ -90,13 +91,13 @@ export function postColumns(type: PostType, post: SourcePost, authors: AuthorMap
 }
 
 /** The source's slug, or with a suffix when another post of the kind has it here. */
-export async function freeSlug(tx: Store, type: PostType, slug: string, exceptId: number | undefined, report: KindReport, sourceId: number): Promise<string | null> {
+export async function freeSlug(tx: Store, type: PostType, slug: string, exceptId: number | undefined, warnings: string[], sourceId: number): Promise<string | null> {
   if (!slug) return null;
   if (!(await tx.posts.slugTaken(type, slug, exceptId))) return slug;
   for (let n = 2; ; n++) {
     const candidate = `${slug.slice(0, 180)}-${n}`;
     if (!(await tx.posts.slugTaken(type, candidate, exceptId))) {
-      report.warnings.push(`${type} ${sourceId}: slug ${slug} is taken here; imported as ${candidate}`);
+      warnings.push(`${type} ${sourceId}: slug ${slug} is taken here; imported as ${candidate}`);
       return candidate;
     }
   }
@@ -116,6 +117,8 @@ export interface PostWriter {
   menuOrder?: number;
   /** Called once the item is to be written (or would be, in a dry run), before any transaction: its links are resolved and reported then. */
   prepare?(): void;
+  /** Whether it is written without something it links (not imported): the next run writes it again. */
+  incomplete?(): boolean;
   /** Before the posts row of an item imported before changes (events unlink their terms, so that counts follow the status). */
   beforeUpdate?(tx: Store, id: number): Promise<void>;
   /** Writes the kind's own rows and links of the item `id`, new or imported before. */
@@ -145,12 +148,22 @@ export async function importPost(run: ImportRun, item: Record<string, unknown>, 
       report.older++;
       return;
     }
-    // A protected item comes whole only to an account that may edit it (`context=edit`); its
-    // password comes from WordPress' own collection (`protection.ts`).
-    const password = run.protection.get(writer.kind)?.get(post.id);
-    if (writer.redacted || password === null) {
-      report.skipped.push({ sourceId: post.id, reason: 'password-protected, and the source shows it without its details or password (import with an account that may edit it)' });
+    // A protected item comes whole only to an account that may edit it (`context=edit`), and
+    // is written only with its password, from WordPress' own collection (`wordpress.ts`).
+    const facts = run.collections.get(writer.kind);
+    const kept = row ? ' (its copy imported before is left as it was)' : '';
+    if (writer.redacted || (facts && !facts.passwords && facts.items.get(post.id)?.protected)) {
+      report.skipped.push({ sourceId: post.id, reason: `password-protected, and the source shows it without its details or password (import with an account that may edit it)${kept}` });
       return;
+    }
+    let password: string | null = null;
+    if (facts?.passwords) {
+      const known = await passwordOf(run.source, facts, post.id, post.modified_utc);
+      if (known === undefined) {
+        report.skipped.push({ sourceId: post.id, reason: `its password (if any) could not be read from WordPress' own collection${kept}` });
+        return;
+      }
+      password = known || null;
     }
     const columns = postColumns(writer.kind, post, run.authors, run.fallbackAuthor, report);
     writer.prepare?.();
@@ -161,16 +174,21 @@ export async function importPost(run: ImportRun, item: Record<string, unknown>, 
       return;
     }
     let image: PreparedImage | undefined;
+    let imageFailed = false;
     if (run.images) {
       try {
         image = await run.images.prepare(store, item.image);
       } catch (e) {
         // Imported without a new image: one it has here is kept.
+        imageFailed = true;
         run.imageReport.skipped.push({ sourceId: post.id, reason: `${writer.kind} ${post.id}: ${e instanceof Error ? e.message : String(e)}` });
       }
     }
+    // Warnings of the attempt that commits: a transaction run again must not say things twice.
+    let notes: string[] = [];
     const outcome = await withRetry(() =>
       store.transaction(async (tx) => {
+        notes = [];
         const record = map.in(tx.db);
         // Again, inside the transaction: another run may have written it since.
         const known = await record.find(writer.kind, post.id);
@@ -179,7 +197,7 @@ export async function importPost(run: ImportRun, item: Record<string, unknown>, 
         const imageId = image && (await run.images?.record(tx, map, image, { author: columns.author, date: columns.date, date_utc: columns.date_utc }, now, run.keepIds));
         const full: ImportedPostColumns = {
           ...columns,
-          slug: await freeSlug(tx, writer.kind, post.slug, row?.id, report, post.id),
+          slug: await freeSlug(tx, writer.kind, post.slug, row?.id, notes, post.id),
           password: password ?? null,
           menu_order: writer.menuOrder ?? 0,
           ...(imageId !== undefined ? { image_id: imageId } : {}),
@@ -191,16 +209,18 @@ export async function importPost(run: ImportRun, item: Record<string, unknown>, 
           await tx.posts.update(id, full);
         } else {
           id = await insertKeepingId(tx, 'posts', run.keepIds ? post.id : undefined, (explicit) => tx.posts.insert({ ...full, id: explicit, status_before_trash: null, parent: 0, image_id: full.image_id ?? null }));
-          if (run.keepIds && id !== post.id) report.warnings.push(`${writer.kind} ${post.id}: its id is taken here; imported as ${id}`);
+          if (run.keepIds && id !== post.id) notes.push(`${writer.kind} ${post.id}: its id is taken here; imported as ${id}`);
         }
         await writer.details(tx, id, !row, full.status);
         tx.changes.record(writer.kind, id, row ? 'updated' : 'created');
-        await record.record(writer.kind, post.id, { itemId: id, sourceModified: post.modified_utc }, now);
+        // An image that could not be side-loaded, or a link to an item not imported, is tried again by the next run.
+        await record.record(writer.kind, post.id, { itemId: id, sourceModified: imageFailed || writer.incomplete?.() ? '' : post.modified_utc }, now);
         return { id, result: row ? ('updated' as const) : ('created' as const), image };
       }),
     );
     ids.set(post.id, outcome.id);
     report[outcome.result]++;
+    report.warnings.push(...notes);
     if (outcome.image && outcome.image.kind !== 'none') run.imageReport[outcome.image.kind === 'fetched' ? 'created' : 'unchanged']++;
   } catch (e) {
     report.skipped.push({ sourceId: post.id, reason: e instanceof Error ? e.message : String(e) });

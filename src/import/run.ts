@@ -5,6 +5,7 @@ import type { ImportMap } from './map.js';
 import type { AuthorMapping } from './posts.js';
 import type { KindReport } from './report.js';
 import type { Source } from './source.js';
+import type { CollectionFacts } from './wordpress.js';
 
 /** The post kinds an import copies. */
 export type ImportedPostKind = 'event' | 'venue' | 'organizer';
@@ -31,11 +32,8 @@ export interface ImportRun {
   imageReport: KindReport;
   /** The query of post archives: explicit statuses, `context=edit` when signed in. */
   query: Record<string, string>;
-  /**
-   * Protected items by kind and source id: their password, or `null` when the source did not
-   * tell it (read anonymously).
-   */
-  protection: Map<ImportedPostKind, Map<number, string | null>>;
+  /** What WordPress' own collection of each kind told (protected items, passwords), where it could be read. */
+  collections: Map<ImportedPostKind, CollectionFacts>;
   /** Venues and organizers left out under `since` and never imported, in case an event links them. */
   deferred: Map<'venue' | 'organizer', Map<number, Record<string, unknown>>>;
   /** Told how many items of a kind were read, of how many. */

@@ -111,6 +111,9 @@ export class Source {
   constructor(options: SourceOptions) {
     const root = options.root.replace(/\/+$/, '');
     if (!/^https?:\/\/[^/?#\s]+/i.test(root) || !URL.canParse(root)) throw new RangeError(`import source: ${options.root} is not an http(s) REST root such as https://example.org/wp-json`);
+    const parsed = new URL(root);
+    // Credentials in the URL would end up in messages and in the record of imports.
+    if (parsed.username || parsed.password) throw new RangeError('import source: the REST root carries credentials; give them as the user and password (or authorization) instead');
     if (options.authorization !== undefined && !/^[\t\x20-\x7e\x80-\xff]+$/.test(options.authorization)) throw new RangeError('import source: the authorization is not a header value');
     const namespace = (options.namespace ?? 'tribe/events/v1').replace(/^\/+|\/+$/g, '');
     this.#root = root;
@@ -209,6 +212,11 @@ export class Source {
     return this.#pages(`${this.#root}/wp/v2/${collection}`, query, WORDPRESS_PAGE_SIZE, (body) => (Array.isArray(body) ? body : []));
   }
 
+  /** One item of one of WordPress' own collections (`wp/v2/tribe_events/12`). */
+  async wordpressItem(collection: string, id: number, query: Record<string, string | number> = {}): Promise<unknown> {
+    return (await this.#get(`${this.#root}/wp/v2/${collection}/${id}`, query)).body;
+  }
+
   /**
    * Reads the pages of the archive at `url`. A few pages are read ahead; stopping early cancels
    * them. Items are yielded once each, although pages shift when the source changes meanwhile;
@@ -237,8 +245,8 @@ export class Source {
       const schedule = (page: number) => {
         if (page > totalPages || ahead.has(page)) return;
         const answer = read(page).catch((e: unknown) => {
-          // A page past the end of an archive that shrank meanwhile.
-          if (e instanceof SourceError && e.status === 404) return undefined;
+          // A page past the end of an archive that shrank meanwhile (WordPress' own collections say so with a 400).
+          if (e instanceof SourceError && (e.status === 404 || e.code === 'rest_post_invalid_page_number')) return undefined;
           if (e instanceof SourceError && !reading.signal.aborted) return e;
           throw e;
         });

@@ -65,7 +65,7 @@ export async function importTerms(run: ImportRun, kind: TermKind, onProgress?: (
   const terms: SourceTerm[] = [];
   // Empty terms too: the original hides them unless asked.
   for await (const page of run.source.pages(kind.collection, { hide_empty: 'false' })) {
-    if (page.failure) report.skipped.push({ sourceId: undefined, reason: `page ${page.page} of ${page.totalPages} could not be read (${page.failure.message}); its terms are left for the next run` });
+    if (page.failure) report.unreadPages.push(`page ${page.page} of ${page.totalPages} (${page.failure.message})`);
     for (const item of page.items) {
       const term = sourceTerm(item);
       if (term) terms.push(term);
@@ -89,8 +89,11 @@ export async function importTerms(run: ImportRun, kind: TermKind, onProgress?: (
         report[!row ? 'created' : row.name !== name || row.description !== term.description || (kind.hierarchical && row.parent !== parent) || row.slug !== slug ? 'updated' : 'unchanged']++;
         continue;
       }
+      // Warnings of the attempt that commits: a transaction run again must not say things twice.
+      let notes: string[] = [];
       const outcome = await withRetry(() =>
         store.transaction(async (tx) => {
+          notes = [];
           const record = map.in(tx.db);
           const known = await record.find(recordKind, term.id);
           const row = (known && (await tx.terms.get(kind.taxonomy, known.itemId))) || (await tx.terms.bySlug(kind.taxonomy, slug));
@@ -103,7 +106,7 @@ export async function importTerms(run: ImportRun, kind: TermKind, onProgress?: (
             if (row.description !== term.description) changes.description = term.description;
             if (kind.hierarchical && row.parent !== parent) changes.parent = parent;
             if (row.slug !== slug) {
-              if (await tx.terms.slugTaken(kind.taxonomy, slug, row.id)) report.warnings.push(`term ${term.id} (${name}): slug ${slug} is taken here; kept ${row.slug}`);
+              if (await tx.terms.slugTaken(kind.taxonomy, slug, row.id)) notes.push(`term ${term.id} (${name}): slug ${slug} is taken here; kept ${row.slug}`);
               else changes.slug = slug;
             }
             result = Object.keys(changes).length ? 'updated' : 'unchanged';
@@ -114,7 +117,7 @@ export async function importTerms(run: ImportRun, kind: TermKind, onProgress?: (
           } else {
             const values = { taxonomy: kind.taxonomy, name, slug, description: term.description, parent };
             id = await insertKeepingId(tx, 'terms', run.keepIds ? term.id : undefined, (explicit) => tx.dialect.insertReturningId(tx.db.insertInto('terms').values({ ...values, id: explicit })));
-            if (run.keepIds && id !== term.id) report.warnings.push(`term ${term.id} (${name}): its id is taken here; imported as ${id}`);
+            if (run.keepIds && id !== term.id) notes.push(`term ${term.id} (${name}): its id is taken here; imported as ${id}`);
             tx.changes.record(CHANGE_KIND[kind.key], id, 'created');
             result = 'created';
           }
@@ -124,6 +127,7 @@ export async function importTerms(run: ImportRun, kind: TermKind, onProgress?: (
       );
       ids.set(term.id, outcome.id);
       report[outcome.result]++;
+      report.warnings.push(...notes);
     } catch (e) {
       report.skipped.push({ sourceId: term.id, reason: e instanceof Error ? e.message : String(e) });
     }

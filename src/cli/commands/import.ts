@@ -92,10 +92,12 @@ export function reportLines(report: ImportReport, since?: Date): string[] {
       continue;
     }
     const older = since !== undefined && kind !== 'category' && kind !== 'tag' ? `, ${r.older} older than --since` : '';
-    lines.push(`${NOUNS[kind]}: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged${older}, ${r.skipped.length} skipped`);
+    const unread = r.unreadPages.length ? `, ${r.unreadPages.length} page${r.unreadPages.length > 1 ? 's' : ''} unread` : '';
+    lines.push(`${NOUNS[kind]}: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged${older}, ${r.skipped.length} skipped${unread}`);
   }
   for (const [kind, r] of kinds) {
     for (const s of r.skipped) lines.push(kind === 'image' ? `image not side-loaded: ${s.reason}` : `skipped ${kind} ${s.sourceId ?? '(no id)'}: ${s.reason}`);
+    for (const p of r.unreadPages) lines.push(`unread ${NOUNS[kind]} ${p}: left for the next run`);
     for (const w of r.warnings) lines.push(`warning (${NOUNS[kind]}): ${w}`);
   }
   lines.push(`${report.dryRun ? 'read' : 'imported'} from ${report.source} in ${report.seconds.toFixed(1)} s`);

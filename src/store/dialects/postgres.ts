@@ -37,7 +37,8 @@ export const postgresDialect: StoreDialect = {
   async followExplicitIds(db, table) {
     // A serial column's sequence ignores explicit ids. `nextval` gives the sequence's position
     // atomically (the value it uses up is a harmless gap); it is moved only when behind.
-    await sql`select setval(pg_get_serial_sequence(${table}, 'id'), m) from (select max(id) as m from ${sql.table(table)}) x where m >= nextval(pg_get_serial_sequence(${table}, 'id'))`.execute(db);
+    // quote_ident: the table's name keeps its case (a prefix may have capitals).
+    await sql`select setval(pg_get_serial_sequence(quote_ident(${table}), 'id'), m) from (select max(id) as m from ${sql.table(table)}) x where m >= nextval(pg_get_serial_sequence(quote_ident(${table}), 'id'))`.execute(db);
   },
 
   tableOptions(builder) {
