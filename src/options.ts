@@ -78,6 +78,15 @@ export interface CalendarOptions {
    */
   ical?: { pastDays?: number; maxEvents?: number; refreshMinutes?: number; name?: string };
   /**
+   * Recurring events (README "Recurring events"): occurrence ids start at `idBase` (default
+   * 10,000,000, as the original's add-on; post ids must stay below it); occurrences are indexed
+   * `horizonMonths` (default 24) ahead, and on demand up to `maxHorizonMonths` (default 120); a
+   * rule with more than `maxOccurrences` (default 1,000) occurrences in the first horizon is
+   * refused, and so is a `recurrence` of more than `maxLines` (50) lines or `maxDates` (500)
+   * RDATE and EXDATE values.
+   */
+  recurrence?: Partial<RecurrenceOptions>;
+  /**
    * The change log behind `GET /changes` and webhooks: entries older than `retentionDays`
    * (default 30) are pruned, and a sync token from before them answers 410.
    */
@@ -125,6 +134,16 @@ export interface CalendarOptions {
   doc?: 'original' | 'complete';
 }
 
+/** How recurring events are indexed and bounded. */
+export interface RecurrenceOptions {
+  idBase: number;
+  horizonMonths: number;
+  maxHorizonMonths: number;
+  maxOccurrences: number;
+  maxLines: number;
+  maxDates: number;
+}
+
 /** Options with every default applied. */
 export interface ResolvedOptions {
   tablePrefix: string;
@@ -143,6 +162,7 @@ export interface ResolvedOptions {
   responseCache: false | { maxBytes: number };
   httpCache: { maxAge: number };
   changes: { retentionMs: number };
+  recurrence: RecurrenceOptions;
   ical: { pastDays: number; maxEvents: number; refreshMinutes: number; name?: string };
   webhooks: ResolvedWebhooks | undefined;
   cors: CorsPolicy;
@@ -206,6 +226,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     httpCache: { maxAge: wholeOrZero('httpCache.maxAge', o.httpCache?.maxAge ?? 0) },
     changes: { retentionMs: positiveNumber('changes.retentionDays', o.changes?.retentionDays ?? 30) * 86_400_000 },
     ical: resolveIcal(o.ical),
+    recurrence: resolveRecurrence(o.recurrence),
     webhooks: resolveWebhooks(o.webhooks, (o.imageHosts ?? []).map((h) => h.toLowerCase())),
     cors,
     csrf: csrfGuard(o.csrf, cors),
@@ -230,6 +251,26 @@ function resolveIcal(o: CalendarOptions['ical']): ResolvedOptions['ical'] {
     maxEvents: positiveWhole('ical.maxEvents', o?.maxEvents ?? 1000),
     refreshMinutes: positiveWhole('ical.refreshMinutes', o?.refreshMinutes ?? 60),
     ...(o?.name !== undefined ? { name: o.name.trim() } : {}),
+  };
+}
+
+/** Occurrence ids fit a 32-bit integer column with room for a billion of them. */
+const MAX_ID_BASE = 1_000_000_000;
+
+/** The recurrence options, checked. */
+function resolveRecurrence(o: CalendarOptions['recurrence']): RecurrenceOptions {
+  const idBase = o?.idBase ?? 10_000_000;
+  if (!Number.isSafeInteger(idBase) || idBase < 1 || idBase > MAX_ID_BASE) throw invalidOption('recurrence.idBase', idBase, `a whole number from 1 to ${MAX_ID_BASE}`);
+  const horizonMonths = positiveWhole('recurrence.horizonMonths', o?.horizonMonths ?? 24);
+  const maxHorizonMonths = positiveWhole('recurrence.maxHorizonMonths', o?.maxHorizonMonths ?? Math.max(120, horizonMonths));
+  if (maxHorizonMonths < horizonMonths) throw invalidOption('recurrence.maxHorizonMonths', maxHorizonMonths, `a number of months of at least recurrence.horizonMonths (${horizonMonths})`);
+  return {
+    idBase,
+    horizonMonths,
+    maxHorizonMonths,
+    maxOccurrences: positiveWhole('recurrence.maxOccurrences', o?.maxOccurrences ?? 1000),
+    maxLines: positiveWhole('recurrence.maxLines', o?.maxLines ?? 50),
+    maxDates: positiveWhole('recurrence.maxDates', o?.maxDates ?? 500),
   };
 }
 

@@ -55,6 +55,11 @@ export interface EventsTable {
   currency_position: string;
   currency_code: string;
   venue_id: number | null;
+  /**
+   * `null` for an event that does not recur; its own id for a series; the series' id for an
+   * event that overrides one occurrence of it (`occurrences.content_id` names it).
+   */
+  series_id: number | null;
 }
 
 /** Venue details, one row per venue post. */
@@ -135,6 +140,8 @@ export interface ChangesTable {
   change_type: ChangeType;
   /** ISO 8601 UTC instant with milliseconds. */
   at_utc: string;
+  /** For a change to a recurring event: what it applied to (`this`, `following`, `all`). */
+  scope: string | null;
 }
 
 /** The log's single row: its last position, how far it was pruned, and the store's identity. */
@@ -177,6 +184,41 @@ export interface ImportedItemsTable {
   imported_at: string;
 }
 
+/** A recurring event's rules (`recurrence/`), one row per series post. */
+export interface SeriesTable {
+  /** The series' post id. */
+  id: number;
+  /** JSON array of its recurrence lines (`RRULE:…`, `RDATE…`, `EXDATE…`). */
+  rules: string;
+  /** Occurrences starting up to this local wall clock are in the index. */
+  indexed_until: DateString;
+  /** 1 when every occurrence of a finite rule is in the index. */
+  complete: number;
+}
+
+/** One occurrence of a series in the index the archive lists. */
+export interface OccurrencesTable {
+  /** Its id, above `recurrence.idBase`: never reused, kept when the occurrence is edited or moved. */
+  id: number;
+  series_id: number;
+  /** The event whose content it shows: the series, or the event that overrides this occurrence. */
+  content_id: number;
+  /** The local start the rule gives it (iCalendar's RECURRENCE-ID): its key within the series. */
+  original_start: DateString;
+  start_local: DateString;
+  end_local: DateString;
+  start_utc: DateString;
+  end_utc: DateString;
+  /** 1 when cancelled: it leaves the archive, and its id is not reused. */
+  cancelled: number;
+}
+
+/** The occurrence id counter's single row. */
+export interface OccurrenceSequenceTable {
+  id: number;
+  last_id: number;
+}
+
 /** The kinds an import brings in (images: the source's attachments). */
 export type ImportedKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag' | 'image';
 
@@ -194,6 +236,9 @@ export interface Database {
   change_sequence: ChangeSequenceTable;
   webhook_cursors: WebhookCursorsTable;
   imported_items: ImportedItemsTable;
+  series: SeriesTable;
+  occurrences: OccurrencesTable;
+  occurrence_sequence: OccurrenceSequenceTable;
 }
 
 /** The logical table names, for the prefix plugin. */
@@ -210,4 +255,7 @@ export const TABLES: readonly (keyof Database)[] = [
   'change_sequence',
   'webhook_cursors',
   'imported_items',
+  'series',
+  'occurrences',
+  'occurrence_sequence',
 ];

@@ -10,6 +10,7 @@ import { EventStore } from '../resources/events/queries.js';
 import { LinkedPostStore } from '../resources/linked/queries.js';
 import { StoreVersion } from './version.js';
 import { ChangeLog, DEFAULT_RETENTION_MS } from '../changes/log.js';
+import { OccurrenceStore } from '../recurrence/queries.js';
 
 // Fields `search` looks in.
 const VENUE_SEARCH = ['posts.title', 'posts.content', 'posts.excerpt', 'd.address', 'd.city', 'd.province', 'd.state', 'd.stateprovince', 'd.zip', 'd.phone'];
@@ -26,6 +27,8 @@ export class Store {
   readonly events: EventStore;
   readonly venues: LinkedPostStore<'venues'>;
   readonly organizers: LinkedPostStore<'organizers'>;
+  /** Series and their occurrence index. */
+  readonly occurrences: OccurrenceStore;
   /** The change log; inside a transaction, where its writes note what they change. */
   readonly changes: ChangeLog;
 
@@ -45,6 +48,7 @@ export class Store {
     this.events = new EventStore(db, dialect);
     this.venues = new LinkedPostStore(db, dialect, 'venues', 'venue', VENUE_SEARCH);
     this.organizers = new LinkedPostStore(db, dialect, 'organizers', 'organizer', ORGANIZER_SEARCH);
+    this.occurrences = new OccurrenceStore(db, dialect);
   }
 
   /**

@@ -4,6 +4,7 @@ import * as init from './migrations/001_init.js';
 import * as termCounts from './migrations/002_term_counts.js';
 import * as changes from './migrations/003_changes.js';
 import * as importedItems from './migrations/004_imported_items.js';
+import * as recurrence from './migrations/005_recurrence.js';
 import type { MigrationContext } from './migrations/001_init.js';
 
 type InCodeMigration = { up(ctx: MigrationContext): Promise<void>; down(ctx: MigrationContext): Promise<void> };
@@ -14,6 +15,7 @@ const MIGRATIONS: [string, InCodeMigration][] = [
   ['002_term_counts', termCounts],
   ['003_changes', changes],
   ['004_imported_items', importedItems],
+  ['005_recurrence', recurrence],
 ];
 
 /**
