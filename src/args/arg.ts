@@ -16,6 +16,7 @@ export interface ArgDoc {
   type?: WpType;
   format?: string;
   items?: { type: WpType };
+  enum?: readonly string[];
 }
 
 /** Outcome of a first-pass check: `true` passes, `false` is the generic failure. */
@@ -59,6 +60,12 @@ export interface Arg<T = unknown, Required extends boolean = boolean, C = unknow
    * complete `/doc` describe it with this. The check and the handler still see any value.
    */
   readonly accepts?: z.ZodType<I>;
+  /**
+   * An argument of this library's own on one of upstream's routes (`recurrence`, `scope`): the
+   * namespace index and the original `/doc` show upstream's routes as upstream does, so they
+   * leave it out; it is checked like any other, and the complete `/doc` and tRPC show it.
+   */
+  readonly addition?: boolean;
 }
 
 /** A record of declared arguments, keyed by name, in declaration order. */
@@ -100,6 +107,7 @@ interface ArgOptions<T, R extends boolean, C, I> {
   style?: 'form';
   swaggerType?: WpType;
   accepts?: z.ZodType<I>;
+  addition?: boolean;
 }
 
 /** Declares an argument: `doc` is what the index shows, `options` how it is checked. */
@@ -127,6 +135,7 @@ export function arg<const D extends ArgDoc, T = TypeOf<D>, R extends boolean = f
     style: options.style,
     swaggerType: options.swaggerType,
     accepts: options.accepts,
+    addition: options.addition,
   };
 }
 

@@ -23,7 +23,11 @@ interface Pending {
   kind: ChangeKind;
   itemId: number;
   type: ChangeType;
+  scope: ChangeScope | null;
 }
+
+/** What a change to a recurring event applied to: one occurrence, it and the following ones, or the whole series. */
+export type ChangeScope = 'this' | 'following' | 'all';
 
 /**
  * The change log: every item a committed write created, changed or deleted, in commit order,
@@ -47,15 +51,16 @@ export class ChangeLog {
     private readonly returning: boolean,
   ) {}
 
-  /** Notes a change made by this transaction, written when it ends ({@link flush}). */
-  record(kind: ChangeKind, itemId: number, type: ChangeType): void {
+  /** Notes a change made by this transaction, written when it ends ({@link flush}); `scope` for one to a recurring event. */
+  record(kind: ChangeKind, itemId: number, type: ChangeType, scope: ChangeScope | null = null): void {
     if (!this.inTransaction) throw new Error('calendar: changes are recorded inside a write transaction');
     const i = this.#pending.findIndex((p) => p.kind === kind && p.itemId === itemId);
     if (i < 0) {
-      this.#pending.push({ kind, itemId, type });
+      this.#pending.push({ kind, itemId, type, scope });
       return;
     }
     const before = this.#pending[i]!;
+    if (scope !== null) before.scope = scope;
     // One entry per item and transaction: what a reader before it and after it would tell apart.
     if (before.type === 'created' && type === 'deleted') this.#pending.splice(i, 1);
     else if (before.type !== 'created' && type !== 'created') before.type = type;
@@ -77,7 +82,7 @@ export class ChangeLog {
     const at = now.toISOString();
     await this.db
       .insertInto('changes')
-      .values(this.#pending.map((p, i) => ({ seq: last - n + 1 + i, kind: p.kind, item_id: p.itemId, change_type: p.type, at_utc: at })))
+      .values(this.#pending.map((p, i) => ({ seq: last - n + 1 + i, kind: p.kind, item_id: p.itemId, change_type: p.type, at_utc: at, scope: p.scope })))
       .execute();
     this.#pending.length = 0;
     if (Math.floor(last / PRUNE_EVERY) !== Math.floor((last - n) / PRUNE_EVERY)) await this.#prune(now);

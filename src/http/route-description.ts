@@ -9,7 +9,7 @@ import type { Route } from './route.js';
 
 /** An endpoint's `args` as the index shows them: declared keys in order, then `required`. */
 export function argsObject(args: Args<RequestContext>, ctx: RequestContext): Record<string, unknown> | [] {
-  const entries = Object.entries(args);
+  const entries = Object.entries(args).filter(([, a]) => !a.addition);
   if (!entries.length) return [];
   const out: Record<string, unknown> = {};
   for (const [name, a] of entries) {

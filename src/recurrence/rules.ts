@@ -73,7 +73,7 @@ export function untilInZone(rrule: string, zone: string): string | undefined {
  * or minute. A list with no RRULE and no RDATE does not recur: `undefined`.
  */
 export function parseRecurrence(value: unknown, zone: string, limits: RecurrenceLimits): Recurrence | undefined {
-  if (value === null || value === '' || (Array.isArray(value) && value.length === 0)) return undefined;
+  if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) return undefined;
   const given = typeof value === 'string' ? value.split(/\r?\n/).filter((l) => l.trim() !== '') : value;
   if (!Array.isArray(given) || !given.every((l) => typeof l === 'string')) throw new RecurrenceError('recurrence must be a list of RRULE, RDATE and EXDATE lines.');
   if (given.length > limits.lines) throw new RecurrenceError(`recurrence has more than ${limits.lines} lines.`);

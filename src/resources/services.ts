@@ -1,4 +1,6 @@
+import { SeriesService } from '../recurrence/series.js';
 import type { Limits } from '../http/limits.js';
+import type { RecurrenceOptions } from '../options.js';
 import type { PostKindInfo } from '../posts/kinds.js';
 import type { Store } from '../store/index.js';
 import type { LinkedTable } from './linked/queries.js';
@@ -33,6 +35,7 @@ export interface ServiceOptions {
   timezone: string;
   imageHosts: readonly string[];
   limits: Pick<Limits, 'imageBytes' | 'imageBytesInFlight' | 'imagesPerRequest'>;
+  recurrence: RecurrenceOptions;
 }
 
 /** Builds the services over a store. */
@@ -41,7 +44,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const venues = new LinkedPostService(store, images, venueKind);
   const organizers = new LinkedPostService(store, images, organizerKind);
   const terms = new TermService(store);
-  const events = new EventService(store, { images, terms, venues, organizers, timezone: options.timezone, imagesPerRequest: options.limits.imagesPerRequest });
+  const events = new EventService(store, { images, terms, venues, organizers, timezone: options.timezone, imagesPerRequest: options.limits.imagesPerRequest, series: new SeriesService(options.recurrence) });
   return {
     terms,
     events,

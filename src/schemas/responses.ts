@@ -236,6 +236,15 @@ export const SCHEMAS = {
     }),
     // Single reads only.
     json_ld: optional(undocumented('schema.Event.json_ld', ANY_OBJECT)),
+    // Recurring events only (a series, or one of its occurrences).
+    recurrence: optional(undocumented('schema.Event.recurrence', arrayOf(STRING))),
+    series: optional(
+      undocumented('schema.Event.series', {
+        type: 'object',
+        properties: { id: INTEGER, rest_url: STRING, occurrences_url: STRING, original_start: STRING, overridden: BOOLEAN },
+        required: ['id', 'rest_url', 'occurrences_url'],
+      }),
+    ),
   },
   Venue: {
     // Venues and organizers drop an author `"0"`.

@@ -141,7 +141,7 @@ export interface ChangesTable {
   /** ISO 8601 UTC instant with milliseconds. */
   at_utc: string;
   /** For a change to a recurring event: what it applied to (`this`, `following`, `all`). */
-  scope: string | null;
+  scope: 'this' | 'following' | 'all' | null;
 }
 
 /** The log's single row: its last position, how far it was pruned, and the store's identity. */

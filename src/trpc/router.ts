@@ -74,6 +74,8 @@ export function createCalendarRouter(calendar: Pick<Calendar, 'call'>) {
       event: query<T.IcalEventInput, string>(calendar, operation('GET', ['/ics/events/(?P<id>\\d+)', '/ics/events/by-slug/(?P<slug>[^/]+)'])),
     }),
     events: postProcedures<'events', T.EventJson, T.EventListInput, T.EventGetInput, T.EventCreateInput, T.EventUpdateInput, T.EventDeleteInput>(calendar, 'events'),
+    // The occurrences of a recurring event, by its id or one of its occurrences'.
+    occurrences: query<T.OccurrencesInput, T.Archive<'events', T.EventJson>>(calendar, operation('GET', ['/events/(?P<id>\\d+)/occurrences'])),
     venues: postProcedures<'venues', T.VenueJson, T.LinkedListInput, T.LinkedGetInput, T.VenueCreateInput, T.VenueUpdateInput, T.LinkedDeleteInput>(calendar, 'venues'),
     organizers: postProcedures<'organizers', T.OrganizerJson, T.LinkedListInput, T.LinkedGetInput, T.OrganizerCreateInput, T.OrganizerUpdateInput, T.LinkedDeleteInput>(
       calendar,

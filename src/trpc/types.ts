@@ -1,4 +1,4 @@
-import type { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs } from '../resources/events/args.js';
+import type { eventArchiveArgs, eventIdArg, eventScopeArgs, eventSlugArg, eventWriteArgs, occurrencesArgs } from '../resources/events/args.js';
 import type { linkedArchiveArgs, linkedIdArg, linkedSlugArg, organizerWriteArgs, venueWriteArgs } from '../resources/linked/args.js';
 import type { passwordArg } from '../posts/args.js';
 import type { termArchiveArgs, termIdArg, termWriteArgs } from '../resources/terms/args.js';
@@ -25,10 +25,12 @@ export type EventByIdInput = ArgsInput<{ id: typeof eventIdArg; password: typeof
 export type EventBySlugInput = ArgsInput<{ slug: typeof eventSlugArg }>;
 export type EventGetInput = EventByIdInput | EventBySlugInput;
 export type EventCreateInput = ArgsInput<ReturnType<typeof eventWriteArgs<true>>>;
-type EventFields = ArgsInput<ReturnType<typeof eventWriteArgs<false>>>;
+type EventFields = ArgsInput<ReturnType<typeof eventWriteArgs<false>>> & ArgsInput<typeof eventScopeArgs>;
 /** By id, `slug` is the new slug; by slug, the slug finds the event (rename by id). */
 export type EventUpdateInput = (EventByIdInput & EventFields) | (EventBySlugInput & Omit<EventFields, 'slug'>);
-export type EventDeleteInput = (EventByIdInput | EventBySlugInput) & ForceInput;
+export type EventDeleteInput = (EventByIdInput | EventBySlugInput) & ForceInput & Pick<ArgsInput<typeof eventScopeArgs>, 'scope'>;
+/** The occurrences of a recurring event: its id (or one of its occurrences'), a window and a page. */
+export type OccurrencesInput = ArgsInput<typeof occurrencesArgs>;
 /** `venue` of an event write: an id, `{id}`, the fields of a new venue, or a list of at most one of those. */
 export type EventVenueInput = NonNullable<EventCreateInput['venue']>;
 /** `organizer` of an event write: an id, `{id}`, the fields of a new organizer, or a list of those. */

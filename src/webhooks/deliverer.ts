@@ -1,3 +1,4 @@
+import type { ChangeScope } from '../changes/log.js';
 import { randomUUID } from 'node:crypto';
 import type { User } from '../auth/capabilities.js';
 import type { ChangeRow } from '../changes/log.js';
@@ -62,6 +63,8 @@ export interface WebhookPayload {
   time: string;
   /** The item as the endpoint's viewer reads it at delivery; `null` for a deletion. */
   item: unknown;
+  /** A change to a recurring event: what it applied to (`this` occurrence, `following` ones, `all`). */
+  scope?: ChangeScope;
 }
 
 const MAX_RETRY_MS = 3_600_000;
@@ -214,7 +217,7 @@ export class WebhookDeliverer {
     if (!visible && row.change_type === 'created') return true;
     const change: ChangeType = visible ? row.change_type : 'deleted';
     if (endpoint.changes && !endpoint.changes.includes(change)) return true;
-    const payload: WebhookPayload = { id: `${storeId}.${row.seq}`, kind: row.kind, change, item_id: row.item_id, time: row.at_utc, item: visible ? read.body : null };
+    const payload: WebhookPayload = { id: `${storeId}.${row.seq}`, kind: row.kind, change, item_id: row.item_id, time: row.at_utc, item: visible ? read.body : null, ...(row.scope ? { scope: row.scope } : {}) };
     const body = JSON.stringify(payload);
     try {
       const status = await postJson(endpoint.url, body, webhookHeaders(endpoint.secret, payload.id, Math.floor(Date.now() / 1000), body), {

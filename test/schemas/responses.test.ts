@@ -32,7 +32,7 @@ const EVENT = [
   'title', 'description', 'excerpt', 'slug', 'image', 'all_day', 'start_date', 'start_date_details', 'end_date', 'end_date_details',
   'utc_start_date', 'utc_start_date_details', 'utc_end_date', 'utc_end_date_details', 'timezone', 'timezone_abbr', 'cost', 'cost_details',
   'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'categories', 'tags', 'venue', 'organizer',
-  'custom_fields', 'json_ld',
+  'custom_fields', 'json_ld', 'recurrence', 'series',
 ] as const;
 const POST_REQUIRED = ['id', 'global_id', 'global_id_lineage', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url'] as const;
 const VENUE_REQUIRED = [...POST_REQUIRED, 'show_map', 'show_map_link'] as const;
@@ -50,7 +50,7 @@ const sorted = (keys: readonly string[]) => [...keys].sort();
 describe('response types: keys', () => {
   it('name exactly the keys listed above', () => {
     expectTypeOf<Item<typeof EVENT>>().toEqualTypeOf<keyof CalendarEvent>();
-    expectTypeOf<RequiredKeys<CalendarEvent>>().toEqualTypeOf<Exclude<Item<typeof EVENT>, 'json_ld'>>();
+    expectTypeOf<RequiredKeys<CalendarEvent>>().toEqualTypeOf<Exclude<Item<typeof EVENT>, 'json_ld' | 'recurrence' | 'series'>>();
     expectTypeOf<Item<typeof VENUE>>().toEqualTypeOf<keyof Venue>();
     expectTypeOf<RequiredKeys<Venue>>().toEqualTypeOf<Item<typeof VENUE_REQUIRED>>();
     expectTypeOf<Item<typeof ORGANIZER>>().toEqualTypeOf<keyof Organizer>();
@@ -113,6 +113,8 @@ describe('response types: real answers', () => {
         categories: ['Music'],
         tags: ['Chamber'],
         featured: true,
+        // A series: its reads carry `recurrence` and `series` too.
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=1'],
       },
     });
     expect(res.status).toBe(201);

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { ROUTES } from '../../src/index.js';
 import { ORGANIZER, VENUE } from '../../src/posts/kinds.js';
-import { eventArchiveArgs, eventWriteArgs } from '../../src/resources/events/args.js';
+import { eventArchiveArgs, eventScopeArgs, eventWriteArgs, occurrencesArgs } from '../../src/resources/events/args.js';
 import { feedArgs } from '../../src/resources/ical/args.js';
 import { linkedArchiveArgs, organizerWriteArgs, venueWriteArgs } from '../../src/resources/linked/args.js';
 import { CATEGORIES, TAGS, termArchiveArgs, termWriteArgs } from '../../src/resources/terms/args.js';
@@ -81,7 +81,7 @@ describe('tRPC router: shape', () => {
       [`${name}.update`]: 'mutation',
       [`${name}.delete`]: 'mutation',
     });
-    expect(kinds).toEqual({ index: 'query', doc: 'query', changes: 'query', 'ical.feed': 'query', 'ical.event': 'query', ...crud('events'), ...crud('venues'), ...crud('organizers'), ...crud('categories'), ...crud('tags') });
+    expect(kinds).toEqual({ index: 'query', doc: 'query', changes: 'query', 'ical.feed': 'query', 'ical.event': 'query', occurrences: 'query', ...crud('events'), ...crud('venues'), ...crud('organizers'), ...crud('categories'), ...crud('tags') });
   });
 
   it('covers every endpoint of ROUTES', () => {
@@ -99,8 +99,9 @@ describe('tRPC router: shape', () => {
       'events.list': [declared(eventArchiveArgs)],
       'events.get': [[['id', true], ['password', false]], [['slug', true]]],
       'events.create': [declared(eventWriteArgs(true))],
-      'events.update': [declared({ password: { required: false }, ...eventWriteArgs(false) }, id), declared(omit(eventWriteArgs(false), 'slug'), slug)],
-      'events.delete': [[['id', true], ['password', false], ['force', false]], [['slug', true], ['force', false]]],
+      'events.update': [declared({ password: { required: false }, ...eventWriteArgs(false), ...eventScopeArgs }, id), declared({ ...omit(eventWriteArgs(false), 'slug'), ...eventScopeArgs }, slug)],
+      'events.delete': [[['id', true], ['password', false], ['scope', false], ['force', false]], [['slug', true], ['scope', false], ['force', false]]],
+      occurrences: [declared(occurrencesArgs)],
       'categories.list': [declared(termArchiveArgs(CATEGORIES))],
       'categories.create': [declared(termWriteArgs(CATEGORIES, true))],
       'categories.update': [declared(termWriteArgs(CATEGORIES, false), id)],

@@ -1,3 +1,4 @@
+import type { ChangeScope } from '../../changes/log.js';
 import type { RequestContext } from '../../context.js';
 import { syncToken, tokenPosition } from '../../changes/token.js';
 import { ApiError } from '../../http/errors.js';
@@ -22,6 +23,8 @@ export interface FeedChange {
   time: string;
   /** The item as its own route answers the caller now; `null` for a deletion. */
   item: unknown;
+  /** A change to a recurring event: what it applied to (`this` occurrence, `following` ones, `all`). */
+  scope?: ChangeScope;
 }
 
 const gone = (code: string, message: string) => new ApiError(code, message, { status: 410 });
@@ -45,7 +48,7 @@ async function feed(ctx: RequestContext & { params: { sync_token?: string; per_p
   if (from < head.prunedThrough) throw gone('rest_sync_token_expired', 'The sync token has expired: start over with a full sync (a call without sync_token).');
 
   const perPage = p.per_page ?? 50;
-  const items = new Map<string, { kind: ChangeKind; id: number; created: boolean; time: string }>();
+  const items = new Map<string, { kind: ChangeKind; id: number; created: boolean; time: string; scope: ChangeScope | null }>();
   let position = from;
   let more = false;
   let scanned = 0;
@@ -60,7 +63,7 @@ async function feed(ctx: RequestContext & { params: { sync_token?: string; per_p
       }
       // Kept in the order of each item's latest change.
       items.delete(key);
-      items.set(key, { kind: row.kind, id: row.item_id, created: (seen?.created ?? false) || row.change_type === 'created', time: row.at_utc });
+      items.set(key, { kind: row.kind, id: row.item_id, created: (seen?.created ?? false) || row.change_type === 'created', time: row.at_utc, scope: row.scope ?? null });
       position = row.seq;
       scanned++;
     }
@@ -74,8 +77,9 @@ async function feed(ctx: RequestContext & { params: { sync_token?: string; per_p
     const read = await ctx.read(`${ITEM_PATH[item.kind]}${item.id}`);
     const outcome = readOutcome(read.status);
     if (outcome === 'unknown') throw new ApiError('rest_service_unavailable', 'The calendar store is unavailable; try again shortly.', { status: 503 });
-    if (outcome === 'visible') changes.push({ kind: item.kind, id: item.id, change: item.created ? 'created' : 'updated', time: item.time, item: read.body });
-    else if (!item.created) changes.push({ kind: item.kind, id: item.id, change: 'deleted', time: item.time, item: null });
+    const scope = item.scope ? { scope: item.scope } : {};
+    if (outcome === 'visible') changes.push({ kind: item.kind, id: item.id, change: item.created ? 'created' : 'updated', time: item.time, item: read.body, ...scope });
+    else if (!item.created) changes.push({ kind: item.kind, id: item.id, change: 'deleted', time: item.time, item: null, ...scope });
   }
   // A prune that ran meanwhile may have taken entries after the token: the client starts over.
   if ((await log.head()).prunedThrough > from) throw gone('rest_sync_token_expired', 'The sync token has expired: start over with a full sync (a call without sync_token).');

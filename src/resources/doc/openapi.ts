@@ -56,8 +56,8 @@ function descriptionOf(doc: ArgDoc, t: Translate): string {
  * The parameter objects of an operation (`Base.php::swaggerize_args`). Arguments without a
  * declared `in` go in the query: upstream's `body` for `post` is not an OpenAPI 3 location.
  */
-export function parameters(args: Args<RequestContext>, t: Translate): JsonObject[] {
-  return Object.entries(args).map(([name, a]) => {
+export function parameters(args: Args<RequestContext>, t: Translate, { additions = false } = {}): JsonObject[] {
+  return Object.entries(args).filter(([, a]) => additions || !a.addition).map(([name, a]) => {
     const schema: JsonObject = { type: documentedType(a.doc, a.swaggerType) };
     if (a.doc.items) schema.items = { ...a.doc.items };
     const parameter: JsonObject = { in: a.in ?? 'query', schema, description: descriptionOf(a.doc, t), required: a.required, name };
@@ -70,6 +70,7 @@ export function parameters(args: Args<RequestContext>, t: Translate): JsonObject
 export function requestBody(args: Args<RequestContext>, t: Translate): JsonObject {
   const properties: JsonObject = {};
   for (const [name, a] of Object.entries(args)) {
+    if (a.addition) continue;
     const property: JsonObject = { description: descriptionOf(a.doc, t), type: documentedType(a.doc, a.swaggerType) };
     if (a.doc.items) property.items = { ...a.doc.items };
     properties[name] = property;

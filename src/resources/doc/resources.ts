@@ -137,8 +137,17 @@ export const ICAL_EVENT_RESPONSES: ResponsesDoc = {
   404: { description: 'doc.events.not_found' },
 };
 
+/** The responses of a recurring event's occurrences (`/events/{id}/occurrences`, an addition of this library). */
+export const OCCURRENCES_RESPONSES: ResponsesDoc = {
+  200: { description: 'doc.occurrences' },
+  400: { description: 'doc.response.bad_query' },
+  403: { description: 'doc.events.read_forbidden' },
+  404: { description: 'doc.events.not_found' },
+};
+
 /** The responses a route of the additions documents, by pattern; `undefined` for the resources' routes. */
 export function additionResponses(pattern: string): ResponsesDoc | undefined {
+  if (pattern.endsWith('/occurrences')) return OCCURRENCES_RESPONSES;
   if (pattern === '/changes') return CHANGES_RESPONSES;
   if (pattern === '/ics/events') return ICAL_FEED_RESPONSES;
   if (pattern.startsWith('/ics/events/')) return ICAL_EVENT_RESPONSES;

@@ -164,3 +164,44 @@ export async function archive(ctx: RequestContext & { params: Record<string, unk
     headers: { ...archiveHeaders(total, pages), ...(feed.length <= MAX_HEADER_URL ? { [ICAL_HEADER]: feed } : {}) },
   };
 }
+
+/**
+ * The occurrences of a series (`/events/{id}/occurrences`, by the series' id or one of its
+ * occurrences'): those the caller may see, by start, in a window of starts (`start_date`,
+ * `end_date`; by default every one indexed), paged like the archive.
+ */
+export async function occurrences(ctx: RequestContext & { params: Record<string, unknown> }) {
+  const p = ctx.params as Record<string, unknown> & { page?: number; per_page?: number };
+  const id = Number(ctx.path('id'));
+  const row = await ctx.services.events.get(id);
+  const seriesId = row?.occurrence?.seriesId ?? (row?.series_id === row?.id ? row?.id : undefined);
+  if (!row || seriesId === undefined) {
+    throw row ? apiError('rest-event-not-recurring', `The event with ID ${id} does not recur.`, 400) : apiError('rest-event-not-found', `Event with ID ${id} does not exist.`, 404);
+  }
+  const series = await ctx.services.events.get(seriesId);
+  if (!series || series.status === 'trash' || (series.status !== 'publish' && !ctx.services.events.can(ctx.principal, 'read', series))) {
+    throw apiError('event-not-accessible', 'The requested event is not accessible', 403);
+  }
+  const paging = archivePage(p, ctx.options);
+  const now = ctx.now();
+  const start = ctx.sent('start_date') ? (startOfDay(p.start_date, now) ?? undefined) : undefined;
+  const end = ctx.sent('end_date') ? (endOfDay(p.end_date, now) ?? undefined) : undefined;
+  const { statuses } = archiveStatuses(EVENT, undefined, ctx);
+  const version = await ctx.version();
+  const { keys, total } = await ctx.services.events.list({ statuses, startsOnOrAfter: start, endsOnOrBefore: end, include: [seriesId], orderByPublication: false, offset: paging.offset, limit: paging.limit }, version);
+  if (paging.page > 1 && keys.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
+  const pages = totalPages(total, paging);
+  const rendered = await ctx.services.events.renderJson(keys, { urls: ctx.urls, principal: ctx.principal, single: false, version });
+  const events = rendered.flatMap((json, i): (RawJson | CalendarEvent)[] => {
+    const key = keys[i];
+    if (json === undefined || key === undefined) return [];
+    return key.password && !unlocked(ctx, key) ? [redact(json.parse() as CalendarEvent)] : [json];
+  });
+  const pairs: QueryPair[] = [
+    ['per_page', paging.perPage],
+    ['start_date', start],
+    ['end_date', end],
+  ];
+  const urls = pagingUrls(`${ctx.urls.base}/events/${id}/occurrences`, paging.page, pages, pairs, [], false);
+  return { body: listEnvelope('events', events, { ...urls, total, total_pages: pages }), headers: archiveHeaders(total, pages) };
+}

@@ -23,6 +23,18 @@ export interface EventView {
   organizers: Organizer[];
   /** For `json_ld`: the JSON-LD of the venue and first organizer, `false` when not visible. */
   jsonLd?: { location?: Record<string, unknown> | false; organizer?: Record<string, unknown> | false };
+  /** The series of a recurring event (the series itself, or one of its occurrences): its id and rules. */
+  series?: { id: number; recurrence: string[] };
+}
+
+/**
+ * The public page of an occurrence: the series' page with the occurrence's day (as the
+ * original's add-on writes them, `/event/<slug>/<YYYY-MM-DD>/`), where the page is the
+ * default pretty one.
+ */
+function occurrencePage(url: string, row: EventRow): string {
+  const day = row.start_local.slice(0, 10);
+  return row.slug && url.endsWith(`/${row.slug}/`) ? `${url}${day}/` : url;
 }
 
 /** The stored cost of an event row, or `null`. */
@@ -42,7 +54,8 @@ const ZERO_DETAILS: DateDetails = { year: '0000', month: '00', day: '00', hour: 
 
 /** An event as the API shows it, with `json_ld` when `view.jsonLd` is set. */
 export function eventJson(row: EventRow, view: EventView): CalendarEvent {
-  const url = permalink(EVENT, row, view.urls, view.canRead);
+  const page = permalink(EVENT, row, view.urls, view.canRead);
+  const url = row.occurrence ? occurrencePage(page, row) : page;
   const cost = storedCost(row);
   const details = (d: string): DateDetails => dateDetails(d) ?? ZERO_DETAILS;
   const out: CalendarEvent = {
@@ -82,6 +95,16 @@ export function eventJson(row: EventRow, view: EventView): CalendarEvent {
     custom_fields: [],
   };
   if (view.jsonLd) out.json_ld = eventJsonLd(row, url, cost, view);
+  // Recurring events only: events that do not recur keep the original's shape, byte for byte.
+  if (view.series) {
+    const base = `${view.urls.base}/events/${view.series.id}`;
+    out.recurrence = view.series.recurrence;
+    out.series = { id: view.series.id, rest_url: base, occurrences_url: `${base}/occurrences` };
+    if (row.occurrence) {
+      out.series.original_start = row.occurrence.originalStart;
+      out.series.overridden = row.occurrence.contentId !== row.occurrence.seriesId;
+    }
+  }
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { isStoredId } from '../../ids.js';
 import type { Database, EventsTable, PostsTable, Taxonomy } from '../../store/database.js';
 import type { SearchablePasswords } from '../../posts/password.js';
@@ -12,8 +12,21 @@ import { adjustTermCounts, termIdsOf } from '../../store/term-counts.js';
 import { VersionedValues } from '../../store/version.js';
 import { VersionedItems } from '../../cache/versioned-items.js';
 
-/** An event: its post row joined with its details. */
-export type EventRow = Selectable<PostsTable> & Omit<Selectable<EventsTable>, 'post_id'>;
+/** Which occurrence of a series an event row shows (`occurrences`). */
+export interface OccurrenceRef {
+  seriesId: number;
+  /** The event whose content it shows: the series, or the event overriding this occurrence. */
+  contentId: number;
+  /** Its key within the series (iCalendar's RECURRENCE-ID), a wall clock of the series' zone. */
+  originalStart: string;
+  cancelled: boolean;
+}
+
+/**
+ * An event: its post row joined with its details. An occurrence of a series reads as one, with
+ * its own id and times, the content of the series (or of its override) and the series' slug.
+ */
+export type EventRow = Selectable<PostsTable> & Omit<Selectable<EventsTable>, 'post_id'> & { occurrence?: OccurrenceRef };
 
 /** An event this write has just inserted: it has no links yet, and its status is known. */
 export interface NewEvent {
@@ -98,21 +111,45 @@ export class EventStore {
     return (await this.rows().where('posts.slug', '=', slug).executeTakeFirst()) as EventRow | undefined;
   }
 
-  private filtered(q: EventListQuery) {
+  /** Occurrences of series, each with the post and details of the event it shows, as `posts` and `events`. */
+  private occurrenceBase() {
+    return this.db
+      .selectFrom('occurrences')
+      .innerJoin('posts', 'posts.id', 'occurrences.content_id')
+      .innerJoin('events', 'events.post_id', 'occurrences.content_id')
+      .where('occurrences.cancelled', '=', 0);
+  }
+
+  /**
+   * What the archive lists: events that do not recur (`from: 'events'`), or occurrences of
+   * series (`'occurrences'`), selected by the same filters: dates are the event's or the
+   * occurrence's own, everything else the shown event's.
+   */
+  private filtered(q: EventListQuery, from: 'events' | 'occurrences' = 'events') {
     const statuses = q.statuses.length ? [...q.statuses] : ['__none__'];
-    let s = this.base().where('events.hidden', '=', 0);
+    // The filters name `posts` and `events` only, and the occurrence's columns through `sql.ref`:
+    // the occurrences' query is typed as the events' one to share them.
+    const base: SelectQueryBuilder<Database, 'posts' | 'events', object> =
+      from === 'events' ? this.base().where('events.series_id', 'is', null) : (this.occurrenceBase() as unknown as SelectQueryBuilder<Database, 'posts' | 'events', object>);
+    return this.filters(base, q, statuses, from);
+  }
+
+  private filters(base: SelectQueryBuilder<Database, 'posts' | 'events', object>, q: EventListQuery, statuses: string[], from: 'events' | 'occurrences') {
+    const start = sql.ref<string>(`${from}.start_local`);
+    const end = sql.ref<string>(`${from}.end_local`);
+    let s = base.where('events.hidden', '=', 0);
     s = q.trashed
       ? s.where('posts.status', '=', 'trash').where('posts.status_before_trash', 'in', statuses).where('posts.modified_utc', '>=', q.trashed.since)
       : s.where('posts.status', 'in', statuses);
-    if (q.startsOnOrAfter !== undefined) s = s.where('events.start_local', '>=', q.startsOnOrAfter);
+    if (q.startsOnOrAfter !== undefined) s = s.where(start, '>=', q.startsOnOrAfter);
     // An event never ends before it starts (the store's writes keep `end_local >= start_local`):
     // a bound on its end bounds its start too, which the listing index (by start) can use, so a
     // window reads the events that start in it rather than every later one.
-    if (q.endsOnOrBefore !== undefined) s = s.where('events.end_local', '<=', q.endsOnOrBefore).where('events.start_local', '<=', q.endsOnOrBefore);
-    if (q.startsBefore !== undefined) s = s.where('events.start_local', '<', q.startsBefore);
-    if (q.startsAfter !== undefined) s = s.where('events.start_local', '>', q.startsAfter);
-    if (q.endsBefore !== undefined) s = s.where('events.end_local', '<', q.endsBefore).where('events.start_local', '<', q.endsBefore);
-    if (q.endsAfter !== undefined) s = s.where('events.end_local', '>', q.endsAfter);
+    if (q.endsOnOrBefore !== undefined) s = s.where(end, '<=', q.endsOnOrBefore).where(start, '<=', q.endsOnOrBefore);
+    if (q.startsBefore !== undefined) s = s.where(start, '<', q.startsBefore);
+    if (q.startsAfter !== undefined) s = s.where(start, '>', q.startsAfter);
+    if (q.endsBefore !== undefined) s = s.where(end, '<', q.endsBefore).where(start, '<', q.endsBefore);
+    if (q.endsAfter !== undefined) s = s.where(end, '>', q.endsAfter);
     if (q.search) {
       const scope = q.searchPasswords ?? 'none';
       if (scope !== 'all') s = s.where(searchableByPassword(scope));
@@ -139,40 +176,106 @@ export class EventStore {
       );
     }
     if (q.featured !== undefined) s = s.where('events.featured', '=', q.featured ? 1 : 0);
-    if (q.include) s = s.where('posts.id', 'in', validIds(q.include).length ? validIds(q.include) : [0]);
+    if (q.include) {
+      const ids = validIds(q.include).length ? validIds(q.include) : [0];
+      // An occurrence is included by its own id, or by its series'.
+      s = from === 'events' ? s.where('posts.id', 'in', ids) : s.where((eb) => eb.or([eb(sql.ref('occurrences.id'), 'in', ids), eb(sql.ref('occurrences.series_id'), 'in', ids)]));
+    }
     if (q.parent !== undefined) s = s.where('posts.parent', '=', q.parent);
     return s;
   }
 
-  /** One archive page and the total: a single indexed query plus a count. */
-  /** One page's keys and the total; `version` is the store's, read before (totals are kept under it). */
+  /** Whether the store holds any series, per store version: without one, the archive reads events only. */
+  private async hasSeries(version: string | undefined): Promise<boolean> {
+    return (await this.totals.get('\u0000series', version, async () => ((await this.db.selectFrom('series').select('id').limit(1).executeTakeFirst()) ? 1 : 0))) === 1;
+  }
+
+  /**
+   * One page's keys and the total; `version` is the store's, read before (totals are kept under
+   * it). Events that do not recur and occurrences of series are listed together, ordered alike;
+   * a store without series reads events only, through one indexed query and a count.
+   */
   async list(q: EventListQuery, version: string | undefined): Promise<{ keys: EventKey[]; total: number }> {
-    const filtered = this.filtered(q);
-    const count = async () => Number((await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const plain = this.filtered(q, 'events');
+    const occurrences = !q.trashed && (await this.hasSeries(version)) ? this.filtered(q, 'occurrences') : undefined;
+    const countOf = (query: typeof plain) => async () => Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const { offset: _offset, limit: _limit, ...shape } = q;
     // Hashed: a filter may carry a search of 100,000 characters, and 500 totals are kept.
     const key = createHash('sha256').update(JSON.stringify(shape)).digest('base64');
-    const n = await this.totals.get(key, version, count);
-    // The page's keys only: whole rows are read for the events whose JSON is not kept.
-    let page = filtered.select(['posts.id', 'posts.author', 'posts.status', 'posts.status_before_trash', 'posts.password']);
-    page = q.orderByPublication
-      ? page.orderBy('posts.date', 'asc').orderBy('posts.id', 'asc')
-      : // `events.post_id` is `posts.id` (the join), and the tie-breaker the listing index holds: no sort.
-        page.orderBy('events.start_local', 'asc').orderBy('events.post_id', 'asc');
+    const n = await this.totals.get(key, version, countOf(plain));
+    const m = occurrences ? await this.totals.get(`${key}\noccurrences`, version, countOf(occurrences)) : 0;
     const pageKey = `${key}\n${q.offset}\n${q.limit}`;
     const kept = version === undefined ? undefined : this.pages.get(version, pageKey);
-    const keys = kept ?? (await page.limit(q.limit).offset(q.offset).execute());
-    if (!kept && version !== undefined) this.pages.set(version, pageKey, keys);
-    return { keys, total: Number(n) };
+    if (kept) return { keys: kept, total: n + m };
+    let keys: EventKey[];
+    if (!occurrences || m === 0) {
+      // The page's keys only: whole rows are read for the events whose JSON is not kept.
+      let page = plain.select(['posts.id', 'posts.author', 'posts.status', 'posts.status_before_trash', 'posts.password']);
+      page = q.orderByPublication
+        ? page.orderBy('posts.date', 'asc').orderBy('posts.id', 'asc')
+        : // `events.post_id` is `posts.id` (the join), and the tie-breaker the listing index holds: no sort.
+          page.orderBy('events.start_local', 'asc').orderBy('events.post_id', 'asc');
+      keys = await page.limit(q.limit).offset(q.offset).execute();
+    } else {
+      const columns = ['posts.date as date', 'posts.author as author', 'posts.status as status', 'posts.status_before_trash as status_before_trash', 'posts.password as password'] as const;
+      const events = plain.select(['posts.id as id', 'events.start_local as start_local', ...columns]);
+      const shown = occurrences.select([sql.ref<number>('occurrences.id').as('id'), sql.ref<string>('occurrences.start_local').as('start_local'), ...columns]);
+      let page = this.db.selectFrom(events.unionAll(shown).as('u')).select(['u.id', 'u.author', 'u.status', 'u.status_before_trash', 'u.password']);
+      // Occurrence ids are above every post id: at the same start, events come first.
+      page = q.orderByPublication ? page.orderBy('u.date', 'asc').orderBy('u.id', 'asc') : page.orderBy('u.start_local', 'asc').orderBy('u.id', 'asc');
+      keys = (await page.limit(q.limit).offset(q.offset).execute()).map((k) => ({ ...k, id: Number(k.id) }));
+    }
+    if (version !== undefined) this.pages.set(version, pageKey, keys);
+    return { keys, total: n + m };
   }
 
-  /** The events with these ids, in that order (ids no longer stored are left out). */
+  /**
+   * The events with these ids, in that order (ids no longer stored are left out): events, and
+   * occurrences of series by their own ids.
+   */
   async getMany(ids: readonly number[]): Promise<EventRow[]> {
     const wanted = validIds(ids);
     if (!wanted.length) return [];
     const rows = (await this.rows().where('posts.id', 'in', wanted).execute()) as EventRow[];
     const byId = new Map(rows.map((row) => [row.id, row]));
+    const others = wanted.filter((id) => !byId.has(id));
+    if (others.length) for (const row of await this.occurrences(others)) byId.set(row.id, row);
     return wanted.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** An occurrence of a series as an event row (cancelled ones too: `occurrence.cancelled`). */
+  async occurrence(id: number): Promise<EventRow | undefined> {
+    return isStoredId(id) ? (await this.occurrences([id], true))[0] : undefined;
+  }
+
+  /**
+   * Occurrences as event rows: the shown event's post and details, with the occurrence's id and
+   * times and the series' slug (an override has none of its own).
+   */
+  private async occurrences(ids: readonly number[], withCancelled = false): Promise<EventRow[]> {
+    let query = this.db
+      .selectFrom('occurrences as o')
+      .innerJoin('posts', 'posts.id', 'o.content_id')
+      .innerJoin('events', 'events.post_id', 'o.content_id')
+      .innerJoin('posts as sp', 'sp.id', 'o.series_id')
+      .selectAll('posts')
+      .selectAll('events')
+      .select(['o.id as o_id', 'o.series_id as o_series', 'o.original_start as o_original', 'o.start_local as o_start_local', 'o.end_local as o_end_local', 'o.start_utc as o_start_utc', 'o.end_utc as o_end_utc', 'o.cancelled as o_cancelled', 'sp.slug as series_slug'])
+      .where('o.id', 'in', [...ids]);
+    if (!withCancelled) query = query.where('o.cancelled', '=', 0);
+    return (await query.execute()).map((r) => {
+      const { o_id, o_series, o_original, o_start_local, o_end_local, o_start_utc, o_end_utc, o_cancelled, series_slug, post_id: _post, ...row } = r;
+      return {
+        ...row,
+        id: Number(o_id),
+        slug: series_slug,
+        start_local: o_start_local,
+        end_local: o_end_local,
+        start_utc: o_start_utc,
+        end_utc: o_end_utc,
+        occurrence: { seriesId: Number(o_series), contentId: row.id, originalStart: o_original, cancelled: Number(o_cancelled) === 1 },
+      };
+    });
   }
 
   /** Inserts the details of a new event post. */

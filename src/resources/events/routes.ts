@@ -6,10 +6,10 @@ import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route }
 import type { WriteTarget } from '../../posts/write-target.js';
 import { isTruthy } from '../../php/empty.js';
 import type { EventInput } from './rules.js';
-import { eventArchiveArgs, eventIdArg, eventSlugArg, eventWriteArgs } from './args.js';
+import { eventArchiveArgs, eventIdArg, eventScopeArgs, eventSlugArg, eventWriteArgs, occurrencesArgs } from './args.js';
 import { passwordArg } from '../../posts/args.js';
 import type { EventRow } from './queries.js';
-import { ICAL_HEADER, archive, unlocked } from './archive.js';
+import { ICAL_HEADER, archive, occurrences, unlocked } from './archive.js';
 import type { RawJson } from '../../http/raw-json.js';
 
 /** The event a single route addresses: by id (404/400 rules) or by the path's slug. */
@@ -36,6 +36,7 @@ async function readTarget(ctx: RequestContext, bySlug: boolean): Promise<EventRo
   }
   const id = Number(ctx.path('id'));
   const row = await ctx.services.events.get(id);
+  if (row?.occurrence?.cancelled) throw apiError('rest-event-occurrence-cancelled', `The occurrence with ID ${id} was cancelled.`, 404);
   if (!row) {
     if ((await ctx.services.posts.typeOf(id)) !== undefined) throw apiError('rest-invalid-event-id', 'The specified ID is not a valid event.', 400);
     throw apiError('rest-event-not-found', `Event with ID ${phpInt(ctx.path('id') ?? '0')} does not exist.`, 404);
@@ -111,23 +112,22 @@ function singleEndpoints(bySlug: boolean) {
     }),
     endpoint({
       methods: DELETABLE,
-      args: key,
+      args: { ...key, scope: eventScopeArgs.scope },
       permission: allowed('delete', bySlug),
       handler: async (ctx) => {
         const event = await writeTarget(ctx, bySlug, 'delete');
         const render = async (r: EventRow) => (await ctx.services.events.render([r], { urls: ctx.urls, principal: ctx.principal, single: false }))[0];
-        if (isTruthy(ctx.input('force'))) {
-          const previous = await render(event.row);
-          await ctx.services.events.deletePermanently(event, ctx.principal);
-          return { body: { deleted: true, previous } };
-        }
-        return { body: await render(await ctx.services.events.trash(event, ctx.principal, ctx.now())) };
+        const force = isTruthy(ctx.input('force'));
+        const previous = force ? await render(event.row) : undefined;
+        const after = await ctx.services.events.remove(event, { force, scope: ctx.params.scope }, ctx.principal, ctx.now());
+        if (force) return { body: { deleted: true, previous } };
+        return { body: after ? await render(after) : previous };
       },
     }),
     endpoint({
       methods: EDITABLE,
       // By slug, `slug` is the new slug (upstream redeclares it); the path slug finds the event.
-      args: bySlug ? { slug: eventWriteArgs(false).slug, ...writeArgs } : { ...key, ...eventWriteArgs(false) },
+      args: bySlug ? { slug: eventWriteArgs(false).slug, ...writeArgs, ...eventScopeArgs } : { ...key, ...eventWriteArgs(false), ...eventScopeArgs },
       permission: allowed('edit', bySlug),
       handler: async (ctx) => {
         const event = await writeTarget(ctx, bySlug, 'edit');
@@ -161,3 +161,6 @@ export function eventRoutes(): Route[] {
     route('/events/by-slug/(?P<slug>[^/]+)', singleEndpoints(true)),
   ];
 }
+
+/** The occurrences of a recurring event (an addition: listed after upstream's routes). */
+export const occurrencesRoute: Route = route('/events/(?P<id>\\d+)/occurrences', [endpoint({ methods: READABLE, args: occurrencesArgs, handler: occurrences })]);

@@ -14,7 +14,7 @@ import { storedSlugForm, uniquePostSlug } from '../../posts/slug.js';
 import { filterContent, filterExcerpt, filterTitle } from '../../posts/text.js';
 import { parseLinkedEntries, type LinkedEntry } from '../linked/entries.js';
 import { termList } from './args.js';
-import type { eventWriteArgs } from './args.js';
+import type { eventScopeArgs, eventWriteArgs } from './args.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';
 import type { EventDetails, EventKey, EventListQuery, EventRow, NewEvent } from './queries.js';
 import type { Store } from '../../store/index.js';
@@ -28,12 +28,18 @@ import type { LinkedRow } from '../linked/queries.js';
 import type { TermService } from '../terms/rules.js';
 import type { Urls } from '../../http/urls.js';
 import { eventJson } from './json.js';
+import type { SeriesService } from '../../recurrence/series.js';
+import type { SeriesTimes } from '../../recurrence/expand.js';
+import type { ChangeScope } from '../../changes/log.js';
+import { followSeriesStatus, overridesOf, removeOverrides } from './overrides.js';
+import { RecurringWrites, type ApplyUpdate } from './recurring.js';
+import type { SeriesRow } from '../../recurrence/queries.js';
 import { redact } from '../../posts/redact.js';
 import { embeddedTermJson } from '../terms/json.js';
 import type { CalendarEvent, EventTerm, Organizer, Venue } from '../../schemas/types.js';
 
 /** An event write's parameters, after validation: what the write arguments declare (none required on update). */
-export type EventInput = Partial<ParamsOf<ReturnType<typeof eventWriteArgs<false>>>>;
+export type EventInput = Partial<ParamsOf<ReturnType<typeof eventWriteArgs<false>>> & ParamsOf<typeof eventScopeArgs>>;
 
 /** Term order of an event: by name, ignoring case (one collator: building one per call is slow). */
 const BY_NAME = new Intl.Collator('en', { sensitivity: 'base' });
@@ -146,12 +152,20 @@ export class EventService {
       timezone: string;
       /** Most images one write may side-load (`limits.imagesPerRequest`). */
       imagesPerRequest: number;
+      /** Recurring events' rules and index. */
+      series: SeriesService;
     },
   ) {}
 
-  /** The event with this id. */
-  get(id: number): Promise<EventRow | undefined> {
-    return this.store.events.get(id);
+  /**
+   * The event with this id: an event, a series (as its first occurrence), or an occurrence of a
+   * series by its own id (a cancelled one too: `occurrence.cancelled`). An event overriding an
+   * occurrence is read through the occurrence, not by its own id.
+   */
+  async get(id: number): Promise<EventRow | undefined> {
+    const row = await this.store.events.get(id);
+    if (row) return row.series_id !== null && row.series_id !== row.id ? undefined : row;
+    return this.store.events.occurrence(id);
   }
 
   /** The event with this slug, given as stored or with its non-ASCII characters decoded. */
@@ -356,13 +370,17 @@ export class EventService {
    */
   async render(rows: readonly EventRow[], view: EventRenderView, links?: ReadonlyMap<number, EventLinks>): Promise<CalendarEvent[]> {
     if (!rows.length) return [];
-    const ids = rows.map((r) => r.id);
+    // An occurrence shows the links of the event it shows (the series, or its override).
+    const linkId = (row: EventRow) => row.occurrence?.contentId ?? row.id;
+    const ids = [...new Set(rows.map(linkId))];
     // Links a write has just made are known: they are not read again.
     const known = links && ids.every((id) => links.has(id)) ? links : undefined;
-    const [images, organizerIds, termIds] = await Promise.all([
+    const seriesIds = rows.flatMap((r) => (r.occurrence ? [r.occurrence.seriesId] : r.series_id === r.id ? [r.id] : []));
+    const [images, organizerIds, termIds, series] = await Promise.all([
       this.deps.images.byIds(rows.map((r) => r.image_id)),
       known ? new Map(ids.map((id) => [id, [...known.get(id)!.organizers]])) : this.store.events.organizerIds(ids),
       known ? new Map(ids.map((id) => [id, [...known.get(id)!.terms]])) : this.store.events.termIds(ids),
+      seriesIds.length ? this.store.occurrences.seriesMany(seriesIds) : new Map<number, SeriesRow>(),
     ]);
     const linkedView = { urls: view.urls, principal: view.principal, jsonLd: view.single };
     const given = known ? [...known.values()] : [];
@@ -389,15 +407,18 @@ export class EventService {
         .sort((a, b) => BY_NAME.compare(a.name, b.name) || a.id - b.id);
     return rows.map((row) => {
       const venue = row.venue_id !== null ? venues.get(row.venue_id) : undefined;
-      const eventOrganizers = (organizerIds.get(row.id) ?? []).map((id) => organizers.get(id)).filter((o) => o !== undefined);
+      const eventOrganizers = (organizerIds.get(linkId(row)) ?? []).map((id) => organizers.get(id)).filter((o) => o !== undefined);
       const canRead = this.can(view.principal, 'read', row);
+      const seriesId = row.occurrence?.seriesId ?? row.id;
+      const rules = series.get(seriesId);
       return eventJson(row, {
         urls: view.urls,
         siteZone: this.deps.timezone,
         canRead,
+        series: rules ? { id: seriesId, recurrence: JSON.parse(rules.rules) as string[] } : undefined,
         image: images(row.image_id),
-        categories: termsOf(row.id, CATEGORIES.taxonomy),
-        tags: termsOf(row.id, TAGS.taxonomy),
+        categories: termsOf(linkId(row), CATEGORIES.taxonomy),
+        tags: termsOf(linkId(row), TAGS.taxonomy),
         venue,
         organizers: eventOrganizers,
         jsonLd:
@@ -417,6 +438,7 @@ export class EventService {
     const zone = input.timezone || site;
     const allDay = input.all_day === true;
     const times = this.times(this.wallClock('start_date', input.start_date, zone, now), this.wallClock('end_date', input.end_date, zone, now), zone, allDay);
+    const recurrence = this.deps.series.check(input.recurrence, this.seriesTimesOf(times), now);
     const entries = await this.linkedEntries(input, p);
     const image = await this.deps.images.choose(input.image, p);
     const cost = input.cost !== undefined ? storableCost(input.cost) : null;
@@ -455,6 +477,7 @@ export class EventService {
           venue_id: venue ?? null,
         };
         await tx.events.insertDetails(id, details);
+        if (recurrence) await this.deps.series.create(tx, id, { ...this.seriesTimesOf(times), recurrence }, now);
         if (organizers?.length) await tx.events.setOrganizers(id, organizers, { status });
         const terms = await this.assignTerms(tx, id, input, p, { status });
         tx.changes.record('event', id, 'created');
@@ -463,6 +486,11 @@ export class EventService {
     );
     if (!created.row) throw apiError('could-not-create-event', 'The event could not be created from the provided data', 400);
     return { row: created.row, links: created.links };
+  }
+
+  /** The times a series is expanded from: its first occurrence's, in its zone. */
+  private seriesTimesOf(times: Pick<EventTimes, 'start_local' | 'end_local' | 'timezone'>): Omit<SeriesTimes, 'recurrence'> {
+    return { start: times.start_local, end: times.end_local, zone: this.realZone(times.timezone || this.deps.timezone) };
   }
 
   /**
@@ -489,78 +517,150 @@ export class EventService {
   /**
    * Updates the fields sent; every other field keeps its value (a partial update, where
    * upstream resets some omitted fields). A `status` of `trash` goes through the trash rule, and leaving the
-   * trash restores the slug.
+   * trash restores the slug. A series (and an occurrence, by `scope`) follows the rules of
+   * recurring events (README "Recurring events").
    */
   async update(target: WriteTarget<EventRow>, input: EventInput, sent: (name: string) => boolean, p: Principal | null, now: Date): Promise<EventRow> {
-    const site = this.deps.timezone;
     // Bad dates are refused before anything is fetched; the transaction computes them again from the row it locks.
     this.sentTimes(target.row, input, sent, now);
     const entries = await this.linkedEntries(input, p);
     const image = await this.deps.images.choose(input.image, p);
+    const apply: ApplyUpdate = (tx, t, i, s, change) => this.applyUpdate(tx, t, i, s, p, now, entries, image, change);
+    const recurring = this.recurring(p, now, apply);
+    if (target.row.occurrence) return recurring.updateOccurrence(target, input, sent, input.scope ?? 'this');
+    // A `recurrence` is checked before anything is written, against the times the event will have.
+    const times = this.sentTimes(target.row, input, sent, now) ?? target.row;
+    const recurrence = sent('recurrence') ? (this.deps.series.check(input.recurrence, this.seriesTimesOf(times), now) ?? null) : undefined;
     return withRetry(() =>
       this.store.transaction(async (tx) => {
-        const { venue, organizers } = await this.link(tx, entries, p, now);
-        const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'edit', r));
-        const times = this.sentTimes(row, input, sent, now);
-        const zone = times?.timezone || row.timezone || site;
-        const post: Parameters<Store['posts']['update']>[1] = {};
-        if (input.title !== undefined) post.title = filterTitle(input.title, p);
-        if (input.description !== undefined) post.content = filterContent(input.description, p);
-        if (input.excerpt !== undefined) post.excerpt = filterExcerpt(input.excerpt, p);
-        if (input.author !== undefined) post.author = input.author;
-        if (image !== undefined) post.image_id = (await this.deps.images.record(tx, image)) ?? null;
-        if (input.sticky !== undefined) post.menu_order = input.sticky === true ? -1 : 0;
-        const { status, trashing, changes } = await moveStatus(tx, EVENT, row, input, p, this.can(p, 'delete', row), site, now, zone);
-        Object.assign(post, changes);
-        const slug = post.slug !== undefined ? post.slug : row.slug;
-        if (typeof input.slug === 'string') post.slug = (await uniquePostSlug(tx, 'event', input.slug, row.id)) || String(row.id);
-        else if (!slug && SLUGGED.has(status)) {
-          post.slug = (await uniquePostSlug(tx, 'event', post.title ?? row.title, row.id)) || String(row.id);
-        }
-        await tx.posts.update(row.id, post);
-
-        const details: Parameters<Store['events']['updateDetails']>[1] = { ...times };
-        if (input.hide_from_listings !== undefined) details.hidden = flag(input.hide_from_listings === true);
-        if (input.featured !== undefined) details.featured = flag(input.featured === true);
-        if (input.show_map !== undefined) details.show_map = flag(input.show_map === true);
-        if (input.show_map_link !== undefined) details.show_map_link = flag(input.show_map_link === true);
-        if (sent('website')) details.website = phpEmpty(input.website) ? '' : sanitizeUrl(String(input.website));
-        if (sent('cost')) {
-          const cost = storableCost(input.cost);
-          details.cost = cost ? JSON.stringify(cost.values) : null;
-          details.currency_symbol = cost?.currencySymbol ?? '';
-          details.currency_position = cost?.currencyPosition ?? '';
-        }
-        if (venue !== undefined) details.venue_id = venue;
-        await tx.events.updateDetails(row.id, details);
-        if (organizers !== undefined) await tx.events.setOrganizers(row.id, organizers);
-        await this.assignTerms(tx, row.id, input, p);
-        if (trashing) await moveToTrash(tx, EVENT, present(await tx.events.get(row.id), target), site, now);
-        tx.changes.record('event', row.id, 'updated');
-        return present(await tx.events.get(row.id), target);
+        const isSeries = target.row.series_id === target.row.id;
+        const before = await tx.events.get(target.row.id);
+        const updated = await apply(tx, target, input, sent, { id: target.row.id, scope: isSeries ? 'all' : null });
+        if (before) await recurring.afterUpdate(tx, before, updated, recurrence, input.reset_overrides === true);
+        return present(await tx.events.get(updated.id), target);
       }),
     );
   }
 
-  /** Moves the event to the trash; a second time is 410. */
+  /** How recurring events are written by `p` at `now` (`recurring.ts`). */
+  private recurring(p: Principal | null, now: Date, apply: ApplyUpdate): RecurringWrites {
+    return new RecurringWrites(this.store, this.deps.series, {
+      p,
+      now,
+      siteZone: this.deps.timezone,
+      apply,
+      can: (action, row) => this.can(p, action, row),
+      seriesTimesOf: (times) => this.seriesTimesOf(times),
+      wallClock: (name, value, zone) => this.wallClock(name, value, zone, now),
+    });
+  }
+
+  /**
+   * The update of one event inside the write's transaction: the fields sent, its links, terms
+   * and status. The change log names `change.id` (an occurrence's id, for the event overriding it).
+   */
+  private async applyUpdate(
+    tx: Store,
+    target: WriteTarget<EventRow>,
+    input: EventInput,
+    sent: (name: string) => boolean,
+    p: Principal | null,
+    now: Date,
+    entries: LinkedEntries,
+    image: ImageChoice,
+    change: { id: number; scope: ChangeScope | null },
+  ): Promise<EventRow> {
+    const site = this.deps.timezone;
+    const { venue, organizers } = await this.link(tx, entries, p, now);
+    const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'edit', r));
+    const times = this.sentTimes(row, input, sent, now);
+    const zone = times?.timezone || row.timezone || site;
+    const post: Parameters<Store['posts']['update']>[1] = {};
+    if (input.title !== undefined) post.title = filterTitle(input.title, p);
+    if (input.description !== undefined) post.content = filterContent(input.description, p);
+    if (input.excerpt !== undefined) post.excerpt = filterExcerpt(input.excerpt, p);
+    if (input.author !== undefined) post.author = input.author;
+    if (image !== undefined) post.image_id = (await this.deps.images.record(tx, image)) ?? null;
+    if (input.sticky !== undefined) post.menu_order = input.sticky === true ? -1 : 0;
+    const { status, trashing, changes } = await moveStatus(tx, EVENT, row, input, p, this.can(p, 'delete', row), site, now, zone);
+    Object.assign(post, changes);
+    const slug = post.slug !== undefined ? post.slug : row.slug;
+    // An event overriding an occurrence shows the series' slug: it never gets one of its own.
+    const overrides = row.series_id !== null && row.series_id !== row.id;
+    if (overrides) delete post.slug;
+    else if (typeof input.slug === 'string') post.slug = (await uniquePostSlug(tx, 'event', input.slug, row.id)) || String(row.id);
+    else if (!slug && SLUGGED.has(status)) {
+      post.slug = (await uniquePostSlug(tx, 'event', post.title ?? row.title, row.id)) || String(row.id);
+    }
+    await tx.posts.update(row.id, post);
+
+    const details: Parameters<Store['events']['updateDetails']>[1] = { ...times };
+    if (input.hide_from_listings !== undefined) details.hidden = flag(input.hide_from_listings === true);
+    if (input.featured !== undefined) details.featured = flag(input.featured === true);
+    if (input.show_map !== undefined) details.show_map = flag(input.show_map === true);
+    if (input.show_map_link !== undefined) details.show_map_link = flag(input.show_map_link === true);
+    if (sent('website')) details.website = phpEmpty(input.website) ? '' : sanitizeUrl(String(input.website));
+    if (sent('cost')) {
+      const cost = storableCost(input.cost);
+      details.cost = cost ? JSON.stringify(cost.values) : null;
+      details.currency_symbol = cost?.currencySymbol ?? '';
+      details.currency_position = cost?.currencyPosition ?? '';
+    }
+    if (venue !== undefined) details.venue_id = venue;
+    await tx.events.updateDetails(row.id, details);
+    if (organizers !== undefined) await tx.events.setOrganizers(row.id, organizers);
+    await this.assignTerms(tx, row.id, input, p);
+    if (trashing) await moveToTrash(tx, EVENT, present(await tx.events.get(row.id), target), site, now);
+    tx.changes.record('event', change.id, 'updated', change.scope);
+    return present(await tx.events.get(row.id), target);
+  }
+
+  /**
+   * Deletes an event (`force`: for good; else to the trash, a second time 410). An occurrence of
+   * a series is cancelled (`scope` `this`), the series ended before it (`following`), or the
+   * whole series deleted (`all`). The row to show in the answer.
+   */
+  async remove(target: WriteTarget<EventRow>, options: { force: boolean; scope?: ChangeScope }, p: Principal | null, now: Date): Promise<EventRow | undefined> {
+    const recurring = this.recurring(p, now, () => Promise.reject(new Error('calendar: no update here')));
+    if (target.row.occurrence) {
+      const scope = options.scope ?? 'this';
+      if (scope !== 'all') return recurring.cancel(target, scope);
+      const series = await this.store.events.get(target.row.occurrence.seriesId);
+      if (!series) throw target.gone();
+      return this.remove({ row: series, gone: target.gone }, { force: options.force }, p, now);
+    }
+    if (options.force) {
+      await this.deletePermanently(target, p);
+      return undefined;
+    }
+    return this.trash(target, p, now);
+  }
+
+  /** Moves the event to the trash (a series with its occurrences); a second time is 410. */
   async trash(target: WriteTarget<EventRow>, p: Principal | null, now: Date): Promise<EventRow> {
     return withRetry(() =>
       this.store.transaction(async (tx) => {
         const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
         await moveToTrash(tx, EVENT, row, this.deps.timezone, now);
-        tx.changes.record('event', row.id, 'updated');
-        return present(await tx.events.get(row.id), target);
+        const trashed = present(await tx.events.get(row.id), target);
+        if (row.series_id === row.id) await followSeriesStatus(tx, trashed);
+        tx.changes.record('event', row.id, 'updated', row.series_id === row.id ? 'all' : null);
+        return trashed;
       }),
     );
   }
 
-  /** Removes the event for good (`force=true`), with its links; venues and organizers stay. */
+  /** Removes the event for good (`force=true`), with its links (a series with its occurrences); venues and organizers stay. */
   async deletePermanently(target: WriteTarget<EventRow>, p: Principal | null): Promise<void> {
     await withRetry(() =>
       this.store.transaction(async (tx) => {
         const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
+        if (row.series_id === row.id) {
+          await removeOverrides(tx, await overridesOf(tx, row.id));
+          await tx.occurrences.deleteSeries(row.id);
+        }
         await tx.events.deletePermanently(row.id);
-        tx.changes.record('event', row.id, 'deleted');
+        tx.changes.record('event', row.id, 'deleted', row.series_id === row.id ? 'all' : null);
       }),
     );
   }

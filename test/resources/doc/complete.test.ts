@@ -53,7 +53,9 @@ describe("GET /doc with doc: 'complete'", () => {
     expect(keys(en_.paths)).toEqual(keys(original.paths));
     for (const [path, item] of Object.entries<Json>(original.paths)) {
       for (const [op, operation] of Object.entries<Json>(item)) {
-        if (operation.parameters) expect(en_.paths[path][op].parameters, `${path} ${op}`).toEqual(operation.parameters);
+        // The complete document adds the library's own arguments of upstream's routes (recurring events').
+        const own = (parameters: Json[]) => parameters.filter((p) => !['scope', 'reset_overrides', 'recurrence'].includes(p.name));
+        if (operation.parameters) expect(own(en_.paths[path][op].parameters), `${path} ${op}`).toEqual(operation.parameters);
       }
     }
   });

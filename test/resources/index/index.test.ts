@@ -33,6 +33,8 @@ const SPEC_ORDER = [
   '/ics/events',
   '/ics/events/(?P<id>\\d+)',
   '/ics/events/by-slug/(?P<slug>[^/]+)',
+  // The occurrences of a recurring event: an addition too.
+  '/events/(?P<id>\\d+)/occurrences',
 ];
 
 const ARCHIVE_ARGS = ['page', 'per_page', 'search', 'exclude', 'include', 'order', 'orderby', 'hide_empty', 'parent', 'post', 'event', 'slug'];

@@ -1,0 +1,173 @@
+/**
+ * Series and their occurrence index: a recurring event is a series post (its own row holds the
+ * first occurrence's times) with rules; its occurrences are rows of the index, each with an id
+ * of its own that is never reused nor renumbered, listed by the archive like events. An
+ * occurrence shows the series' content, or that of an event overriding it; a cancelled one
+ * stays in the index, out of every listing.
+ */
+import type { Insertable } from 'kysely';
+import { invalidParams, type ApiError } from '../http/errors.js';
+import type { RecurrenceOptions } from '../options.js';
+import type { OccurrencesTable } from '../store/database.js';
+import type { Store } from '../store/index.js';
+import { expandStarts, occurrenceTimes, type SeriesTimes } from './expand.js';
+import type { OccurrenceRow, SeriesRow } from './queries.js';
+import { parseRecurrence, RecurrenceError, type Recurrence } from './rules.js';
+
+/** The end of time for finite rules: every occurrence is indexed. */
+const END_OF_TIME = '9999-12-31 23:59:59';
+
+/** A 400 for the `recurrence` parameter, with the reason. */
+export function recurrenceRefused(message: string): ApiError {
+  return invalidParams(new Map([['recurrence', { message, detail: { code: 'rest_invalid_param', message, data: { param: 'recurrence' } } }]]));
+}
+
+/** Whether a rule ends by itself (COUNT or UNTIL), or is a list of dates. */
+const finite = (r: Recurrence) => r.rrule === undefined || /(?:^|;)(COUNT|UNTIL)=/.test(r.rrule);
+
+/** The wall clock `months` months after `now`, in UTC (index bounds are days ahead: the zone's hours do not matter). */
+function monthsAhead(now: Date, months: number): string {
+  const d = new Date(now.getTime());
+  d.setUTCMonth(d.getUTCMonth() + months);
+  return d.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** The day of a wall clock, by which an occurrence keeps its id when only its time of day moves. */
+const dayOf = (wallClock: string) => wallClock.slice(0, 10);
+
+/** The rules and index of recurring events. */
+export class SeriesService {
+  constructor(private readonly options: RecurrenceOptions) {}
+
+  /** How far ahead occurrences are indexed at `now`. */
+  horizon(now: Date): string {
+    return monthsAhead(now, this.options.horizonMonths);
+  }
+
+  /** The furthest the index is ever extended at `now`. */
+  maxHorizon(now: Date): string {
+    return monthsAhead(now, this.options.maxHorizonMonths);
+  }
+
+  /**
+   * A write's `recurrence`, checked for an event at these times: `undefined` for none, or a 400
+   * for lines that cannot be read, sub-daily rules and rules with too many occurrences (more
+   * than `maxOccurrences` within the horizon, or in all for a rule that ends).
+   */
+  check(value: unknown, times: Omit<SeriesTimes, 'recurrence'>, now: Date): Recurrence | undefined {
+    let recurrence: Recurrence | undefined;
+    try {
+      recurrence = parseRecurrence(value, times.zone, { lines: this.options.maxLines, dates: this.options.maxDates });
+    } catch (e) {
+      if (e instanceof RecurrenceError) throw recurrenceRefused(e.message);
+      throw e;
+    }
+    if (!recurrence) return undefined;
+    const series = { ...times, recurrence };
+    const { starts, more } = expandStarts(series, undefined, finite(recurrence) ? END_OF_TIME : this.horizon(now), this.options.maxOccurrences);
+    if (more) {
+      const within = finite(recurrence) ? 'in all' : `within ${this.options.horizonMonths} months`;
+      throw recurrenceRefused(`recurrence gives more than ${this.options.maxOccurrences} occurrences ${within}: give it an end (COUNT or UNTIL) or repeat it less often.`);
+    }
+    if (!starts.length) throw recurrenceRefused('recurrence gives no occurrence: the rule has none from the event\'s start on.');
+    return recurrence;
+  }
+
+  /** The times and rules of a stored series. */
+  seriesTimes(row: SeriesRow, event: { start_local: string; end_local: string; timezone: string }, siteZone: string): SeriesTimes {
+    const zone = event.timezone || siteZone;
+    const recurrence = parseRecurrence(JSON.parse(row.rules) as string[], zone, { lines: Number.MAX_SAFE_INTEGER, dates: Number.MAX_SAFE_INTEGER });
+    return { start: event.start_local, end: event.end_local, zone, recurrence: recurrence ?? { lines: [], rdates: [], exdates: [] } };
+  }
+
+  /** The index bound and completeness of a series at `now`. */
+  private bound(recurrence: Recurrence, now: Date): { to: string; complete: number } {
+    return finite(recurrence) ? { to: END_OF_TIME, complete: 1 } : { to: this.horizon(now), complete: 0 };
+  }
+
+  /** New index rows for these original starts of a series, with new ids. */
+  private async newRows(tx: Store, seriesId: number, series: SeriesTimes, starts: readonly string[]): Promise<Insertable<OccurrencesTable>[]> {
+    const ids = await tx.occurrences.takeIds(starts.length, this.options.idBase);
+    return starts.map((start, i) => {
+      const t = occurrenceTimes(series, start);
+      return { id: ids[i]!, series_id: seriesId, content_id: seriesId, original_start: start, start_local: t.start_local, end_local: t.end_local, start_utc: t.start_utc, end_utc: t.end_utc, cancelled: 0 };
+    });
+  }
+
+  /** Makes the event `eventId` a series with these rules, and indexes its occurrences (inside the write's transaction). */
+  async create(tx: Store, eventId: number, series: SeriesTimes, now: Date): Promise<void> {
+    const { to, complete } = this.bound(series.recurrence, now);
+    const { starts } = expandStarts(series, undefined, to, this.options.maxOccurrences);
+    await tx.events.updateDetails(eventId, { series_id: eventId });
+    await tx.occurrences.insert(await this.newRows(tx, eventId, series, starts));
+    await tx.occurrences.saveSeries({ id: eventId, rules: JSON.stringify(series.recurrence.lines), indexed_until: complete ? END_OF_TIME : to, complete });
+  }
+
+  /**
+   * The index of a series after its times or rules changed: an occurrence keeps its id (and
+   * its override or cancellation, unless `reset`) when the new rules still have it, by original
+   * start or else on the same day; occurrences the rules no longer have leave the index with
+   * the events overriding them, and new ones get new ids. Returns the override events removed.
+   */
+  async reindex(tx: Store, seriesId: number, series: SeriesTimes, now: Date, { reset = false } = {}): Promise<number[]> {
+    const row = await tx.occurrences.series(seriesId);
+    const { to, complete } = this.bound(series.recurrence, now);
+    const bound = complete ? to : row && row.indexed_until > to && !row.complete ? row.indexed_until : to;
+    const { starts } = expandStarts(series, undefined, bound, this.options.maxOccurrences);
+    const existing = await tx.occurrences.of(seriesId);
+    const byStart = new Map(existing.map((o) => [o.original_start, o]));
+    const used = new Set<number>();
+    const matched = new Map<string, OccurrenceRow>();
+    for (const start of starts) {
+      const o = byStart.get(start);
+      if (o) {
+        matched.set(start, o);
+        used.add(o.id);
+      }
+    }
+    const byDay = new Map<string, OccurrenceRow>();
+    for (const o of existing) if (!used.has(o.id) && !byDay.has(dayOf(o.original_start))) byDay.set(dayOf(o.original_start), o);
+    for (const start of starts) {
+      if (matched.has(start)) continue;
+      const o = byDay.get(dayOf(start));
+      if (o && !used.has(o.id)) {
+        matched.set(start, o);
+        used.add(o.id);
+      }
+    }
+    const removedOverrides: number[] = [];
+    const gone = existing.filter((o) => !used.has(o.id));
+    for (const o of gone) if (o.content_id !== seriesId) removedOverrides.push(o.content_id);
+    await tx.occurrences.delete(gone.map((o) => o.id));
+    for (const [start, o] of matched) {
+      const overridden = o.content_id !== seriesId;
+      if (reset && overridden) removedOverrides.push(o.content_id);
+      const keepOverride = overridden && !reset;
+      const t = occurrenceTimes(series, start);
+      // An override keeps the times it was given; the others follow the rules.
+      const times = keepOverride ? {} : { start_local: t.start_local, end_local: t.end_local, start_utc: t.start_utc, end_utc: t.end_utc };
+      await tx.occurrences.update(o.id, { original_start: start, ...times, ...(keepOverride ? {} : { content_id: seriesId }), ...(reset ? { cancelled: 0 } : {}) });
+    }
+    const fresh = starts.filter((s) => !matched.has(s));
+    await tx.occurrences.insert(await this.newRows(tx, seriesId, series, fresh));
+    await tx.occurrences.saveSeries({ id: seriesId, rules: JSON.stringify(series.recurrence.lines), indexed_until: complete ? END_OF_TIME : bound, complete });
+    return removedOverrides;
+  }
+
+  /**
+   * Indexes a series further, up to `until` (at most the furthest horizon): the occurrences
+   * after those already indexed. Returns how many were added.
+   */
+  async extend(tx: Store, seriesId: number, series: SeriesTimes, until: string, now: Date): Promise<number> {
+    const row = await tx.occurrences.series(seriesId);
+    if (!row || row.complete || row.indexed_until >= until) return 0;
+    const to = until < this.maxHorizon(now) ? until : this.maxHorizon(now);
+    if (row.indexed_until >= to) return 0;
+    const known = new Set((await tx.occurrences.of(seriesId, { from: row.indexed_until })).map((o) => o.original_start));
+    const { starts } = expandStarts(series, row.indexed_until, to, this.options.maxOccurrences * Math.ceil(this.options.maxHorizonMonths / this.options.horizonMonths));
+    const fresh = starts.filter((s) => s > row.indexed_until && !known.has(s));
+    await tx.occurrences.insert(await this.newRows(tx, seriesId, series, fresh));
+    await tx.occurrences.updateSeries(seriesId, { indexed_until: to });
+    return fresh.length;
+  }
+}
