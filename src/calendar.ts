@@ -37,6 +37,12 @@ export interface Calendar {
   services(): Promise<Services>;
   /** Drops the store's tables and their data (an uninstall; also used by tests). */
   uninstall(): Promise<void>;
+  /**
+   * Indexes the occurrences of recurring events that never end up to `until` (at most
+   * `recurrence.maxHorizonMonths` ahead; README "Recurring events"); the number added. The
+   * index also slides `horizonMonths` ahead by itself, once a day.
+   */
+  extendOccurrences(until: Date): Promise<number>;
   /** Closes the database connection if the calendar opened it. */
   close(): Promise<void>;
   readonly options: ResolvedOptions;
@@ -137,6 +143,8 @@ export function createCalendar(options: CalendarOptions): Calendar {
       return failedStart(resolved, request, startFailure(error));
     }
     const response = await dispatch(built, request);
+    // The occurrence index slides ahead with time, in the background.
+    if (!closed) built.services.horizon.tick(new Date());
     // A write that succeeded may have logged changes: their webhooks go out now, after this answer.
     const wrote = response !== null && response.status < 300 && !['GET', 'HEAD', 'OPTIONS'].includes(request.method.toUpperCase());
     if (deliverer && wrote) setImmediate(() => deliverer?.kick());
@@ -178,15 +186,20 @@ export function createCalendar(options: CalendarOptions): Calendar {
       if (opened) startWebhooks(opened);
     },
     uninstall: async () => {
-      // Webhooks need the tables they are about to lose.
+      // Webhooks and the occurrence index need the tables they are about to lose.
       await deliverer?.stop();
+      const services = (await core.catch(() => undefined))?.services;
+      await services?.horizon.stop();
       migrated = false;
       await dropStore(await raw, resolved.tablePrefix);
+      services?.horizon.restart();
     },
     services: async () => (await core).services,
+    extendOccurrences: async (until) => (await ready()).services.horizon.extend(until),
     close: async () => {
       closed = true;
       await deliverer?.stop();
+      await (await core.catch(() => undefined))?.services.horizon.stop();
       // A connection that never opened (a missing driver) has nothing to close.
       if (ownsDb) await (await raw.catch(() => undefined))?.destroy();
     },

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { parseHosts, parsePositive, parseSince, parseUserId, runImport, type ImportCommandOptions } from './commands/import.js';
 import { runMigrate } from './commands/migrate.js';
+import { runOccurrences } from './commands/occurrences.js';
 import { parseEventCount, runSeed } from './commands/seed.js';
 import { runStatus } from './commands/status.js';
 import { ROLES } from '../auth/capabilities.js';
@@ -39,6 +40,16 @@ export function createProgram(): Command {
     .action(async (options: { db?: string; tablePrefix: string; events: number }) => {
       process.exitCode = await runSeed({ ...storeOptions(options), events: options.events });
     });
+
+  withStoreOptions(
+    program
+      .command('occurrences')
+      .description('index the occurrences of recurring events that never end up to a date (at most ten years ahead; migrates first)')
+      .requiredOption('--until <date>', 'the date to index up to (ISO 8601)', parseSince)
+      .option('--timezone <zone>', 'the site time zone of the calendar (its `timezone` option)', 'UTC'),
+  ).action(async (options: { db?: string; tablePrefix: string; until: Date; timezone: string }) => {
+    process.exitCode = await runOccurrences({ ...storeOptions(options), until: options.until, timezone: options.timezone });
+  });
 
   withStoreOptions(
     program

@@ -8,6 +8,8 @@ import { DateTime } from 'luxon';
 import type { CalendarEvent, Organizer, Venue } from '../schemas/types.js';
 import { plainText } from './text.js';
 import { icalZone, localTime } from './zones.js';
+import { wallClockToFirstInstant } from '../dates/index.js';
+import { untilInZone, withUntil } from '../recurrence/rules.js';
 
 /** What a `VEVENT` is written from: the event as the API shows it to the caller. */
 export type VeventSource = Pick<
@@ -43,6 +45,69 @@ export interface VeventOptions {
    * a client needs to match it (`UID`, times, `SEQUENCE`), since nobody may read it any more.
    */
   cancelled: boolean;
+  /** A part of a recurring series: its master, or an edited occurrence. */
+  recurrence?: VeventRecurrence;
+}
+
+/**
+ * What makes a `VEVENT` part of a recurring series (RFC 5545 §3.8.5): every part shares the
+ * series' `UID`; the master carries the rules, an edited occurrence its `RECURRENCE-ID`.
+ */
+export interface VeventRecurrence {
+  seriesId: number;
+  /** The series' zone: its rules and original starts are wall clocks there. */
+  zone: string;
+  /** The master's rule, and its extra and excluded occurrences (wall clocks of `zone`, or dates). */
+  rules?: { rrule?: string; rdates: readonly string[]; exdates: readonly string[] };
+  /** An edited occurrence: the start the rule gives it (a wall clock of `zone`). */
+  recurrenceId?: string;
+  /** The years the series' occurrences fall in (the `VTIMEZONE` must cover them). */
+  years?: readonly number[];
+}
+
+/** `YYYYMMDD` of a wall clock or a date. */
+const icalDate = (v: string) => v.slice(0, 10).replace(/-/g, '');
+
+/**
+ * The recurrence lines of a master, in the form of its `DTSTART` (RFC 5545 §3.8.5.1: `EXDATE`
+ * and `RDATE` of the same value type, in its `TZID`; `UNTIL` in UTC for a zoned `DTSTART`, a
+ * date for an all-day one), so that readers match them whatever the zones they came in.
+ */
+function recurrenceLines(r: VeventRecurrence, tzid: string | undefined, allDay: boolean, time: string): string {
+  const rules = r.rules;
+  if (!rules) return '';
+  const instant = (wallClock: string) => DateTime.fromJSDate(wallClockToFirstInstant(wallClock, r.zone) ?? new Date(NaN));
+  const value = (v: string) => {
+    if (allDay) return icalDate(v);
+    const clock = v.length === 10 ? `${v} ${time}` : v;
+    return tzid ? clock.replace(/[-:]/g, '').replace(' ', 'T') : instant(clock).toUTC().toFormat("yyyyMMdd'T'HHmmss'Z'");
+  };
+  const lines: string[] = [];
+  if (rules.rrule) {
+    const until = untilInZone(rules.rrule, r.zone);
+    const written = until === undefined ? undefined : allDay ? icalDate(until) : instant(until).toUTC().toFormat("yyyyMMdd'T'HHmmss'Z'");
+    lines.push(`RRULE:${until === undefined ? rules.rrule : withUntil(rules.rrule, written)}`);
+  }
+  const param = allDay ? ';VALUE=DATE' : tzid ? `;TZID=${tzid}` : '';
+  for (const [name, values] of [
+    ['RDATE', rules.rdates],
+    ['EXDATE', rules.exdates],
+  ] as const) {
+    if (values.length) lines.push(`${name}${param}:${[...new Set(values.map(value))].join(',')}`);
+  }
+  return lines.join('\r\n');
+}
+
+/**
+ * `RECURRENCE-ID` of an edited occurrence: its original start in the form the master's rule
+ * generates it (the series' `TZID`, a date for all-day series), whatever form its own times take,
+ * so that every reader matches it to the instance it replaces.
+ */
+function recurrenceIdLine(original: string, zone: string, allDay: boolean): string {
+  if (allDay) return `RECURRENCE-ID;VALUE=DATE:${icalDate(original)}`;
+  const tzid = icalZone(zone);
+  if (tzid) return `RECURRENCE-ID;TZID=${tzid}:${original.replace(/[-:]/g, '').replace(' ', 'T')}`;
+  return `RECURRENCE-ID:${DateTime.fromJSDate(wallClockToFirstInstant(original, zone) ?? new Date(NaN)).toUTC().toFormat("yyyyMMdd'T'HHmmss'Z'")}`;
 }
 
 /** A written `VEVENT` and the zone its times use (whose `VTIMEZONE` the calendar must carry) in which years. */
@@ -101,12 +166,15 @@ export function vevent(event: VeventSource, options: VeventOptions): Vevent | un
   const end = utc(event.utc_end_date);
   const modified = utc(event.modified_utc);
   const stamp = modified.isValid ? modified : start;
-  let tzid = event.all_day === true ? undefined : icalZone(event.timezone);
+  const { recurrence } = options;
+  let tzid = event.all_day === true ? undefined : icalZone(recurrence?.zone ?? event.timezone);
   const local = (t: DateTime) => (tzid ? t.setZone(tzid) : t);
-  const years = [...new Set([local(start).year, local(end.isValid ? end : start).year])];
-  // A local time that happens twice (either occurrence), or out of the years a VTIMEZONE covers, is written in UTC.
+  const years = [...new Set([local(start).year, local(end.isValid ? end : start).year, ...(recurrence?.years ?? [])])];
+  // A local time that happens twice (either occurrence), or out of the years a VTIMEZONE covers, is
+  // written in UTC; but for a series, whose rules expand in its zone, the zone is kept.
   const inZone = (t: DateTime) => tzid !== undefined && localTime(t.toMillis(), tzid) !== undefined;
-  if (!inZone(start) || (end.isValid && !inZone(end)) || years.some((y) => y < ZONE_YEARS.first || y > ZONE_YEARS.last)) tzid = undefined;
+  const outOfYears = years.some((y) => y < ZONE_YEARS.first || y > ZONE_YEARS.last);
+  if (outOfYears || (!recurrence?.rules && (!inZone(start) || (end.isValid && !inZone(end))))) tzid = undefined;
   const summary = options.cancelled ? '' : plainText(event.title, true);
   let first = start;
   // An instant (no DTEND) when the event does not last: DTEND must come after DTSTART.
@@ -119,7 +187,7 @@ export function vevent(event: VeventSource, options: VeventOptions): Vevent | un
     last = (lastDay.isValid && lastDay >= first ? lastDay : first).plus({ days: 1 });
   }
   const data: ICalEventData = {
-    id: eventUid(event.id, options.domain),
+    id: eventUid(recurrence?.seriesId ?? event.id, options.domain),
     sequence: Math.max(0, Math.floor((stamp.toMillis() - SEQUENCE_EPOCH) / 1000)),
     stamp,
     lastModified: stamp,
@@ -130,6 +198,7 @@ export function vevent(event: VeventSource, options: VeventOptions): Vevent | un
     summary,
     status: statusOf(event, options.cancelled),
   };
+  if (recurrence?.rules) data.repeating = recurrenceLines(recurrence, tzid, event.all_day === true, event.start_date.slice(11)) || null;
   if (!options.cancelled) {
     data.url = event.url;
     data.class = event.status === 'private' ? ICalEventClass.PRIVATE : ICalEventClass.PUBLIC;
@@ -145,9 +214,9 @@ export function vevent(event: VeventSource, options: VeventOptions): Vevent | un
   calendar.createEvent(data);
   const text = calendar.toString();
   const from = text.indexOf('BEGIN:VEVENT');
-  const to = text.lastIndexOf('END:VEVENT') + 'END:VEVENT'.length;
+  const to = text.lastIndexOf('END:VEVENT');
   return {
-    bytes: Buffer.from(`${text.slice(from, to)}\r\n`),
+    bytes: Buffer.from(`${text.slice(from, to)}${recurrence?.recurrenceId ? `${recurrenceIdLine(recurrence.recurrenceId, recurrence.zone, event.all_day === true)}\r\n` : ''}END:VEVENT\r\n`),
     summary,
     tzid,
     years: tzid ? years : [],

@@ -1,4 +1,5 @@
 import { SeriesService } from '../recurrence/series.js';
+import { HorizonKeeper, extendIndex } from '../recurrence/horizon.js';
 import type { Limits } from '../http/limits.js';
 import type { RecurrenceOptions } from '../options.js';
 import type { PostKindInfo } from '../posts/kinds.js';
@@ -26,6 +27,8 @@ export interface Services {
   ical: IcalService;
   /** The change log, for reading (writes note their changes in their own transactions). */
   changes: ChangeLog;
+  /** How far ahead the occurrences of recurring events are indexed (`recurrence/horizon.ts`). */
+  horizon: HorizonKeeper;
   /** The service of a linked kind (venue or organizer). */
   linked(kind: PostKindInfo): LinkedPostService<LinkedTable>;
 }
@@ -36,6 +39,7 @@ export interface ServiceOptions {
   imageHosts: readonly string[];
   limits: Pick<Limits, 'imageBytes' | 'imageBytesInFlight' | 'imagesPerRequest'>;
   recurrence: RecurrenceOptions;
+  onError: (error: unknown) => void;
 }
 
 /** Builds the services over a store. */
@@ -44,13 +48,16 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const venues = new LinkedPostService(store, images, venueKind);
   const organizers = new LinkedPostService(store, images, organizerKind);
   const terms = new TermService(store);
-  const events = new EventService(store, { images, terms, venues, organizers, timezone: options.timezone, imagesPerRequest: options.limits.imagesPerRequest, series: new SeriesService(options.recurrence) });
+  const series = new SeriesService(options.recurrence);
+  const events = new EventService(store, { images, terms, venues, organizers, timezone: options.timezone, imagesPerRequest: options.limits.imagesPerRequest, series });
+  const horizon = new HorizonKeeper(series, (until) => extendIndex(store, series, options.timezone, until), options.onError);
   return {
     terms,
     events,
     ical: new IcalService(events),
     posts: store.posts,
     changes: store.changes,
+    horizon,
     images,
     venues,
     organizers,

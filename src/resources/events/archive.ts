@@ -1,4 +1,5 @@
 import { parseList } from '../../args/checks.js';
+import { has } from '../../auth/capabilities.js';
 import { toId } from '../../ids.js';
 import type { RequestContext } from '../../context.js';
 import { defaultEndBound, defaultStartBound, endOfDay, rawDefaultEnd, rawDefaultStart, startOfDay, strictBound } from '../../dates/index.js';
@@ -110,11 +111,20 @@ export const ICAL_HEADER = 'X-Calendar-Ical';
 /** Longest URL sent in a header: clients and proxies refuse header blocks of a few KB. */
 const MAX_HEADER_URL = 2000;
 
+/**
+ * An editor's window past the occurrence index extends it, in the background (the next read
+ * lists more); anonymous reads never do, so that their work stays bounded.
+ */
+function extendFor(ctx: RequestContext, end: string | undefined): void {
+  if (end !== undefined && has(ctx.principal, 'edit_tribe_events')) ctx.services.horizon.request(new Date(`${end.replace(' ', 'T')}Z`));
+}
+
 /** The events archive. */
 export async function archive(ctx: RequestContext & { params: Record<string, unknown> }) {
   const p = ctx.params as Record<string, unknown> & { page?: number; per_page?: number };
   const paging = archivePage(p, ctx.options);
   const { query, start, end, relative, include, shown } = await eventFilter(ctx);
+  extendFor(ctx, query.endsOnOrBefore);
   const version = await ctx.version();
   const { keys, total } = await ctx.services.events.list({ ...query, offset: paging.offset, limit: paging.limit }, version);
   if (paging.page > 1 && keys.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
@@ -187,6 +197,7 @@ export async function occurrences(ctx: RequestContext & { params: Record<string,
   const start = ctx.sent('start_date') ? (startOfDay(p.start_date, now) ?? undefined) : undefined;
   const end = ctx.sent('end_date') ? (endOfDay(p.end_date, now) ?? undefined) : undefined;
   const { statuses } = archiveStatuses(EVENT, undefined, ctx);
+  extendFor(ctx, end);
   const version = await ctx.version();
   const { keys, total } = await ctx.services.events.list({ statuses, startsOnOrAfter: start, endsOnOrBefore: end, include: [seriesId], orderByPublication: false, offset: paging.offset, limit: paging.limit }, version);
   if (paging.page > 1 && keys.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);

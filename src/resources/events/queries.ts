@@ -33,8 +33,11 @@ export interface NewEvent {
   status: string;
 }
 
-/** What an archive page needs of an event besides its JSON: who may unlock it (see `EventService.can`). */
-export type EventKey = Pick<EventRow, 'id' | 'author' | 'status' | 'status_before_trash' | 'password'>;
+/**
+ * What an archive page needs of an event besides its JSON: who may unlock it (see
+ * `EventService.can`), and for an occurrence its series (`of_series`, 0 or absent for others).
+ */
+export type EventKey = Pick<EventRow, 'id' | 'author' | 'status' | 'status_before_trash' | 'password'> & { of_series?: number };
 
 /** Event details without the key. */
 export type EventDetails = Omit<Insertable<EventsTable>, 'post_id'>;
@@ -218,12 +221,12 @@ export class EventStore {
       keys = await page.limit(q.limit).offset(q.offset).execute();
     } else {
       const columns = ['posts.date as date', 'posts.author as author', 'posts.status as status', 'posts.status_before_trash as status_before_trash', 'posts.password as password'] as const;
-      const events = plain.select(['posts.id as id', 'events.start_local as start_local', ...columns]);
-      const shown = occurrences.select([sql.ref<number>('occurrences.id').as('id'), sql.ref<string>('occurrences.start_local').as('start_local'), ...columns]);
-      let page = this.db.selectFrom(events.unionAll(shown).as('u')).select(['u.id', 'u.author', 'u.status', 'u.status_before_trash', 'u.password']);
+      const events = plain.select(['posts.id as id', 'events.start_local as start_local', sql<number>`0`.as('of_series'), ...columns]);
+      const shown = occurrences.select([sql.ref<number>('occurrences.id').as('id'), sql.ref<string>('occurrences.start_local').as('start_local'), sql.ref<number>('occurrences.series_id').as('of_series'), ...columns]);
+      let page = this.db.selectFrom(events.unionAll(shown).as('u')).select(['u.id', 'u.author', 'u.status', 'u.status_before_trash', 'u.password', 'u.of_series']);
       // Occurrence ids are above every post id: at the same start, events come first.
       page = q.orderByPublication ? page.orderBy('u.date', 'asc').orderBy('u.id', 'asc') : page.orderBy('u.start_local', 'asc').orderBy('u.id', 'asc');
-      keys = (await page.limit(q.limit).offset(q.offset).execute()).map((k) => ({ ...k, id: Number(k.id) }));
+      keys = (await page.limit(q.limit).offset(q.offset).execute()).map((k) => ({ ...k, id: Number(k.id), of_series: Number(k.of_series) }));
     }
     if (version !== undefined) this.pages.set(version, pageKey, keys);
     return { keys, total: n + m };

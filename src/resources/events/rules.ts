@@ -33,7 +33,7 @@ import type { SeriesTimes } from '../../recurrence/expand.js';
 import type { ChangeScope } from '../../changes/log.js';
 import { followSeriesStatus, overridesOf, removeOverrides } from './overrides.js';
 import { RecurringWrites, type ApplyUpdate } from './recurring.js';
-import type { SeriesRow } from '../../recurrence/queries.js';
+import type { OccurrenceRow, SeriesRow } from '../../recurrence/queries.js';
 import { redact } from '../../posts/redact.js';
 import { embeddedTermJson } from '../terms/json.js';
 import type { CalendarEvent, EventTerm, Organizer, Venue } from '../../schemas/types.js';
@@ -166,6 +166,21 @@ export class EventService {
     const row = await this.store.events.get(id);
     if (row) return row.series_id !== null && row.series_id !== row.id ? undefined : row;
     return this.store.events.occurrence(id);
+  }
+
+  /** The events with these ids, in that order (occurrences by their ids too); those gone are left out. */
+  getMany(ids: readonly number[]): Promise<EventRow[]> {
+    return this.store.events.getMany(ids);
+  }
+
+  /**
+   * What an iCalendar file needs of a series: its row, its times and rules, and its indexed
+   * occurrences (the cancelled and the edited ones); `undefined` when it is no series.
+   */
+  async seriesParts(seriesId: number): Promise<{ row: EventRow; times: SeriesTimes; occurrences: OccurrenceRow[] } | undefined> {
+    const [row, rules] = [await this.store.events.get(seriesId), await this.store.occurrences.series(seriesId)];
+    if (!row || !rules || row.series_id !== seriesId) return undefined;
+    return { row, times: this.deps.series.seriesTimes(rules, row, this.deps.timezone), occurrences: await this.store.occurrences.of(seriesId) };
   }
 
   /** The event with this slug, given as stored or with its non-ASCII characters decoded. */

@@ -1,7 +1,12 @@
 import type { RequestContext } from '../../context.js';
 import { READABLE, endpoint, route, type Route } from '../../http/route.js';
 import { calendarBytes } from '../../ical/calendar.js';
-import { vevent } from '../../ical/vevent.js';
+import { vevent, type Vevent } from '../../ical/vevent.js';
+import { icalZone, localTime } from '../../ical/zones.js';
+import type { OccurrenceRow } from '../../recurrence/queries.js';
+import type { RawJson } from '../../http/raw-json.js';
+import { redact } from '../../posts/redact.js';
+import type { EventRow } from '../events/queries.js';
 import { eventFilter, unlocked } from '../events/archive.js';
 import { readEvent } from '../events/routes.js';
 import { eventFileArgs, eventFileBySlugArgs, feedArgs, feedStart } from './args.js';
@@ -39,12 +44,16 @@ async function feed(ctx: RequestContext & { params: Record<string, unknown> }) {
   // Trashed within the change log's retention: a client that syncs less often starts over anyway.
   const since = utcWallClock(ctx.now().getTime() - ctx.options.changes.retentionMs);
   const trashed = await ctx.services.events.list({ ...query, trashed: { since }, offset: 0, limit: ical.maxEvents }, version);
+  // Occurrences of a series are written once, as the series (see `seriesVevents`).
+  const single = keys.filter((key) => !key.of_series);
+  const series = [...new Set(keys.flatMap((key) => (key.of_series ? [key.of_series] : [])))];
   const entries: FeedEntry[] = [
-    ...keys.map((key) => ({ key, redacted: !!key.password && !unlocked(ctx, key), cancelled: false })),
+    ...single.map((key) => ({ key, redacted: !!key.password && !unlocked(ctx, key), cancelled: false })),
     ...trashed.keys.map((key) => ({ key, redacted: true, cancelled: true })),
   ];
   const domain = domainOf(ctx);
   const events = await ctx.services.ical.vevents(entries, { urls: ctx.urls, principal: ctx.principal, version, domain });
+  for (const id of series) events.push(...(await seriesVevents(ctx, id, version)));
   const cut = total > keys.length;
   const body = calendarBytes(
     {
@@ -57,10 +66,59 @@ async function feed(ctx: RequestContext & { params: Record<string, unknown> }) {
   return { body, headers: { ...fileHeaders('events'), 'X-TEC-Total': String(total), 'X-Calendar-Feed-Limit': String(ical.maxEvents) } };
 }
 
-/** `GET /ics/events/{id}` and `…/by-slug/{slug}`: one event's calendar file, answered as its JSON read is (403s, 404s). */
+/**
+ * A series as subscribers' apps read it (RFC 5545 §3.8.5): one master `VEVENT` with its rule,
+ * its extra dates and, as `EXDATE`s, its cancelled occurrences and the edited ones the caller may
+ * not read; then each edited occurrence the caller may read as a `VEVENT` of the same `UID` with
+ * its `RECURRENCE-ID`. Nothing when the caller may not read the series.
+ */
+async function seriesVevents(ctx: RequestContext, seriesId: number, version: string | undefined): Promise<Vevent[]> {
+  const parts = await ctx.services.events.seriesParts(seriesId);
+  if (!parts || !readable(ctx, parts.row)) return [];
+  const { row, times, occurrences } = parts;
+  const view = { urls: ctx.urls, principal: ctx.principal, single: false, version };
+  const domain = domainOf(ctx);
+  // Edited occurrences, and those whose start the zone skips or repeats: readers place those
+  // differently (ical.js reads a skipped 02:30 as 01:30, a repeated one as its second time), so
+  // they are written with their own times too.
+  const tzid = icalZone(times.zone);
+  const moved = (o: OccurrenceRow) => !!tzid && (o.start_local !== o.original_start || localTime(Date.parse(`${o.start_utc.replace(' ', 'T')}Z`), tzid) === undefined);
+  const edited = occurrences.filter((o) => !o.cancelled && (o.content_id !== seriesId || moved(o)));
+  const shown = await ctx.services.events.getMany(edited.map((o) => o.id));
+  const visible = shown.filter((r) => readable(ctx, r));
+  const hidden = edited.filter((o) => !visible.some((r) => r.id === o.id)).map((o) => o.original_start);
+  const years = [...new Set(occurrences.map((o) => Number(o.start_local.slice(0, 4))))];
+  const [master] = await ctx.services.events.renderJson([row], view, async () => [row]);
+  if (!master) return [];
+  const redacted = (r: EventRow, json: RawJson) => (r.password && !unlocked(ctx, r) ? redact(eventOf(json)) : eventOf(json));
+  const out: Vevent[] = [];
+  const rules = { rrule: times.recurrence.rrule, rdates: times.recurrence.rdates, exdates: [...times.recurrence.exdates, ...occurrences.filter((o) => o.cancelled).map((o) => o.original_start), ...hidden] };
+  const written = vevent(redacted(row, master), { domain, protected: !!row.password, cancelled: false, recurrence: { seriesId, zone: times.zone, rules, years } });
+  if (written) out.push(written);
+  const rendered = await ctx.services.events.renderJson(visible, view, async () => visible);
+  visible.forEach((r, i) => {
+    const json = rendered[i];
+    if (!json || !r.occurrence) return;
+    const part = vevent(redacted(r, json), { domain, protected: !!r.password, cancelled: false, recurrence: { seriesId, zone: times.zone, recurrenceId: r.occurrence.originalStart, years } });
+    if (part) out.push(part);
+  });
+  return out;
+}
+
+/** Whether the caller may read an event (as its single read decides, but for a password). */
+function readable(ctx: RequestContext, row: EventRow): boolean {
+  return row.status !== 'trash' && (row.status === 'publish' || ctx.services.events.can(ctx.principal, 'read', row));
+}
+
+/** `GET /ics/events/{id}` and `…/by-slug/{slug}`: one event's calendar file, answered as its JSON read is (403s, 404s); a series' with its rules. */
 function eventFile(bySlug: boolean) {
   return async (ctx: RequestContext) => {
     const { row, json } = await readEvent(ctx, bySlug);
+    if (row.series_id === row.id && !row.occurrence) {
+      const parts = await seriesVevents(ctx, row.id, await ctx.version());
+      const name = row.slug && /^[\w-]{1,100}$/.test(row.slug) ? row.slug : `event-${row.id}`;
+      return { body: calendarBytes({ name: parts[0]?.summary || name, refreshMinutes: ctx.options.ical.refreshMinutes }, parts), headers: fileHeaders(name) };
+    }
     const written = vevent(eventOf(json), { domain: domainOf(ctx), protected: !!row.password, cancelled: false });
     const name = row.slug && /^[\w-]{1,100}$/.test(row.slug) ? row.slug : `event-${row.id}`;
     const body = calendarBytes({ name: written?.summary || name, refreshMinutes: ctx.options.ical.refreshMinutes }, written ? [written] : []);

@@ -1,0 +1,97 @@
+/**
+ * How far ahead the occurrence index reaches. Series that never end are indexed
+ * `recurrence.horizonMonths` ahead when written; the horizon then slides with time (once a day,
+ * in the background), and moves further on demand: `calendar.extendOccurrences(until)`, the
+ * `occurrences` command, or an archive read by an editor past it (in the background, up to
+ * `maxHorizonMonths`). Reads never wait for it, and anonymous reads never start it: their work
+ * stays bounded whatever window they ask for.
+ */
+import type { Store } from '../store/index.js';
+import { withRetry } from '../store/retry.js';
+import type { SeriesService } from './series.js';
+
+/** `until` as a wall clock (`YYYY-MM-DD HH:MM:SS`, UTC). */
+const wallClock = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
+
+/**
+ * Indexes every series that never ends up to `until` (at most the furthest horizon), one
+ * series per transaction; the number of occurrences added.
+ */
+export async function extendIndex(store: Store, series: SeriesService, siteZone: string, until: Date, now: Date = new Date()): Promise<number> {
+  const target = wallClock(until);
+  const ids = (await store.db.selectFrom('series').select('id').where('complete', '=', 0).where('indexed_until', '<', target).execute()).map((r) => r.id);
+  let added = 0;
+  for (const id of ids) {
+    added += await withRetry(() =>
+      store.transaction(async (tx) => {
+        const [row, event] = [await tx.occurrences.series(id), await tx.events.get(id, { lock: true })];
+        if (!row || !event || event.series_id !== id) return 0;
+        return series.extend(tx, id, series.seriesTimes(row, event, siteZone), target, now);
+      }),
+    );
+  }
+  return added;
+}
+
+/** Runs index extensions in the background, one at a time. */
+export class HorizonKeeper {
+  #running: Promise<unknown> | undefined;
+  #lastDay: string | undefined;
+  #wanted: string | undefined;
+  #stopped = false;
+
+  constructor(
+    private readonly series: SeriesService,
+    private readonly run: (until: Date) => Promise<number>,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** Keeps the horizon `horizonMonths` ahead: at most once a day, in the background. */
+  tick(now: Date): void {
+    const day = now.toISOString().slice(0, 10);
+    if (this.#lastDay === day) return;
+    this.#lastDay = day;
+    this.request(new Date(`${this.series.horizon(now).replace(' ', 'T')}Z`));
+  }
+
+  /** Extends the index up to `until` (at most the furthest horizon) in the background. */
+  request(until: Date): void {
+    if (this.#stopped) return;
+    const max = new Date(`${this.series.maxHorizon(new Date()).replace(' ', 'T')}Z`);
+    const target = until > max ? max : until;
+    const key = wallClock(target);
+    if (this.#wanted !== undefined && this.#wanted >= key) return;
+    this.#wanted = key;
+    const previous = this.#running ?? Promise.resolve();
+    this.#running = previous
+      .then(() => (this.#stopped ? 0 : this.run(target)))
+      .catch((error: unknown) => {
+        // Tried again by a later request.
+        this.#wanted = undefined;
+        this.#lastDay = undefined;
+        this.onError(error);
+      });
+  }
+
+  /** Waits for the extension under way, and starts no other. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#running;
+  }
+
+  /** Lets extensions run again (after a migrate). */
+  restart(): void {
+    this.#stopped = false;
+  }
+
+  /** Extends the index up to `until` now (at most the furthest horizon); the occurrences added. */
+  extend(until: Date): Promise<number> {
+    const max = new Date(`${this.series.maxHorizon(new Date()).replace(' ', 'T')}Z`);
+    return this.run(until > max ? max : until);
+  }
+
+  /** Resolves once the extensions asked for so far are done. */
+  async settled(): Promise<void> {
+    await this.#running;
+  }
+}
