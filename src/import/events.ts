@@ -11,6 +11,10 @@ import { importPost, sourcePost } from './posts.js';
 import { emptyReport, type KindReport } from './report.js';
 import type { ImportRun } from './run.js';
 import { SourceError } from './source.js';
+import type { Store } from '../store/index.js';
+import { wallClockToInstant } from '../dates/index.js';
+import { parseRecurrence } from '../recurrence/rules.js';
+import { removeOverrides } from '../resources/events/overrides.js';
 
 /** What the other kinds became (source id → id here); venues and organizers grow when an event pulls one in under `since`. */
 export interface LinkedIds {
@@ -94,8 +98,45 @@ function eventDetails(item: Record<string, unknown>): Omit<EventsTable, 'post_id
   };
 }
 
-/** Imports one event of the source (`item`, as the source shows it). */
-async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds, into: KindImport): Promise<void> {
+/** A series of the source, as its occurrences in the archive show it (this library's API, `series`). */
+interface SourceSeries {
+  /** The original starts of the occurrences the source listed. */
+  listed: Set<string>;
+  /** How many of them the source shows edited (not carried over). */
+  edited: number;
+}
+
+/** The series an archive item is an occurrence of (this library's own API shows it), if it is one. */
+function seriesOf(item: unknown): { id: number; originalStart: string; overridden: boolean } | undefined {
+  const series = typeof item === 'object' && item !== null ? (item as { series?: unknown }).series : undefined;
+  if (typeof series !== 'object' || series === null) return undefined;
+  const { id, original_start, overridden } = series as { id?: unknown; original_start?: unknown; overridden?: unknown };
+  return Number.isSafeInteger(id) && typeof original_start === 'string' ? { id: id as number, originalStart: original_start, overridden: overridden === true } : undefined;
+}
+
+/** The original's add-on numbers the occurrences of its recurring events from here. */
+const PROVISIONAL_BASE = 10_000_000;
+
+/**
+ * Makes an imported event the series the source shows (`recurrence` lines, this library's API):
+ * its occurrences are indexed here, and those the source no longer lists (cancelled there)
+ * cancelled. Edits of single occurrences are not carried over (reported).
+ */
+async function asSeries(tx: Store, run: ImportRun, id: number, isNew: boolean, lines: unknown, details: { start_local: string; end_local: string; timezone: string }, source: SourceSeries): Promise<void> {
+  const zone = wallClockToInstant('2000-01-01 00:00:00', details.timezone) ? details.timezone : 'UTC';
+  const recurrence = parseRecurrence(lines, zone, { lines: 10_000, dates: 100_000 });
+  if (!recurrence) return;
+  const times = { start: details.start_local, end: details.end_local, zone, recurrence };
+  if (isNew) await run.series.create(tx, id, times, run.now);
+  else await removeOverrides(tx, await run.series.reindex(tx, id, times, run.now));
+  const last = [...source.listed].sort().at(-1);
+  for (const o of await tx.occurrences.of(id)) {
+    if (!o.cancelled && last !== undefined && o.original_start <= last && !source.listed.has(o.original_start)) await tx.occurrences.update(o.id, { cancelled: 1 });
+  }
+}
+
+/** Imports one event of the source (`item`, as the source shows it); `series` when it is the series of occurrences the source listed. */
+async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds, into: KindImport, series?: SourceSeries): Promise<void> {
   const { report } = into;
   const post = sourcePost(item, 'title');
   const fields = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
@@ -145,6 +186,7 @@ async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds,
         else await tx.events.updateDetails(id, { ...details, venue_id: links.venue });
         if (!isNew || links.organizers.length) await tx.events.setOrganizers(id, links.organizers, created);
         for (const [kind, termIds] of links.terms) await tx.events.setTerms(id, kind.taxonomy, termIds, created);
+        if (series) await asSeries(tx, run, id, isNew, fields.recurrence, details, series);
       },
     },
     into.ids,
@@ -159,8 +201,24 @@ async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds,
 export async function importEvents(run: ImportRun, linked: LinkedIds, alsoIds: readonly number[] = []): Promise<KindImport> {
   const into: KindImport = { ids: new Map(), report: emptyReport() };
   const seen = new Set<number>();
+  const series = new Map<number, SourceSeries>();
+  const provisional = new Map<string, number[]>();
   let done = 0;
   let total = 0;
+  /** Imports an archive item, or notes it as an occurrence of a series. */
+  const take = async (item: unknown) => {
+    const occurrence = seriesOf(item);
+    if (occurrence) {
+      const s = series.get(occurrence.id) ?? { listed: new Set<string>(), edited: 0 };
+      s.listed.add(occurrence.originalStart);
+      if (occurrence.overridden) s.edited++;
+      series.set(occurrence.id, s);
+      return;
+    }
+    const { id, slug } = (typeof item === 'object' && item !== null ? item : {}) as { id?: unknown; slug?: unknown };
+    if (typeof id === 'number' && id >= PROVISIONAL_BASE && typeof slug === 'string') provisional.set(slug, [...(provisional.get(slug) ?? []), id]);
+    await importEventItem(run, item, linked, into);
+  };
   for await (const page of run.source.pages('events', { ...ALL_EVENTS, ...run.query })) {
     if (page.failure) {
       // WordPress' collection listed the events of that page too: they are read one by one below.
@@ -169,7 +227,7 @@ export async function importEvents(run: ImportRun, linked: LinkedIds, alsoIds: r
     }
     for (const item of page.items) {
       if (typeof item === 'object' && item !== null && 'id' in item && typeof item.id === 'number') seen.add(item.id);
-      await importEventItem(run, item, linked, into);
+      await take(item);
     }
     done += page.items.length;
     total = page.total;
@@ -179,12 +237,25 @@ export async function importEvents(run: ImportRun, linked: LinkedIds, alsoIds: r
   for (const id of unlisted) {
     try {
       const answer = await run.source.get(`/events/${id}`, run.query.context ? { context: run.query.context } : {});
-      await importEventItem(run, answer.body, linked, into);
+      await take(answer.body);
     } catch (e) {
       // Gone since it was listed, or not readable by the account.
       if (!(e instanceof SourceError && e.status === 404)) into.report.skipped.push({ sourceId: id, reason: e instanceof Error ? e.message : String(e) });
     }
     run.onProgress?.('event', ++done, total + unlisted.length);
+  }
+  // Each series once, from its own read (its rules), with what its occurrences told.
+  for (const [id, s] of series) {
+    try {
+      const answer = await run.source.get(`/events/${id}`, run.query.context ? { context: run.query.context } : {});
+      await importEventItem(run, answer.body, linked, into, s);
+      if (s.edited) into.report.warnings.push(`event ${id}: ${s.edited} edited occurrence${s.edited > 1 ? 's' : ''} of this recurring event imported as the series shows them (edits of single occurrences are not carried over)`);
+    } catch (e) {
+      into.report.skipped.push({ sourceId: id, reason: `the recurring event could not be read (${e instanceof Error ? e.message : String(e)})` });
+    }
+  }
+  for (const [slug, ids] of provisional) {
+    into.report.warnings.push(`events ${ids.join(', ')}: occurrences of a recurring event of the original's add-on (ids above ${PROVISIONAL_BASE}, slug ${slug}) imported as single events: its API does not show their rules`);
   }
   return into;
 }

@@ -17,6 +17,8 @@ import { emptyReport, type KindReport } from './report.js';
 import type { ImportRun, ImportedPostKind } from './run.js';
 import { Source, SourceError, type SourceOptions } from './source.js';
 import { importTerms } from './terms.js';
+import { resolveOptions } from '../options.js';
+import { SeriesService } from '../recurrence/series.js';
 import { readCollection, type CollectionFacts } from './wordpress.js';
 
 /** What to import from where, and how. */
@@ -68,6 +70,7 @@ export function prepareRun(store: Store, options: ImportCalendarOptions): { run:
     keepIds: options.keepIds ?? false,
     since: options.since && utcWallClock(options.since),
     images: options.images === false ? undefined : new ImageImporter(options.images ?? { hosts: [] }),
+    series: new SeriesService(resolveOptions({ db: store.db }).recurrence),
     imageReport: kinds.image,
     query: {},
     collections: new Map(),

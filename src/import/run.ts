@@ -1,6 +1,7 @@
 /** What every importer of one run shares: where it reads and writes, and how. */
 import type { Store } from '../store/index.js';
 import type { ImageImporter } from './images.js';
+import type { SeriesService } from '../recurrence/series.js';
 import type { ImportMap } from './map.js';
 import type { AuthorMapping } from './posts.js';
 import type { KindReport } from './report.js';
@@ -26,6 +27,8 @@ export interface ImportRun {
   keepIds: boolean;
   /** Items the source modified before this UTC time (`YYYY-MM-DD HH:MM:SS`) are left as they are. */
   since?: string;
+  /** The rules and index of recurring events here (the calendar's default recurrence options). */
+  series: SeriesService;
   /** Side-loads featured images; absent: images are not copied. */
   images?: ImageImporter;
   /** What became of the images. */
