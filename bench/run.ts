@@ -9,6 +9,7 @@
  * Environment (all optional): BENCH_SIZES=1000,10000,100000 · BENCH_FRAMEWORKS=express,fastify ·
  * BENCH_SECONDS=5 (per case) · BENCH_WARMUP=1 · BENCH_CEILING_SECONDS=3 · BENCH_CASES=<name or substring,…> ·
  * BENCH_REUSE=1 (reuse today's seeded files) · BENCH_TSX=1 (run the sources under tsx, not compiled) ·
+ * BENCH_SERIES=0 (skip the recurring events' calendar: 1,000 weekly series, 100k occurrences) ·
  * CALENDAR_BENCH_POSTGRES_URL=postgres://….
  */
 import { cpus, loadavg } from 'node:os';
@@ -21,6 +22,7 @@ import { seedCalendar, type SeedFixtures } from './seed.js';
 import { buildServers } from './build.js';
 import { startServer, stopServer, type ServerProcess } from './server.js';
 import { evaluateTargets } from './targets.js';
+import { SERIES_SIZE, seriesCases, seriesDataset, seriesWorkingCopy } from './series.js';
 
 type Framework = 'express' | 'fastify';
 
@@ -201,6 +203,21 @@ async function main(): Promise<void> {
       seeding.push({ size, db: 'postgres', seconds: pg.seconds, cpuSeconds: pg.cpuSeconds });
       log(`seeded ${size} events on PostgreSQL in ${pg.seconds.toFixed(1)} s`);
       results.push(...(await benchServer('fastify', 'postgres', config.postgres, selected(benchCases(pg)), size)));
+    }
+  }
+  if (env.BENCH_SERIES !== '0') {
+    const fixtures = await seriesDataset(config.reuse);
+    seeding.push({ size: SERIES_SIZE, db: 'sqlite (series)', seconds: fixtures.seconds + fixtures.seriesSeconds, reused: fixtures.reused });
+    log(`seeded 1,000 events and 1,000 weekly series (100k occurrences) on SQLite: series in ${fixtures.seriesSeconds.toFixed(1)} s${fixtures.reused ? ' (reused)' : ''}`);
+    const cases = selected(seriesCases(fixtures));
+    for (const c of cases) requests.set(c.name, c.request(0));
+    for (const framework of config.frameworks) {
+      const copy = seriesWorkingCopy(framework);
+      try {
+        results.push(...(await benchServer(framework, 'sqlite', copy.file, cases, SERIES_SIZE)));
+      } finally {
+        copy.remove();
+      }
     }
   }
   await ceilings(results, requests);

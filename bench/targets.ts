@@ -10,6 +10,7 @@ export interface MeasuredCase {
   requestsPerSecond: number;
   p99Ms: number;
   rssPeakMb?: number;
+  rssEndMb?: number;
   ceilingRps?: number;
   serverCpuMsPerRequest?: number;
   ceilingCpuMsPerRequest?: number;
@@ -71,6 +72,13 @@ export function evaluateTargets(results: readonly MeasuredCase[], seeding: reado
     });
   }
   out.push(...speedTargets(results));
+  // Issue 19: anonymous windows past the occurrence index cost no memory that stays.
+  for (const far of results.filter((r) => r.case === 'series: 30 far-future windows (anonymous), no-cache' && r.rssEndMb !== undefined)) {
+    const before = results.find((r) => r.framework === far.framework && r.db === far.db && r.size === far.size && r.case === 'series: GET /events/<occurrence id>, no-cache');
+    if (before?.rssEndMb === undefined) continue;
+    const growth = far.rssEndMb! - before.rssEndMb;
+    out.push({ name: `30 anonymous far-future windows leave RSS flat (≤ +10 MB; ${far.framework}/${far.db})`, ok: growth <= 10, measured: `${before.rssEndMb.toFixed(0)} → ${far.rssEndMb!.toFixed(0)} MB` });
+  }
   const rss = results.filter((r) => r.size === LARGEST && r.rssPeakMb !== undefined);
   for (const server of [...new Set(rss.map((r) => `${r.framework}/${r.db}`))]) {
     const peak = Math.max(...rss.filter((r) => `${r.framework}/${r.db}` === server).map((r) => r.rssPeakMb!));
@@ -92,6 +100,12 @@ const COMPUTED: readonly { case: string; ms: number }[] = [
   { case: 'POST /events (administrator)', ms: 1.5 },
   // Issue 17: a feed is held to the budget of a 50-item list.
   { case: 'GET /ics/events?categories (month), no-cache', ms: 2 },
+  // Issue 19: the same budgets with 1,000 weekly series (100k occurrences) in the archive.
+  { case: 'series: GET /events, no-cache', ms: 0.6 },
+  { case: 'series: GET /events (signed in)', ms: 0.6 },
+  { case: 'series: GET /events?per_page=50 (signed in)', ms: 2 },
+  { case: 'series: GET /events?start_date&end_date (month), no-cache', ms: 0.6 },
+  { case: 'series: GET /events/<occurrence id>, no-cache', ms: 0.25 },
 ];
 
 /** Logged-out reads answered from the response cache, held to a share of the framework's static ceiling. */

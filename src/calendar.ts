@@ -93,10 +93,13 @@ export function createCalendar(options: CalendarOptions): Calendar {
     const store = Store.open(db, resolved.tablePrefix, resolved.changes.retentionMs);
     opened = store;
     startWebhooks(store);
+    const services = createServices(store, resolved);
+    // The occurrence index slides ahead with time, on its own timer.
+    if (!closed) services.horizon.start();
     const { responseCache } = resolved;
     return {
       options: resolved,
-      services: createServices(store, resolved),
+      services,
       routes: ROUTES,
       version: () => store.version(),
       responses: responseCache ? { cache: new ResponseCache(responseCache.maxBytes) } : undefined,
@@ -143,8 +146,6 @@ export function createCalendar(options: CalendarOptions): Calendar {
       return failedStart(resolved, request, startFailure(error));
     }
     const response = await dispatch(built, request);
-    // The occurrence index slides ahead with time, in the background.
-    if (!closed) built.services.horizon.tick(new Date());
     // A write that succeeded may have logged changes: their webhooks go out now, after this answer.
     const wrote = response !== null && response.status < 300 && !['GET', 'HEAD', 'OPTIONS'].includes(request.method.toUpperCase());
     if (deliverer && wrote) setImmediate(() => deliverer?.kick());
@@ -184,6 +185,8 @@ export function createCalendar(options: CalendarOptions): Calendar {
       await migrateStore(await raw, resolved.tablePrefix);
       migrated = true;
       if (opened) startWebhooks(opened);
+      // After an uninstall, the occurrence index slides again.
+      if (!closed) (await core.catch(() => undefined))?.services.horizon.restart();
     },
     uninstall: async () => {
       // Webhooks and the occurrence index need the tables they are about to lose.
@@ -192,7 +195,6 @@ export function createCalendar(options: CalendarOptions): Calendar {
       await services?.horizon.stop();
       migrated = false;
       await dropStore(await raw, resolved.tablePrefix);
-      services?.horizon.restart();
     },
     services: async () => (await core).services,
     extendOccurrences: async (until) => (await ready()).services.horizon.extend(until),

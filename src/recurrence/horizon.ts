@@ -1,13 +1,14 @@
 /**
  * How far ahead the occurrence index reaches. Series that never end are indexed
- * `recurrence.horizonMonths` ahead when written; the horizon then slides with time (once a day,
- * in the background), and moves further on demand: `calendar.extendOccurrences(until)`, the
- * `occurrences` command, or an archive read by an editor past it (in the background, up to
- * `maxHorizonMonths`). Reads never wait for it, and anonymous reads never start it: their work
- * stays bounded whatever window they ask for.
+ * `recurrence.horizonMonths` ahead when written; the horizon then slides with time (a minute
+ * after the calendar starts, then once a day, on a timer of its own), and moves further on
+ * demand: `calendar.extendOccurrences(until)`, the `occurrences` command, or an archive read by
+ * an editor past it (in the background, up to `maxHorizonMonths`). Reads never wait for it, and
+ * anonymous reads never start it: their work stays bounded whatever window they ask for.
  */
 import type { Store } from '../store/index.js';
 import { withRetry } from '../store/retry.js';
+import { isDatabaseUnavailable } from '../store/unavailable.js';
 import type { SeriesService } from './series.js';
 
 /** `until` as a wall clock (`YYYY-MM-DD HH:MM:SS`, UTC). */
@@ -33,12 +34,16 @@ export async function extendIndex(store: Store, series: SeriesService, siteZone:
   return added;
 }
 
+/** The first slide of the horizon after a start, then every day. */
+const FIRST_MS = 60_000;
+const EVERY_MS = 86_400_000;
+
 /** Runs index extensions in the background, one at a time. */
 export class HorizonKeeper {
   #running: Promise<unknown> | undefined;
-  #lastDay: string | undefined;
   #wanted: string | undefined;
   #stopped = false;
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly series: SeriesService,
@@ -46,12 +51,22 @@ export class HorizonKeeper {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  /** Keeps the horizon `horizonMonths` ahead: at most once a day, in the background. */
-  tick(now: Date): void {
-    const day = now.toISOString().slice(0, 10);
-    if (this.#lastDay === day) return;
-    this.#lastDay = day;
-    this.request(new Date(`${this.series.horizon(now).replace(' ', 'T')}Z`));
+  /** Keeps the horizon `horizonMonths` ahead: a minute from now, then once a day (the timer keeps no process alive). */
+  start(): void {
+    if (this.#timer || this.#stopped) return;
+    const slide = (delay: number) => {
+      this.#timer = setTimeout(() => {
+        this.request(new Date(`${this.series.horizon(new Date()).replace(' ', 'T')}Z`));
+        slide(EVERY_MS);
+      }, delay);
+      this.#timer.unref();
+    };
+    slide(FIRST_MS);
+  }
+
+  /** Whether a window ending at `end` (a wall clock) reaches past the horizon every write indexes to. */
+  beyond(end: string, now: Date): boolean {
+    return end > this.series.horizon(new Date(now.getTime() + 86_400_000));
   }
 
   /** Extends the index up to `until` (at most the furthest horizon) in the background. */
@@ -66,22 +81,25 @@ export class HorizonKeeper {
     this.#running = previous
       .then(() => (this.#stopped ? 0 : this.run(target)))
       .catch((error: unknown) => {
-        // Tried again by a later request.
+        // Tried again by a later request; a store that cannot be reached is no news (reads say so).
         this.#wanted = undefined;
-        this.#lastDay = undefined;
-        this.onError(error);
+        if (!isDatabaseUnavailable(error)) this.onError(error);
       });
   }
 
   /** Waits for the extension under way, and starts no other. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
     await this.#running;
   }
 
-  /** Lets extensions run again (after a migrate). */
+  /** Lets extensions run again (after an uninstall and a migrate). */
   restart(): void {
     this.#stopped = false;
+    this.#wanted = undefined;
+    this.start();
   }
 
   /** Extends the index up to `until` now (at most the furthest horizon); the occurrences added. */

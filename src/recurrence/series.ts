@@ -39,6 +39,11 @@ const dayOf = (wallClock: string) => wallClock.slice(0, 10);
 export class SeriesService {
   constructor(private readonly options: RecurrenceOptions) {}
 
+  /** Whether an id is in the occurrences' range (post ids stay below it). */
+  isOccurrenceId(id: number): boolean {
+    return id >= this.options.idBase;
+  }
+
   /** How far ahead occurrences are indexed at `now`. */
   horizon(now: Date): string {
     return monthsAhead(now, this.options.horizonMonths);

@@ -26,7 +26,7 @@ const CONNECTION_CODES = new Set([
   'SQLITE_CANTOPEN',
 ]);
 
-const CONNECTION_MESSAGES = /connection terminated|connection refused|timeout exceeded when trying to connect|connection is closed|pool is closed|cannot enqueue|server has gone away|lost connection/i;
+const CONNECTION_MESSAGES = /connection terminated|connection refused|timeout exceeded when trying to connect|connection is closed|pool is closed|cannot enqueue|server has gone away|lost connection|connection error and is not queryable/i;
 
 /** Whether an error means the database is unavailable (answered 503, retried by the client). */
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -116,7 +116,8 @@ const MAX_HEADER_URL = 2000;
  * lists more); anonymous reads never do, so that their work stays bounded.
  */
 function extendFor(ctx: RequestContext, end: string | undefined): void {
-  if (end !== undefined && has(ctx.principal, 'edit_tribe_events')) ctx.services.horizon.request(new Date(`${end.replace(' ', 'T')}Z`));
+  const { horizon } = ctx.services;
+  if (end !== undefined && has(ctx.principal, 'edit_tribe_events') && horizon.beyond(end, ctx.now())) horizon.request(new Date(`${end.replace(' ', 'T')}Z`));
 }
 
 /** The events archive. */

@@ -220,13 +220,26 @@ export class EventStore {
           page.orderBy('events.start_local', 'asc').orderBy('events.post_id', 'asc');
       keys = await page.limit(q.limit).offset(q.offset).execute();
     } else {
-      const columns = ['posts.date as date', 'posts.author as author', 'posts.status as status', 'posts.status_before_trash as status_before_trash', 'posts.password as password'] as const;
-      const events = plain.select(['posts.id as id', 'events.start_local as start_local', sql<number>`0`.as('of_series'), ...columns]);
-      const shown = occurrences.select([sql.ref<number>('occurrences.id').as('id'), sql.ref<string>('occurrences.start_local').as('start_local'), sql.ref<number>('occurrences.series_id').as('of_series'), ...columns]);
-      let page = this.db.selectFrom(events.unionAll(shown).as('u')).select(['u.id', 'u.author', 'u.status', 'u.status_before_trash', 'u.password', 'u.of_series']);
+      // Each part walks its own index in order and stops at the page's end; the two are merged
+      // here (a UNION ordered as a whole would read and sort every row of the window first).
+      const take = q.offset + q.limit;
+      const columns = ['posts.author', 'posts.status', 'posts.status_before_trash', 'posts.password', 'posts.date'] as const;
+      let events = plain.select(['posts.id', 'events.start_local', ...columns]);
+      let shown = occurrences.select([sql.ref<number>('occurrences.id').as('id'), sql.ref<string>('occurrences.start_local').as('start_local'), sql.ref<number>('occurrences.series_id').as('of_series'), ...columns]);
+      if (q.orderByPublication) {
+        events = events.orderBy('posts.date', 'asc').orderBy('posts.id', 'asc');
+        shown = shown.orderBy('posts.date', 'asc').orderBy(sql.ref('occurrences.id'), 'asc');
+      } else {
+        events = events.orderBy('events.start_local', 'asc').orderBy('events.post_id', 'asc');
+        shown = shown.orderBy(sql.ref('occurrences.start_local'), 'asc').orderBy(sql.ref('occurrences.id'), 'asc');
+      }
+      const [a, b] = [await events.limit(take).execute(), await shown.limit(take).execute()];
+      const sortKey = (r: { start_local: string; date: string }) => (q.orderByPublication ? r.date : r.start_local);
       // Occurrence ids are above every post id: at the same start, events come first.
-      page = q.orderByPublication ? page.orderBy('u.date', 'asc').orderBy('u.id', 'asc') : page.orderBy('u.start_local', 'asc').orderBy('u.id', 'asc');
-      keys = (await page.limit(q.limit).offset(q.offset).execute()).map((k) => ({ ...k, id: Number(k.id), of_series: Number(k.of_series) }));
+      const merged = [...a.map((r) => ({ ...r, of_series: 0 })), ...b.map((r) => ({ ...r, id: Number(r.id), of_series: Number(r.of_series) }))].sort(
+        (x, y) => (sortKey(x) < sortKey(y) ? -1 : sortKey(x) > sortKey(y) ? 1 : x.id - y.id),
+      );
+      keys = merged.slice(q.offset, take).map(({ id, author, status, status_before_trash, password, of_series }) => ({ id, author, status, status_before_trash, password, of_series }));
     }
     if (version !== undefined) this.pages.set(version, pageKey, keys);
     return { keys, total: n + m };

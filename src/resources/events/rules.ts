@@ -163,9 +163,15 @@ export class EventService {
    * occurrence is read through the occurrence, not by its own id.
    */
   async get(id: number): Promise<EventRow | undefined> {
+    // One query: occurrence ids are above every post id.
+    if (this.deps.series.isOccurrenceId(id)) return (await this.store.events.occurrence(id)) ?? this.post(id);
+    return (await this.post(id)) ?? this.store.events.occurrence(id);
+  }
+
+  /** The event post with this id, unless it overrides an occurrence (read through the occurrence). */
+  private async post(id: number): Promise<EventRow | undefined> {
     const row = await this.store.events.get(id);
-    if (row) return row.series_id !== null && row.series_id !== row.id ? undefined : row;
-    return this.store.events.occurrence(id);
+    return row && (row.series_id === null || row.series_id === row.id) ? row : undefined;
   }
 
   /** The events with these ids, in that order (occurrences by their ids too); those gone are left out. */
