@@ -10,7 +10,7 @@
 import { RRuleTemporal } from 'rrule-temporal';
 import { formatWallClock, parseWallClock, wallClockToFirstInstant } from '../dates/index.js';
 import { fieldsToNaiveMs, naiveMsToFields, formatFields } from '../dates/wall-clock.js';
-import { untilInZone, withUntil, type Recurrence } from './rules.js';
+import { RecurrenceError, untilInZone, withUntil, type Recurrence } from './rules.js';
 
 /** What a series is expanded from: its first occurrence's wall clocks, zone and rules. */
 export interface SeriesTimes {
@@ -39,6 +39,13 @@ const icalUtc = (wallClock: string) => `${wallClock.replace(/[-:]/g, '').replace
 /** The wall clock of an occurrence the library returns (a UTC ZonedDateTime). */
 const wallClockOf = (zdt: { epochMilliseconds: number }) => formatFields(naiveMsToFields(zdt.epochMilliseconds));
 
+/**
+ * Periods of the rule the library walks at most before it gives up (its default is 10,000):
+ * enough for a daily rule started decades ago and indexed to the furthest horizon, while a rule
+ * that never matches fails within a bounded time (about a second for the costliest BYSETPOS).
+ */
+const MAX_ITERATIONS = 20_000;
+
 /** Rules built once per series shape: the library's rule objects memoise their work. */
 const built = new Map<string, RRuleTemporal>();
 const BUILT_MAX = 500;
@@ -52,7 +59,7 @@ function ruleOf(series: SeriesTimes): RRuleTemporal | undefined {
   const key = `${series.start}\n${value}`;
   let rule = built.get(key);
   if (!rule) {
-    rule = new RRuleTemporal({ rruleString: value, dtstart: asUtc(series.start), includeDtstart: true, cache: false });
+    rule = new RRuleTemporal({ rruleString: value, dtstart: asUtc(series.start), includeDtstart: true, cache: false, maxIterations: MAX_ITERATIONS });
     if (built.size >= BUILT_MAX) built.clear();
     built.set(key, rule);
   }
@@ -71,13 +78,21 @@ export function expandStarts(series: SeriesTimes, from: string | undefined, to: 
   const lower = from ?? series.start;
   const rule = ruleOf(series);
   if (rule) {
-    // One past the limit, to know whether there were more.
-    const after = new Date(`${lower.replace(' ', 'T')}Z`);
-    const before = new Date(`${to.replace(' ', 'T')}Z`);
+    // Walked from the rule's start (which COUNT needs), stopping past the window or one past the
+    // limit (to know whether there were more): never the whole rule.
     let n = 0;
-    for (const zdt of rule.between(after, before, true)) {
-      candidates.add(wallClockOf(zdt));
-      if (++n > max + exdates.length) break;
+    try {
+      rule.all((zdt) => {
+        const clock = wallClockOf(zdt);
+        if (clock > to) return false;
+        if (clock >= lower) {
+          candidates.add(clock);
+          if (++n > max + exdates.length) return false;
+        }
+        return true;
+      });
+    } catch (e) {
+      throw new RecurrenceError(`recurrence cannot be expanded: ${e instanceof Error ? e.message.slice(0, 120) : 'the rule gives no occurrence'}.`);
     }
   } else if (series.start >= lower && series.start <= to) {
     candidates.add(series.start);

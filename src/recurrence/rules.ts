@@ -122,12 +122,53 @@ function checkedRule(value: string): string {
   if (/(?:^|;)(BYSECOND|BYMINUTE)=[^;]*,/.test(rule)) throw new RecurrenceError('RRULE lists several BYMINUTE or BYSECOND values, which repeats more often than hourly.');
   const until = /(?:^|;)UNTIL=([^;]+)/.exec(rule)?.[1];
   if (until !== undefined && !DATE_VALUE.test(until)) throw new RecurrenceError(`RRULE UNTIL=${until.slice(0, 30)} is not a date or a date-time.`);
+  for (const part of rule.split(';')) checkedPart(part);
   try {
     new RRuleTemporal({ rruleString: rule, dtstart: { timeZoneId: 'UTC', toString: () => '2000-01-01T00:00:00+00:00[UTC]' } });
   } catch (e) {
     throw new RecurrenceError(`RRULE is not valid: ${e instanceof Error ? e.message.slice(0, 200) : 'unreadable'}.`);
   }
   return rule;
+}
+
+/** The ranges RFC 5545 §3.3.10 gives the numbers of each part (a negative value counts from the end). */
+const RANGES: Record<string, { min: number; max: number; negative?: boolean }> = {
+  BYSECOND: { min: 0, max: 60 },
+  BYMINUTE: { min: 0, max: 59 },
+  BYHOUR: { min: 0, max: 23 },
+  BYMONTHDAY: { min: 1, max: 31, negative: true },
+  BYYEARDAY: { min: 1, max: 366, negative: true },
+  BYWEEKNO: { min: 1, max: 53, negative: true },
+  BYMONTH: { min: 1, max: 12 },
+  BYSETPOS: { min: 1, max: 366, negative: true },
+};
+const WEEKDAYS = new Set(['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']);
+
+/**
+ * One `NAME=VALUE` part of an RRULE, checked against RFC 5545's ranges: the expansion library
+ * accepts `BYHOUR=25` or `BYWEEKNO=60` and then searches for occurrences that can never come.
+ */
+function checkedPart(part: string): void {
+  const [name = '', value = ''] = part.split('=');
+  const number = (v: string) => /^[+-]?\d{1,4}$/.test(v);
+  const range = RANGES[name];
+  if (range) {
+    for (const v of value.split(',')) {
+      const n = Number(v);
+      const ok = number(v) && ((n >= range.min && n <= range.max) || (range.negative === true && n <= -range.min && n >= -range.max));
+      if (!ok) throw new RecurrenceError(`RRULE ${name}=${value.slice(0, 40)} is out of range (${range.negative ? '±' : ''}${range.min} to ${range.max}).`);
+    }
+  } else if (name === 'BYDAY') {
+    for (const v of value.split(',')) {
+      const m = /^([+-]?\d{1,2})?([A-Z]{2})$/.exec(v);
+      const ordinal = m?.[1] === undefined ? 1 : Math.abs(Number(m[1]));
+      if (!m || !WEEKDAYS.has(m[2]!) || ordinal < 1 || ordinal > 53) throw new RecurrenceError(`RRULE BYDAY=${value.slice(0, 40)} is not a list of weekdays (MO…SU, with an ordinal from ±1 to ±53).`);
+    }
+  } else if (name === 'INTERVAL' || name === 'COUNT') {
+    if (!/^\d{1,6}$/.test(value) || Number(value) < 1) throw new RecurrenceError(`RRULE ${name}=${value.slice(0, 20)} is not a whole number from 1 to 999999.`);
+  } else if (name === 'WKST' && !WEEKDAYS.has(value)) {
+    throw new RecurrenceError(`RRULE WKST=${value.slice(0, 20)} is not a weekday (MO…SU).`);
+  }
 }
 
 /** The RRULE value with its UNTIL replaced by `until` (an `YYYYMMDDTHHMMSSZ`-style value), or removed. */

@@ -6,6 +6,7 @@
  * stays in the index, out of every listing.
  */
 import type { Insertable } from 'kysely';
+import { resolveZone } from '../dates/index.js';
 import { invalidParams, type ApiError } from '../http/errors.js';
 import type { RecurrenceOptions } from '../options.js';
 import type { OccurrencesTable } from '../store/database.js';
@@ -69,7 +70,14 @@ export class SeriesService {
     }
     if (!recurrence) return undefined;
     const series = { ...times, recurrence };
-    const { starts, more } = expandStarts(series, undefined, finite(recurrence) ? END_OF_TIME : this.horizon(now), this.options.maxOccurrences);
+    let expanded: { starts: string[]; more: boolean };
+    try {
+      expanded = expandStarts(series, undefined, finite(recurrence) ? END_OF_TIME : this.horizon(now), this.options.maxOccurrences);
+    } catch (e) {
+      if (e instanceof RecurrenceError) throw recurrenceRefused(e.message);
+      throw e;
+    }
+    const { starts, more } = expanded;
     if (more) {
       const within = finite(recurrence) ? 'in all' : `within ${this.options.horizonMonths} months`;
       throw recurrenceRefused(`recurrence gives more than ${this.options.maxOccurrences} occurrences ${within}: give it an end (COUNT or UNTIL) or repeat it less often.`);
@@ -80,7 +88,8 @@ export class SeriesService {
 
   /** The times and rules of a stored series. */
   seriesTimes(row: SeriesRow, event: { start_local: string; end_local: string; timezone: string }, siteZone: string): SeriesTimes {
-    const zone = event.timezone || siteZone;
+    // A stored zone that names no real zone (`UTCfoo` passes the write's check) reads as the site's, as for the event itself.
+    const zone = event.timezone && resolveZone(event.timezone) ? event.timezone : siteZone;
     const recurrence = parseRecurrence(JSON.parse(row.rules) as string[], zone, { lines: Number.MAX_SAFE_INTEGER, dates: Number.MAX_SAFE_INTEGER });
     return { start: event.start_local, end: event.end_local, zone, recurrence: recurrence ?? { lines: [], rdates: [], exdates: [] } };
   }

@@ -209,3 +209,12 @@ describe('reading recurrence lines', () => {
     expect(parseRecurrence(['EXDATE:20260101T000000Z'], 'UTC', LIMITS)).toBeUndefined();
   });
 });
+
+describe('rules that cannot be expanded', () => {
+  it('refuses parts out of RFC 5545\'s ranges, and gives up on a rule that never matches', () => {
+    const refuse = (rule: string) => expect(() => parseRecurrence([`RRULE:${rule}`], 'UTC', LIMITS), rule).toThrow(RecurrenceError);
+    for (const rule of ['FREQ=YEARLY;BYWEEKNO=60', 'FREQ=DAILY;BYHOUR=25', 'FREQ=MONTHLY;BYMONTHDAY=0', 'FREQ=WEEKLY;BYDAY=MX', 'FREQ=MONTHLY;BYDAY=60MO', 'FREQ=WEEKLY;INTERVAL=0', 'FREQ=WEEKLY;WKST=XX', 'FREQ=YEARLY;BYSETPOS=400;BYDAY=MO']) refuse(rule);
+    const never = { start: '2026-01-01 09:00:00', end: '2026-01-01 10:00:00', zone: 'UTC', recurrence: parseRecurrence(['RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30'], 'UTC', LIMITS)! };
+    expect(() => expandStarts(never, undefined, '2036-12-31 00:00:00', 100)).toThrow(RecurrenceError);
+  });
+});

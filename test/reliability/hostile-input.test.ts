@@ -251,7 +251,10 @@ describe('hostile requests over every route (SQLite)', () => {
       ok(as, '/events', { title: `Fuzz ${status}`, status, start_date: `${soon} 10:00:00`, end_date: `${soon} 11:00:00`, venue: venue.id, organizer: [organizer.id], categories: [cat.id], tags: [tag.id] });
     const events = [await event('publish'), await event('draft', 'contributor'), await event('private'), await event('pending', 'author'), await event('publish', 'author')] as const;
     await t.db.updateTable('posts').set({ password: 'sesame' }).where('id', '=', events[4].id).execute();
-    ids = [cat, tag, venue, draftVenue, organizer, ...events].map((x) => String(x.id));
+    // A recurring event: its id and its occurrences' take hostile values too.
+    const series = await ok('admin', '/events', { title: 'Fuzz series', start_date: `${soon} 18:00:00`, end_date: `${soon} 19:00:00`, recurrence: ['RRULE:FREQ=DAILY;COUNT=6'] });
+    const occurrences = ((await t.request('GET', `/events/${series.id}/occurrences`)).body.events as { id: number }[]).map((o) => ({ id: o.id, slug: '' }));
+    ids = [cat, tag, venue, draftVenue, organizer, ...events, series, ...occurrences].map((x) => String(x.id));
     slugs = [venue, draftVenue, organizer, ...events].map((x) => x.slug).filter(Boolean);
     known = [...ids, ...slugs, 'Fuzz hall', 'Fuzz category', 'fuzz-category', 'sesame', 'edit'];
     good = {
@@ -282,6 +285,9 @@ describe('hostile requests over every route (SQLite)', () => {
       event: [events[0].id],
       post: [events[0].id],
       author: [3, 99],
+      recurrence: [['RRULE:FREQ=WEEKLY;COUNT=3'], ['RRULE:FREQ=DAILY;COUNT=2', `EXDATE:${soon.replace(/-/g, '')}T100000`], [], 'RRULE:FREQ=MONTHLY;COUNT=2'],
+      scope: ['this', 'following', 'all'],
+      reset_overrides: [true, false],
     };
   });
   afterAll(() => t?.close());

@@ -120,6 +120,19 @@ function extendFor(ctx: RequestContext, end: string | undefined): void {
   if (end !== undefined && has(ctx.principal, 'edit_tribe_events') && horizon.beyond(end, ctx.now())) horizon.request(new Date(`${end.replace(' ', 'T')}Z`));
 }
 
+/**
+ * The items of an archive page as the caller sees them (a locked event redacted); an event
+ * deleted since the page was read is left out.
+ */
+async function pageItems(ctx: RequestContext, keys: readonly EventKey[], version: string | undefined): Promise<(RawJson | CalendarEvent)[]> {
+  const rendered = await ctx.services.events.renderJson(keys, { urls: ctx.urls, principal: ctx.principal, single: false, version });
+  return rendered.flatMap((json, i): (RawJson | CalendarEvent)[] => {
+    const key = keys[i];
+    if (json === undefined || key === undefined) return [];
+    return key.password && !unlocked(ctx, key) ? [redact(json.parse() as CalendarEvent)] : [json];
+  });
+}
+
 /** The events archive. */
 export async function archive(ctx: RequestContext & { params: Record<string, unknown> }) {
   const p = ctx.params as Record<string, unknown> & { page?: number; per_page?: number };
@@ -130,13 +143,7 @@ export async function archive(ctx: RequestContext & { params: Record<string, unk
   const { keys, total } = await ctx.services.events.list({ ...query, offset: paging.offset, limit: paging.limit }, version);
   if (paging.page > 1 && keys.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
   const pages = totalPages(total, paging);
-  const rendered = await ctx.services.events.renderJson(keys, { urls: ctx.urls, principal: ctx.principal, single: false, version });
-  // An event deleted since the page was read is left out.
-  const events = rendered.flatMap((json, i): (RawJson | CalendarEvent)[] => {
-    const key = keys[i];
-    if (json === undefined || key === undefined) return [];
-    return key.password && !unlocked(ctx, key) ? [redact(json.parse() as CalendarEvent)] : [json];
-  });
+  const events = await pageItems(ctx, keys, version);
 
   // Paging URLs in upstream order; `venue`, `organizer`, `featured` switch to the encoded form.
   const geoloc = p.geoloc === true;
@@ -203,12 +210,7 @@ export async function occurrences(ctx: RequestContext & { params: Record<string,
   const { keys, total } = await ctx.services.events.list({ statuses, startsOnOrAfter: start, endsOnOrBefore: end, include: [seriesId], orderByPublication: false, offset: paging.offset, limit: paging.limit }, version);
   if (paging.page > 1 && keys.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
   const pages = totalPages(total, paging);
-  const rendered = await ctx.services.events.renderJson(keys, { urls: ctx.urls, principal: ctx.principal, single: false, version });
-  const events = rendered.flatMap((json, i): (RawJson | CalendarEvent)[] => {
-    const key = keys[i];
-    if (json === undefined || key === undefined) return [];
-    return key.password && !unlocked(ctx, key) ? [redact(json.parse() as CalendarEvent)] : [json];
-  });
+  const events = await pageItems(ctx, keys, version);
   const pairs: QueryPair[] = [
     ['per_page', paging.perPage],
     ['start_date', start],

@@ -9,55 +9,66 @@ import type { OccurrenceRow } from '../../recurrence/queries.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';
 import type { EventRow } from './queries.js';
 
-/** Makes the event that overrides occurrence `o` of `series`, as a copy of the series at the occurrence's times; its id. */
-export async function createOverride(tx: Store, series: EventRow, o: OccurrenceRow): Promise<number> {
-  const { id: _id, occurrence: _occurrence, post_id: _post, series_id: _series, start_local: _s, end_local: _e, start_utc: _su, end_utc: _eu, ...row } = series as EventRow & { post_id?: number };
+/** Times of a copy: an occurrence's, or the first of a new series. */
+type CopyTimes = Pick<EventRow, 'start_local' | 'end_local' | 'start_utc' | 'end_utc'>;
+
+/**
+ * A new event copied from `series` (post, details, venue, organizers, terms) at `times`, with
+ * `slug` and `seriesOf` (its id → its `series_id`); its id. Term counts follow, as for any write.
+ */
+export async function copyEvent(tx: Store, series: EventRow, times: CopyTimes, slug: string | null, seriesOf: (id: number) => number): Promise<number> {
   const id = await tx.posts.insert({
     type: 'event',
-    author: row.author,
-    status: row.status,
-    status_before_trash: row.status_before_trash,
-    title: row.title,
-    content: row.content,
-    excerpt: row.excerpt,
-    // The occurrence shows the series' slug: an override has none of its own.
-    slug: null,
-    password: row.password,
-    date: row.date,
-    date_utc: row.date_utc,
-    modified: row.modified,
-    modified_utc: row.modified_utc,
-    menu_order: row.menu_order,
-    parent: row.parent,
-    image_id: row.image_id,
+    author: series.author,
+    status: series.status,
+    status_before_trash: series.status_before_trash,
+    title: series.title,
+    content: series.content,
+    excerpt: series.excerpt,
+    slug,
+    password: series.password,
+    date: series.date,
+    date_utc: series.date_utc,
+    modified: series.modified,
+    modified_utc: series.modified_utc,
+    menu_order: series.menu_order,
+    parent: series.parent,
+    image_id: series.image_id,
   });
   await tx.events.insertDetails(id, {
-    start_local: o.start_local,
-    end_local: o.end_local,
-    start_utc: o.start_utc,
-    end_utc: o.end_utc,
-    timezone: row.timezone,
-    timezone_abbr: row.timezone_abbr,
-    all_day: row.all_day,
-    hidden: row.hidden,
-    featured: row.featured,
-    show_map: row.show_map,
-    show_map_link: row.show_map_link,
-    website: row.website,
-    cost: row.cost,
-    currency_symbol: row.currency_symbol,
-    currency_position: row.currency_position,
-    currency_code: row.currency_code,
-    venue_id: row.venue_id,
-    series_id: series.id,
+    start_local: times.start_local,
+    end_local: times.end_local,
+    start_utc: times.start_utc,
+    end_utc: times.end_utc,
+    timezone: series.timezone,
+    timezone_abbr: series.timezone_abbr,
+    all_day: series.all_day,
+    hidden: series.hidden,
+    featured: series.featured,
+    show_map: series.show_map,
+    show_map_link: series.show_map_link,
+    website: series.website,
+    cost: series.cost,
+    currency_symbol: series.currency_symbol,
+    currency_position: series.currency_position,
+    currency_code: series.currency_code,
+    venue_id: series.venue_id,
+    series_id: seriesOf(id),
   });
-  const created = { status: row.status };
+  const created = { status: series.status };
   const organizers = (await tx.events.organizerIds([series.id])).get(series.id) ?? [];
   if (organizers.length) await tx.events.setOrganizers(id, organizers, created);
   const terms = (await tx.events.termIds([series.id])).get(series.id) ?? [];
   for (const kind of [CATEGORIES, TAGS]) {
     await tx.events.setTerms(id, kind.taxonomy, terms.filter((t) => t.taxonomy === kind.taxonomy).map((t) => t.id), created);
   }
+  return id;
+}
+
+/** Makes the event that overrides occurrence `o` of `series`, as a copy of the series at the occurrence's times; its id. */
+export async function createOverride(tx: Store, series: EventRow, o: OccurrenceRow): Promise<number> {
+  // The occurrence shows the series' slug: an override has none of its own.
+  const id = await copyEvent(tx, series, o, null, () => series.id);
   await tx.occurrences.update(o.id, { content_id: id });
   return id;
 }

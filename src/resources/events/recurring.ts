@@ -22,7 +22,7 @@ import { withUntil } from '../../recurrence/rules.js';
 import type { SeriesService } from '../../recurrence/series.js';
 import type { Store } from '../../store/index.js';
 import { withRetry } from '../../store/retry.js';
-import { createOverride, followSeriesStatus, overridesOf, removeOverrides } from './overrides.js';
+import { copyEvent, createOverride, followSeriesStatus, overridesOf, removeOverrides } from './overrides.js';
 import type { EventRow } from './queries.js';
 import type { EventInput } from './rules.js';
 
@@ -236,52 +236,10 @@ export class RecurringWrites {
     await this.afterUpdate(tx, created, updated, recurrence, input.reset_overrides === true);
   }
 
-  /** A new series post copied from `series` (post, details, links), starting at `first`; its id. */
+  /** A new series copied from `series`, with a slug of its own, starting at `first`; its id. */
   private async copySeries(tx: Store, series: EventRow, first: { start_local: string; end_local: string; start_utc: string; end_utc: string }): Promise<number> {
-    const { id: _id, occurrence: _o, ...row } = series;
-    const id = await tx.posts.insert({
-      type: 'event',
-      author: row.author,
-      status: row.status,
-      status_before_trash: row.status_before_trash,
-      title: row.title,
-      content: row.content,
-      excerpt: row.excerpt,
-      slug: row.slug ? (await uniquePostSlug(tx, 'event', row.slug)) || null : null,
-      password: row.password,
-      date: row.date,
-      date_utc: row.date_utc,
-      modified: row.modified,
-      modified_utc: row.modified_utc,
-      menu_order: row.menu_order,
-      parent: row.parent,
-      image_id: row.image_id,
-    });
-    await tx.events.insertDetails(id, {
-      start_local: first.start_local,
-      end_local: first.end_local,
-      start_utc: first.start_utc,
-      end_utc: first.end_utc,
-      timezone: row.timezone,
-      timezone_abbr: row.timezone_abbr,
-      all_day: row.all_day,
-      hidden: row.hidden,
-      featured: row.featured,
-      show_map: row.show_map,
-      show_map_link: row.show_map_link,
-      website: row.website,
-      cost: row.cost,
-      currency_symbol: row.currency_symbol,
-      currency_position: row.currency_position,
-      currency_code: row.currency_code,
-      venue_id: row.venue_id,
-      series_id: id,
-    });
-    const created = { status: row.status };
-    const organizers = (await tx.events.organizerIds([series.id])).get(series.id) ?? [];
-    if (organizers.length) await tx.events.setOrganizers(id, organizers, created);
-    const terms = (await tx.events.termIds([series.id])).get(series.id) ?? [];
-    for (const taxonomy of ['tribe_events_cat', 'post_tag'] as const) await tx.events.setTerms(id, taxonomy, terms.filter((t) => t.taxonomy === taxonomy).map((t) => t.id), created);
+    const slug = series.slug ? (await uniquePostSlug(tx, 'event', series.slug)) || null : null;
+    const id = await copyEvent(tx, series, first, slug, (own) => own);
     tx.changes.record('event', id, 'created', 'following');
     return id;
   }
