@@ -12,9 +12,10 @@ import { emptyReport, type KindReport } from './report.js';
 import type { ImportRun } from './run.js';
 import { SourceError } from './source.js';
 import type { Store } from '../store/index.js';
-import { wallClockToInstant } from '../dates/index.js';
-import { parseRecurrence } from '../recurrence/rules.js';
-import { removeOverrides } from '../resources/events/overrides.js';
+import { resolveZone } from '../dates/index.js';
+import { ApiError } from '../http/errors.js';
+import type { Recurrence } from '../recurrence/rules.js';
+import { overridesOf, removeOverrides } from '../resources/events/overrides.js';
 
 /** What the other kinds became (source id → id here); venues and organizers grow when an event pulls one in under `since`. */
 export interface LinkedIds {
@@ -117,17 +118,38 @@ function seriesOf(item: unknown): { id: number; originalStart: string; overridde
 /** The original's add-on numbers the occurrences of its recurring events from here. */
 const PROVISIONAL_BASE = 10_000_000;
 
+/** Why a write of the recurring events' rules refused a recurrence, as a report says it. */
+function refusal(e: unknown): Error {
+  const params = e instanceof ApiError && e.data && typeof e.data.params === 'object' && e.data.params !== null ? (e.data.params as Record<string, unknown>) : {};
+  return new Error(`its recurrence is refused here: ${String(params.recurrence ?? (e instanceof Error ? e.message : e))}`);
+}
+
 /**
- * Makes an imported event the series the source shows (`recurrence` lines, this library's API):
- * its occurrences are indexed here, and those the source no longer lists (cancelled there)
- * cancelled. Edits of single occurrences are not carried over (reported).
+ * Makes an imported event the series the source shows (`recurrence` lines, this library's API),
+ * checked as a write here would check it: its occurrences are indexed, and those the source no
+ * longer lists (cancelled there) cancelled. Edits of single occurrences are not carried over
+ * (reported). An event that no longer recurs at the source stops recurring here (`source`
+ * absent).
  */
-async function asSeries(tx: Store, run: ImportRun, id: number, isNew: boolean, lines: unknown, details: { start_local: string; end_local: string; timezone: string }, source: SourceSeries): Promise<void> {
-  const zone = wallClockToInstant('2000-01-01 00:00:00', details.timezone) ? details.timezone : 'UTC';
-  const recurrence = parseRecurrence(lines, zone, { lines: 10_000, dates: 100_000 });
+async function asSeries(tx: Store, run: ImportRun, id: number, lines: unknown, details: { start_local: string; end_local: string; timezone: string }, source: SourceSeries | undefined): Promise<void> {
+  const isSeries = (await tx.events.get(id))?.series_id === id;
+  if (!source) {
+    if (!isSeries) return;
+    await removeOverrides(tx, await overridesOf(tx, id));
+    await tx.occurrences.deleteSeries(id);
+    await tx.events.updateDetails(id, { series_id: null });
+    return;
+  }
+  const zone = details.timezone && resolveZone(details.timezone) ? details.timezone : 'UTC';
+  let recurrence: Recurrence | undefined;
+  try {
+    recurrence = run.series.check(lines, { start: details.start_local, end: details.end_local, zone }, run.now);
+  } catch (e) {
+    throw refusal(e);
+  }
   if (!recurrence) return;
   const times = { start: details.start_local, end: details.end_local, zone, recurrence };
-  if (isNew) await run.series.create(tx, id, times, run.now);
+  if (!isSeries) await run.series.create(tx, id, times, run.now);
   else await removeOverrides(tx, await run.series.reindex(tx, id, times, run.now));
   const last = [...source.listed].sort().at(-1);
   for (const o of await tx.occurrences.of(id)) {
@@ -186,7 +208,7 @@ async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds,
         else await tx.events.updateDetails(id, { ...details, venue_id: links.venue });
         if (!isNew || links.organizers.length) await tx.events.setOrganizers(id, links.organizers, created);
         for (const [kind, termIds] of links.terms) await tx.events.setTerms(id, kind.taxonomy, termIds, created);
-        if (series) await asSeries(tx, run, id, isNew, fields.recurrence, details, series);
+        if (series || !isNew) await asSeries(tx, run, id, fields.recurrence, details, series);
       },
     },
     into.ids,

@@ -17,7 +17,7 @@ import { emptyReport, type KindReport } from './report.js';
 import type { ImportRun, ImportedPostKind } from './run.js';
 import { Source, SourceError, type SourceOptions } from './source.js';
 import { importTerms } from './terms.js';
-import { resolveOptions } from '../options.js';
+import { resolveOptions, type CalendarOptions } from '../options.js';
 import { SeriesService } from '../recurrence/series.js';
 import { readCollection, type CollectionFacts } from './wordpress.js';
 
@@ -35,6 +35,8 @@ export interface ImportCalendarOptions extends SourceOptions {
   keepIds?: boolean;
   /** How featured images are side-loaded (the calendar's image policy), or `false` not to copy them. */
   images?: ImageImportOptions | false;
+  /** The calendar's `recurrence` options (its id base and limits), for the series imported. */
+  recurrence?: CalendarOptions['recurrence'];
   /** Told how far each kind has come. */
   onProgress?: (kind: ImportedKind, done: number, total: number) => void;
 }
@@ -70,7 +72,7 @@ export function prepareRun(store: Store, options: ImportCalendarOptions): { run:
     keepIds: options.keepIds ?? false,
     since: options.since && utcWallClock(options.since),
     images: options.images === false ? undefined : new ImageImporter(options.images ?? { hosts: [] }),
-    series: new SeriesService(resolveOptions({ db: store.db }).recurrence),
+    series: new SeriesService(resolveOptions({ db: store.db, recurrence: options.recurrence }).recurrence),
     imageReport: kinds.image,
     query: {},
     collections: new Map(),

@@ -208,7 +208,8 @@ export async function importPost(run: ImportRun, item: Record<string, unknown>, 
           await writer.beforeUpdate?.(tx, id);
           await tx.posts.update(id, full);
         } else {
-          id = await insertKeepingId(tx, 'posts', run.keepIds ? post.id : undefined, (explicit) => tx.posts.insert({ ...full, id: explicit, status_before_trash: null, parent: 0, image_id: full.image_id ?? null }));
+          // Ids from the occurrences' range (the original add-on's provisional ids) are never kept: they are occurrences' here.
+          id = await insertKeepingId(tx, 'posts', run.keepIds && !run.series.isOccurrenceId(post.id) ? post.id : undefined, (explicit) => tx.posts.insert({ ...full, id: explicit, status_before_trash: null, parent: 0, image_id: full.image_id ?? null }));
           if (run.keepIds && id !== post.id) notes.push(`${writer.kind} ${post.id}: its id is taken here; imported as ${id}`);
         }
         await writer.details(tx, id, !row, full.status);

@@ -18,18 +18,24 @@ const wallClock = (date: Date) => date.toISOString().slice(0, 19).replace('T', '
  * Indexes every series that never ends up to `until` (at most the furthest horizon), one
  * series per transaction; the number of occurrences added.
  */
-export async function extendIndex(store: Store, series: SeriesService, siteZone: string, until: Date, now: Date = new Date()): Promise<number> {
+export async function extendIndex(store: Store, series: SeriesService, siteZone: string, until: Date, now: Date = new Date(), onError: (error: unknown) => void = () => undefined): Promise<number> {
   const target = wallClock(until);
   const ids = (await store.db.selectFrom('series').select('id').where('complete', '=', 0).where('indexed_until', '<', target).execute()).map((r) => r.id);
   let added = 0;
   for (const id of ids) {
-    added += await withRetry(() =>
-      store.transaction(async (tx) => {
-        const [row, event] = [await tx.occurrences.series(id), await tx.events.get(id, { lock: true })];
-        if (!row || !event || event.series_id !== id) return 0;
-        return series.extend(tx, id, series.seriesTimes(row, event, siteZone), target, now);
-      }),
-    );
+    try {
+      added += await withRetry(() =>
+        store.transaction(async (tx) => {
+          const [row, event] = [await tx.occurrences.series(id), await tx.events.get(id, { lock: true })];
+          if (!row || !event || event.series_id !== id) return 0;
+          return series.extend(tx, id, series.seriesTimes(row, event, siteZone), target, now);
+        }),
+      );
+    } catch (error) {
+      // One series that cannot be extended (its rule gives up) keeps the others from nothing.
+      if (isDatabaseUnavailable(error)) throw error;
+      onError(new Error(`calendar-events-rest: the occurrences of event ${id} could not be indexed further: ${error instanceof Error ? error.message : String(error)}`));
+    }
   }
   return added;
 }
@@ -81,9 +87,12 @@ export class HorizonKeeper {
     this.#running = previous
       .then(() => (this.#stopped ? 0 : this.run(target)))
       .catch((error: unknown) => {
-        // Tried again by a later request; a store that cannot be reached is no news (reads say so).
-        this.#wanted = undefined;
+        // A store that cannot be reached is no news (reads say so); a later request tries again.
         if (!isDatabaseUnavailable(error)) this.onError(error);
+      })
+      .finally(() => {
+        // Done: a later request for as far (a new series, the daily slide) runs again.
+        if (this.#wanted === key) this.#wanted = undefined;
       });
   }
 

@@ -89,11 +89,36 @@ export class OccurrenceStore {
     await this.db.updateTable('occurrence_sequence').set((eb) => ({ last_id: eb('last_id', '+', n) })).where('id', '=', 1).execute();
     const last = Number((await this.db.selectFrom('occurrence_sequence').select('last_id').where('id', '=', 1).executeTakeFirstOrThrow()).last_id);
     let first = last - n + 1;
-    if (first < base) {
-      first = base;
-      await this.db.updateTable('occurrence_sequence').set({ last_id: base + n - 1 }).where('id', '=', 1).execute();
+    // Above the base, and above every post id (an import that kept large ids): ids never meet.
+    const posts = Number((await this.db.selectFrom('posts').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0);
+    const floor = Math.max(base, posts + 1);
+    if (first < floor) {
+      first = floor;
+      await this.db.updateTable('occurrence_sequence').set({ last_id: floor + n - 1 }).where('id', '=', 1).execute();
     }
     return Array.from({ length: n }, (_, i) => first + i);
+  }
+
+  /** How many occurrences a series has in the index. */
+  async count(seriesId: number): Promise<number> {
+    return Number((await this.db.selectFrom('occurrences').select((eb) => eb.fn.countAll<number>().as('n')).where('series_id', '=', seriesId).executeTakeFirstOrThrow()).n);
+  }
+
+  /** A series' occurrences that a calendar file writes apart: cancelled, edited, or moved off their original start. */
+  async apart(seriesId: number): Promise<OccurrenceRow[]> {
+    return this.db
+      .selectFrom('occurrences')
+      .selectAll()
+      .where('series_id', '=', seriesId)
+      .where((eb) => eb.or([eb('cancelled', '=', 1), eb('content_id', '!=', seriesId), eb('start_local', '!=', eb.ref('original_start'))]))
+      .orderBy('original_start')
+      .execute();
+  }
+
+  /** The first and last local start in a series' index. */
+  async span(seriesId: number): Promise<{ first?: string; last?: string }> {
+    const row = await this.db.selectFrom('occurrences').select((eb) => [eb.fn.min('start_local').as('first'), eb.fn.max('start_local').as('last')]).where('series_id', '=', seriesId).executeTakeFirst();
+    return { first: row?.first ?? undefined, last: row?.last ?? undefined };
   }
 
   /** Inserts occurrences. */

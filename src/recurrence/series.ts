@@ -55,10 +55,26 @@ export class SeriesService {
     return monthsAhead(now, this.options.maxHorizonMonths);
   }
 
+  /** Most occurrences one series has in the index: `maxOccurrences` for each horizon of its life, ten at most. */
+  private get maxIndexed(): number {
+    return this.options.maxOccurrences * 10;
+  }
+
+  /** `expandStarts`, with a rule the library cannot expand answered as a 400 of `recurrence`. */
+  private expand(series: SeriesTimes, from: string | undefined, to: string, max: number): { starts: string[]; more: boolean } {
+    try {
+      return expandStarts(series, from, to, max);
+    } catch (e) {
+      if (e instanceof RecurrenceError) throw recurrenceRefused(e.message);
+      throw e;
+    }
+  }
+
   /**
-   * A write's `recurrence`, checked for an event at these times: `undefined` for none, or a 400
-   * for lines that cannot be read, sub-daily rules and rules with too many occurrences (more
-   * than `maxOccurrences` within the horizon, or in all for a rule that ends).
+   * A write's `recurrence` for an event at these times, checked: `undefined` for none, or a 400
+   * for lines that cannot be read, sub-daily rules, rules with more than `maxOccurrences`
+   * occurrences in all (a rule that ends) or between now and the horizon (one that does not),
+   * and rules that would put more than ten times that in the index (a start long ago).
    */
   check(value: unknown, times: Omit<SeriesTimes, 'recurrence'>, now: Date): Recurrence | undefined {
     let recurrence: Recurrence | undefined;
@@ -69,21 +85,28 @@ export class SeriesService {
       throw e;
     }
     if (!recurrence) return undefined;
-    const series = { ...times, recurrence };
-    let expanded: { starts: string[]; more: boolean };
-    try {
-      expanded = expandStarts(series, undefined, finite(recurrence) ? END_OF_TIME : this.horizon(now), this.options.maxOccurrences);
-    } catch (e) {
-      if (e instanceof RecurrenceError) throw recurrenceRefused(e.message);
-      throw e;
-    }
-    const { starts, more } = expanded;
-    if (more) {
-      const within = finite(recurrence) ? 'in all' : `within ${this.options.horizonMonths} months`;
+    this.checkTimes({ ...times, recurrence }, now);
+    return recurrence;
+  }
+
+  /** The checks of {@link check} on a series whose rules are already read (its times moved). */
+  checkTimes(series: SeriesTimes, now: Date): void {
+    const ends = finite(series.recurrence);
+    const from = ends ? undefined : this.today(now);
+    const ahead = this.expand(series, from, ends ? END_OF_TIME : this.horizon(now), this.options.maxOccurrences);
+    if (ahead.more) {
+      const within = ends ? 'in all' : `within ${this.options.horizonMonths} months`;
       throw recurrenceRefused(`recurrence gives more than ${this.options.maxOccurrences} occurrences ${within}: give it an end (COUNT or UNTIL) or repeat it less often.`);
     }
-    if (!starts.length) throw recurrenceRefused('recurrence gives no occurrence: the rule has none from the event\'s start on.');
-    return recurrence;
+    const { to } = this.bound(series.recurrence, now);
+    const all = this.expand(series, undefined, to, this.maxIndexed);
+    if (all.more) throw recurrenceRefused(`recurrence gives more than ${this.maxIndexed} occurrences from the event's start: start it later.`);
+    if (!all.starts.length) throw recurrenceRefused("recurrence gives no occurrence: the rule has none from the event's start on.");
+  }
+
+  /** Today's start, as a wall clock (UTC: index bounds are days ahead, the zone's hours do not matter). */
+  private today(now: Date): string {
+    return `${now.toISOString().slice(0, 10)} 00:00:00`;
   }
 
   /** The times and rules of a stored series. */
@@ -92,6 +115,12 @@ export class SeriesService {
     const zone = event.timezone && resolveZone(event.timezone) ? event.timezone : siteZone;
     const recurrence = parseRecurrence(JSON.parse(row.rules) as string[], zone, { lines: Number.MAX_SAFE_INTEGER, dates: Number.MAX_SAFE_INTEGER });
     return { start: event.start_local, end: event.end_local, zone, recurrence: recurrence ?? { lines: [], rdates: [], exdates: [] } };
+  }
+
+  /** How far a series' index reaches after an expansion to `to`: its last start when the expansion was cut short. */
+  private reach(recurrence: Recurrence, starts: readonly string[], more: boolean, to: string, complete: number): Pick<SeriesRow, 'rules' | 'indexed_until' | 'complete'> {
+    if (more) return { rules: JSON.stringify(recurrence.lines), indexed_until: starts.at(-1) ?? to, complete: 0 };
+    return { rules: JSON.stringify(recurrence.lines), indexed_until: complete ? END_OF_TIME : to, complete };
   }
 
   /** The index bound and completeness of a series at `now`. */
@@ -111,10 +140,10 @@ export class SeriesService {
   /** Makes the event `eventId` a series with these rules, and indexes its occurrences (inside the write's transaction). */
   async create(tx: Store, eventId: number, series: SeriesTimes, now: Date): Promise<void> {
     const { to, complete } = this.bound(series.recurrence, now);
-    const { starts } = expandStarts(series, undefined, to, this.options.maxOccurrences);
+    const { starts, more } = this.expand(series, undefined, to, this.maxIndexed);
     await tx.events.updateDetails(eventId, { series_id: eventId });
     await tx.occurrences.insert(await this.newRows(tx, eventId, series, starts));
-    await tx.occurrences.saveSeries({ id: eventId, rules: JSON.stringify(series.recurrence.lines), indexed_until: complete ? END_OF_TIME : to, complete });
+    await tx.occurrences.saveSeries({ id: eventId, ...this.reach(series.recurrence, starts, more, to, complete) });
   }
 
   /**
@@ -127,7 +156,7 @@ export class SeriesService {
     const row = await tx.occurrences.series(seriesId);
     const { to, complete } = this.bound(series.recurrence, now);
     const bound = complete ? to : row && row.indexed_until > to && !row.complete ? row.indexed_until : to;
-    const { starts } = expandStarts(series, undefined, bound, this.options.maxOccurrences);
+    const { starts, more } = this.expand(series, undefined, bound, this.maxIndexed);
     const existing = await tx.occurrences.of(seriesId);
     const byStart = new Map(existing.map((o) => [o.original_start, o]));
     const used = new Set<number>();
@@ -164,7 +193,7 @@ export class SeriesService {
     }
     const fresh = starts.filter((s) => !matched.has(s));
     await tx.occurrences.insert(await this.newRows(tx, seriesId, series, fresh));
-    await tx.occurrences.saveSeries({ id: seriesId, rules: JSON.stringify(series.recurrence.lines), indexed_until: complete ? END_OF_TIME : bound, complete });
+    await tx.occurrences.saveSeries({ id: seriesId, ...this.reach(series.recurrence, starts, more, bound, complete) });
     return removedOverrides;
   }
 
@@ -178,10 +207,13 @@ export class SeriesService {
     const to = until < this.maxHorizon(now) ? until : this.maxHorizon(now);
     if (row.indexed_until >= to) return 0;
     const known = new Set((await tx.occurrences.of(seriesId, { from: row.indexed_until })).map((o) => o.original_start));
-    const { starts } = expandStarts(series, row.indexed_until, to, this.options.maxOccurrences * Math.ceil(this.options.maxHorizonMonths / this.options.horizonMonths));
+    const room = this.maxIndexed - (await tx.occurrences.count(seriesId));
+    const { starts, more } = expandStarts(series, row.indexed_until, to, Math.max(0, room));
     const fresh = starts.filter((s) => s > row.indexed_until && !known.has(s));
     await tx.occurrences.insert(await this.newRows(tx, seriesId, series, fresh));
-    await tx.occurrences.updateSeries(seriesId, { indexed_until: to });
+    // Full: indexed as far as its last occurrence, never further.
+    const reached = more ? (starts.at(-1) ?? row.indexed_until) : to;
+    if (reached > row.indexed_until) await tx.occurrences.updateSeries(seriesId, { indexed_until: reached });
     return fresh.length;
   }
 }

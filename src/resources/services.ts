@@ -50,7 +50,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const terms = new TermService(store);
   const series = new SeriesService(options.recurrence);
   const events = new EventService(store, { images, terms, venues, organizers, timezone: options.timezone, imagesPerRequest: options.limits.imagesPerRequest, series });
-  const horizon = new HorizonKeeper(series, (until) => extendIndex(store, series, options.timezone, until), options.onError);
+  const horizon = new HorizonKeeper(series, (until) => extendIndex(store, series, options.timezone, until, new Date(), options.onError), options.onError);
   return {
     terms,
     events,

@@ -84,9 +84,13 @@ export async function overridesOf(tx: Store, seriesId: number): Promise<number[]
 }
 
 /**
- * Gives a series' overrides the series' status (a series made a draft, published or trashed
- * takes its occurrences along, overridden ones included); term counts follow.
+ * Gives a series' overrides what decides who sees them: its status (a series made a draft,
+ * published or trashed takes its occurrences along, edited ones included; term counts follow),
+ * author, password and hidden flag.
  */
-export async function followSeriesStatus(tx: Store, series: Pick<EventRow, 'id' | 'status' | 'status_before_trash'>): Promise<void> {
-  for (const id of await overridesOf(tx, series.id)) await tx.posts.update(id, { status: series.status, status_before_trash: series.status_before_trash });
+export async function followSeries(tx: Store, series: Pick<EventRow, 'id' | 'status' | 'status_before_trash' | 'author' | 'password' | 'hidden'>): Promise<void> {
+  for (const id of await overridesOf(tx, series.id)) {
+    await tx.posts.update(id, { status: series.status, status_before_trash: series.status_before_trash, author: series.author, password: series.password });
+    await tx.events.updateDetails(id, { hidden: series.hidden });
+  }
 }

@@ -211,7 +211,8 @@ export class EventStore {
     const kept = version === undefined ? undefined : this.pages.get(version, pageKey);
     if (kept) return { keys: kept, total: n + m };
     let keys: EventKey[];
-    if (!occurrences || m === 0) {
+    if (q.offset >= n + m) keys = [];
+    else if (!occurrences || m === 0) {
       // The page's keys only: whole rows are read for the events whose JSON is not kept.
       let page = plain.select(['posts.id', 'posts.author', 'posts.status', 'posts.status_before_trash', 'posts.password']);
       page = q.orderByPublication

@@ -10,7 +10,6 @@ import { forbidden } from '../../http/errors.js';
 import { preconditionFailed } from '../../http/conditional.js';
 import type { Principal } from '../../auth/capabilities.js';
 import type { ChangeScope } from '../../changes/log.js';
-import { formatWallClock, wallClockToFirstInstant } from '../../dates/index.js';
 import { fieldsToNaiveMs, formatFields, naiveMsToFields, parseWallClock } from '../../dates/wall-clock.js';
 import { nowDates } from '../../posts/dates.js';
 import { uniquePostSlug } from '../../posts/slug.js';
@@ -22,7 +21,9 @@ import { withUntil } from '../../recurrence/rules.js';
 import type { SeriesService } from '../../recurrence/series.js';
 import type { Store } from '../../store/index.js';
 import { withRetry } from '../../store/retry.js';
-import { copyEvent, createOverride, followSeriesStatus, overridesOf, removeOverrides } from './overrides.js';
+import { copyEvent, createOverride, followSeries, overridesOf, removeOverrides } from './overrides.js';
+import { moveToTrash } from '../../posts/trash.js';
+import { EVENT } from '../../posts/kinds.js';
 import type { EventRow } from './queries.js';
 import type { EventInput } from './rules.js';
 
@@ -44,11 +45,16 @@ export interface RecurringContext {
 /** Fields of an update that belong to the series, never to one occurrence. */
 const SERIES_ONLY = new Set(['slug', 'recurrence', 'scope', 'reset_overrides']);
 
-/** `YYYYMMDDTHHMMSSZ`, the UTC instant one second before a wall clock of `zone`: an UNTIL that ends a series just before it. */
-function untilBefore(wallClock: string, zone: string): string {
-  const instant = wallClockToFirstInstant(wallClock, zone);
-  const utc = formatWallClock(new Date((instant?.getTime() ?? Date.parse(`${wallClock.replace(' ', 'T')}Z`)) - 1000), 'UTC') ?? wallClock;
-  return `${utc.replace(/[-:]/g, '').replace(' ', 'T')}Z`;
+/** The fields of a series its overrides follow: who sees them, and how. */
+const VISIBILITY = ['status', 'status_before_trash', 'password', 'author', 'hidden'] as const;
+
+/** The dates of a recurrence moved as its start moves (`from` → `to`): extra and excluded dates go along. */
+function movedDates(r: Recurrence, from: string, to: string, zone: string): Recurrence {
+  if (from === to) return r;
+  const days = Math.round((Date.parse(`${to.slice(0, 10)}T00:00:00Z`) - Date.parse(`${from.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
+  const move = (d: string) => (d.length === 10 ? new Date(Date.parse(`${d}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10) : shifted(d, from, to));
+  const [rdates, exdates] = [r.rdates.map(move), r.exdates.map(move)];
+  return { rrule: r.rrule, rdates, exdates, lines: linesOf(r.rrule, rdates, exdates, zone) };
 }
 
 /** `YYYYMMDDTHHMMSS` of a wall clock, or `YYYYMMDD` of a date. */
@@ -91,6 +97,17 @@ export class RecurringWrites {
     return this.series.seriesTimes(row, series, this.ctx.siteZone);
   }
 
+  /**
+   * An UNTIL (`YYYYMMDDTHHMMSSZ`) that ends a series just before the occurrence that starts at
+   * `at`: a second after the one before it, so that a start the zone skips (02:30 becoming 03:30)
+   * is not read back on the wrong side.
+   */
+  private async untilBefore(tx: Store, seriesId: number, at: string): Promise<string> {
+    const previous = (await tx.occurrences.of(seriesId, { to: at })).filter((o) => o.original_start < at).at(-1);
+    const utc = previous ? new Date(Date.parse(`${previous.start_utc.replace(' ', 'T')}Z`) + 1000).toISOString() : `${at.replace(' ', 'T')}Z`;
+    return `${utc.slice(0, 19).replace(/[-:]/g, '')}Z`;
+  }
+
   /** The occurrence a write addresses and its series, locked, or the request's error. */
   private async locked(tx: Store, target: WriteTarget<EventRow>, action: 'edit' | 'delete'): Promise<{ o: OccurrenceRow; series: EventRow }> {
     const o = await tx.occurrences.get(target.row.id, { lock: true });
@@ -123,7 +140,7 @@ export class RecurringWrites {
       this.store.transaction(async (tx) => {
         const { o, series } = await this.locked(tx, target, 'edit');
         if (scope === 'following' && o.original_start > series.start_local) await this.split(tx, o, series, input, sent);
-        else if (scope === 'following') await this.updateSeriesIn(tx, series, input, sent, o.id, 'following');
+        else if (scope === 'following') await this.updateSeriesIn(tx, series, input, sent, 'following');
         else await this.override(tx, o, series, input, sent);
         return (await tx.events.occurrence(o.id)) ?? present(undefined, target);
       }),
@@ -131,10 +148,9 @@ export class RecurringWrites {
   }
 
   /** The series updated as a whole from inside a transaction, its index following. */
-  private async updateSeriesIn(tx: Store, series: EventRow, input: EventInput, sent: (name: string) => boolean, changeId: number, scope: ChangeScope): Promise<EventRow> {
-    const recurrence = sent('recurrence') ? (this.series.check(input.recurrence, this.ctx.seriesTimesOf(series), this.ctx.now) ?? null) : undefined;
-    const updated = await this.ctx.apply(tx, { row: series, gone: () => forbidden(true) }, input, sent, { id: changeId, scope });
-    await this.afterUpdate(tx, series, updated, recurrence, input.reset_overrides === true);
+  private async updateSeriesIn(tx: Store, series: EventRow, input: EventInput, sent: (name: string) => boolean, scope: ChangeScope): Promise<EventRow> {
+    const updated = await this.ctx.apply(tx, { row: series, gone: () => forbidden(true) }, input, sent, { id: series.id, scope });
+    await this.afterUpdate(tx, series, updated, sent('recurrence') ? { value: input.recurrence } : undefined, input.reset_overrides === true);
     return updated;
   }
 
@@ -160,7 +176,7 @@ export class RecurringWrites {
           moved.start_date = shifted(series.start_local, o.start_local, this.ctx.wallClock('start_date', input.start_date, zone));
           moved.end_date = shifted(series.end_local, o.end_local, this.ctx.wallClock('end_date', input.end_date, zone));
         }
-        await this.updateSeriesIn(tx, series, moved, sent, o.id, 'all');
+        await this.updateSeriesIn(tx, series, moved, sent, 'all');
         return (await tx.events.occurrence(o.id)) ?? (await tx.events.get(series.id)) ?? present(undefined, target);
       }),
     );
@@ -168,10 +184,14 @@ export class RecurringWrites {
 
   /**
    * After a series (or an event becoming one) was updated: its index follows its new times,
-   * rules or status; `recurrence` `null` stops it recurring (its occurrences and their edits go).
+   * rules or status, checked against its new times (a 400 rolls the update back); a sent
+   * recurrence that is empty stops it recurring (its occurrences and their edits go). Moved
+   * times move its extra and excluded dates along.
    */
-  async afterUpdate(tx: Store, before: EventRow, after: EventRow, recurrence: Recurrence | null | undefined, reset: boolean): Promise<void> {
+  async afterUpdate(tx: Store, before: EventRow, after: EventRow, sent: { value: unknown } | undefined, reset: boolean): Promise<void> {
     const isSeries = before.series_id === before.id;
+    const times = this.ctx.seriesTimesOf(after);
+    const recurrence = sent ? (this.series.check(sent.value, times, this.ctx.now) ?? null) : undefined;
     if (recurrence === null) {
       if (!isSeries) return;
       await removeOverrides(tx, await overridesOf(tx, after.id));
@@ -179,15 +199,16 @@ export class RecurringWrites {
       await tx.events.updateDetails(after.id, { series_id: null });
       return;
     }
-    const times = { ...this.ctx.seriesTimesOf(after) };
     if (recurrence) {
       if (!isSeries) await this.series.create(tx, after.id, { ...times, recurrence }, this.ctx.now);
       else await removeOverrides(tx, await this.series.reindex(tx, after.id, { ...times, recurrence }, this.ctx.now, { reset }));
     } else if (isSeries && (reset || before.start_local !== after.start_local || before.end_local !== after.end_local || before.timezone !== after.timezone)) {
-      const stored = await this.timesOf(tx, after);
-      await removeOverrides(tx, await this.series.reindex(tx, after.id, { ...times, recurrence: stored.recurrence }, this.ctx.now, { reset }));
+      const stored = (await this.timesOf(tx, after)).recurrence;
+      const moved = movedDates(stored, before.start_local, after.start_local, times.zone);
+      this.series.checkTimes({ ...times, recurrence: moved }, this.ctx.now);
+      await removeOverrides(tx, await this.series.reindex(tx, after.id, { ...times, recurrence: moved }, this.ctx.now, { reset }));
     }
-    if (isSeries && (before.status !== after.status || before.status_before_trash !== after.status_before_trash)) await followSeriesStatus(tx, after);
+    if (isSeries && VISIBILITY.some((k) => before[k] !== after[k])) await followSeries(tx, after);
   }
 
   /**
@@ -200,7 +221,7 @@ export class RecurringWrites {
     const { rrule, rdates, exdates } = old.recurrence;
     const at = o.original_start;
     // The part before: the rule ends just before the occurrence (COUNT becomes that UNTIL).
-    const before = linesOf(rrule && withUntil(rrule, untilBefore(at, old.zone)), rdates.filter((d) => d < at), exdates.filter((d) => d < at), old.zone);
+    const before = linesOf(rrule && withUntil(rrule, await this.untilBefore(tx, series.id, at)), rdates.filter((d) => d < at), exdates.filter((d) => d < at), old.zone);
     // The part from it on: the same rule from there, with what COUNT leaves.
     let after = rrule;
     const count = rrule ? /(?:^|;)COUNT=(\d+)/.exec(rrule)?.[1] : undefined;
@@ -222,6 +243,7 @@ export class RecurringWrites {
     await tx.occurrences.saveSeries({ id: series.id, rules: JSON.stringify(before), indexed_until: '9999-12-31 23:59:59', complete: 1 });
     await tx.occurrences.saveSeries({ id: newId, rules: JSON.stringify(afterLines), indexed_until: stored?.indexed_until ?? at, complete: stored?.complete ?? 0 });
     await this.touch(tx, series.id);
+    tx.changes.record('event', series.id, 'updated', 'following');
     // The update: to the new series as a whole (its times move from the occurrence's, as with `all`).
     const created = await tx.events.get(newId, { lock: true });
     if (!created) throw new Error(`calendar: the series split from ${series.id} is missing`);
@@ -231,9 +253,8 @@ export class RecurringWrites {
       moved.end_date = shifted(created.end_local, o.end_local, this.ctx.wallClock('end_date', input.end_date, old.zone));
     }
     const own = (name: string) => name !== 'slug' && sent(name);
-    const recurrence = sent('recurrence') ? (this.series.check(input.recurrence, this.ctx.seriesTimesOf(created), this.ctx.now) ?? null) : undefined;
     const updated = await this.ctx.apply(tx, { row: created, gone: () => forbidden(true) }, moved, own, { id: o.id, scope: 'following' });
-    await this.afterUpdate(tx, created, updated, recurrence, input.reset_overrides === true);
+    await this.afterUpdate(tx, created, updated, sent('recurrence') ? { value: input.recurrence } : undefined, input.reset_overrides === true);
   }
 
   /** A new series copied from `series`, with a slug of its own, starting at `first`; its id. */
@@ -257,17 +278,25 @@ export class RecurringWrites {
         if (scope === 'this') {
           await tx.occurrences.update(o.id, { cancelled: 1, content_id: o.series_id });
           if (o.content_id !== o.series_id) await removeOverrides(tx, [o.content_id]);
+        } else if (o.original_start <= series.start_local) {
+          // From its first occurrence on: the whole series goes, as with `all`.
+          await moveToTrash(tx, EVENT, series, this.ctx.siteZone, this.ctx.now);
+          const trashed = await tx.events.get(series.id);
+          if (trashed) await followSeries(tx, trashed);
+          tx.changes.record('event', series.id, 'updated', 'all');
+          return shown;
         } else {
           const old = await this.timesOf(tx, series);
           const { rrule, rdates, exdates } = old.recurrence;
           const later = await tx.occurrences.of(series.id, { from: o.original_start });
           await removeOverrides(tx, later.filter((m) => m.content_id !== series.id).map((m) => m.content_id));
           await tx.occurrences.delete(later.map((m) => m.id));
-          const lines = linesOf(rrule && withUntil(rrule, untilBefore(o.original_start, old.zone)), rdates.filter((d) => d < o.original_start), exdates.filter((d) => d < o.original_start), old.zone);
+          const lines = linesOf(rrule && withUntil(rrule, await this.untilBefore(tx, series.id, o.original_start)), rdates.filter((d) => d < o.original_start), exdates.filter((d) => d < o.original_start), old.zone);
           await tx.occurrences.saveSeries({ id: series.id, rules: JSON.stringify(lines), indexed_until: '9999-12-31 23:59:59', complete: 1 });
         }
         await this.touch(tx, series.id);
         tx.changes.record('event', o.id, 'deleted', scope);
+        if (scope === 'following') tx.changes.record('event', series.id, 'updated', 'following');
         return shown;
       }),
     );

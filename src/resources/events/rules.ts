@@ -31,7 +31,7 @@ import { eventJson } from './json.js';
 import type { SeriesService } from '../../recurrence/series.js';
 import type { SeriesTimes } from '../../recurrence/expand.js';
 import type { ChangeScope } from '../../changes/log.js';
-import { followSeriesStatus, overridesOf, removeOverrides } from './overrides.js';
+import { followSeries, overridesOf, removeOverrides } from './overrides.js';
 import { RecurringWrites, type ApplyUpdate } from './recurring.js';
 import type { OccurrenceRow, SeriesRow } from '../../recurrence/queries.js';
 import { redact } from '../../posts/redact.js';
@@ -137,6 +137,15 @@ async function withKnown<R extends { id: number }>(wanted: readonly number[], ro
   return missing.length ? [...known, ...(await read(missing))] : known;
 }
 
+/** What an iCalendar file needs of a series (`EventService.seriesParts`). */
+export interface SeriesParts {
+  row: EventRow;
+  times: SeriesTimes;
+  apart: OccurrenceRow[];
+  inWindow: OccurrenceRow[];
+  years: number[];
+}
+
 /** The rules of events: dates and zones, linked items, terms, status, slugs and trash. */
 export class EventService {
   /** Rendered events of the current store version ({@link renderJson}). */
@@ -180,13 +189,22 @@ export class EventService {
   }
 
   /**
-   * What an iCalendar file needs of a series: its row, its times and rules, and its indexed
-   * occurrences (the cancelled and the edited ones); `undefined` when it is no series.
+   * What an iCalendar file needs of a series: its row, its times and rules, the occurrences it
+   * writes apart (cancelled, edited, moved), those in `window` (original starts; all without
+   * one) and the years its index spans; `undefined` when it is no series.
    */
-  async seriesParts(seriesId: number): Promise<{ row: EventRow; times: SeriesTimes; occurrences: OccurrenceRow[] } | undefined> {
+  async seriesParts(seriesId: number, window?: { from?: string; to?: string }): Promise<SeriesParts | undefined> {
     const [row, rules] = [await this.store.events.get(seriesId), await this.store.occurrences.series(seriesId)];
     if (!row || !rules || row.series_id !== seriesId) return undefined;
-    return { row, times: this.deps.series.seriesTimes(rules, row, this.deps.timezone), occurrences: await this.store.occurrences.of(seriesId) };
+    const { first, last } = await this.store.occurrences.span(seriesId);
+    const years = first && last ? Array.from({ length: Number(last.slice(0, 4)) - Number(first.slice(0, 4)) + 1 }, (_, i) => Number(first.slice(0, 4)) + i) : [];
+    return {
+      row,
+      times: this.deps.series.seriesTimes(rules, row, this.deps.timezone),
+      apart: await this.store.occurrences.apart(seriesId),
+      inWindow: await this.store.occurrences.of(seriesId, { ...window, cancelled: false }),
+      years,
+    };
   }
 
   /** The event with this slug, given as stored or with its non-ASCII characters decoded. */
@@ -551,13 +569,12 @@ export class EventService {
     if (target.row.occurrence) return recurring.updateOccurrence(target, input, sent, input.scope ?? 'this');
     // A `recurrence` is checked before anything is written, against the times the event will have.
     const times = this.sentTimes(target.row, input, sent, now) ?? target.row;
-    const recurrence = sent('recurrence') ? (this.deps.series.check(input.recurrence, this.seriesTimesOf(times), now) ?? null) : undefined;
+    if (sent('recurrence')) this.deps.series.check(input.recurrence, this.seriesTimesOf(times), now);
     return withRetry(() =>
       this.store.transaction(async (tx) => {
-        const isSeries = target.row.series_id === target.row.id;
-        const before = await tx.events.get(target.row.id);
-        const updated = await apply(tx, target, input, sent, { id: target.row.id, scope: isSeries ? 'all' : null });
-        if (before) await recurring.afterUpdate(tx, before, updated, recurrence, input.reset_overrides === true);
+        const before = await tx.events.get(target.row.id, { lock: true });
+        const updated = await apply(tx, target, input, sent, { id: target.row.id, scope: before?.series_id === target.row.id ? 'all' : null });
+        if (before) await recurring.afterUpdate(tx, before, updated, sent('recurrence') ? { value: input.recurrence } : undefined, input.reset_overrides === true);
         return present(await tx.events.get(updated.id), target);
       }),
     );
@@ -664,7 +681,7 @@ export class EventService {
         const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
         await moveToTrash(tx, EVENT, row, this.deps.timezone, now);
         const trashed = present(await tx.events.get(row.id), target);
-        if (row.series_id === row.id) await followSeriesStatus(tx, trashed);
+        if (row.series_id === row.id) await followSeries(tx, trashed);
         tx.changes.record('event', row.id, 'updated', row.series_id === row.id ? 'all' : null);
         return trashed;
       }),

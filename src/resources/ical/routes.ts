@@ -24,6 +24,9 @@ const domainOf = (ctx: RequestContext) => ctx.urls.globalIdOrigin;
 /** `YYYY-MM-DD HH:MM:SS` (UTC) of an instant, as modification dates are stored (no earlier than 1970). */
 const utcWallClock = (ms: number) => new Date(Math.max(0, ms)).toISOString().slice(0, 19).replace('T', ' ');
 
+const dayBefore = (wallClock: string) => new Date(Date.parse(`${wallClock.slice(0, 10)}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+const dayAfter = (wallClock: string) => `${new Date(Date.parse(`${wallClock.slice(0, 10)}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)} 23:59:59`;
+
 /** The headers of a calendar file named `name`. */
 function fileHeaders(name: string): Record<string, string> {
   return { 'Content-Type': CALENDAR_TYPE, 'Content-Disposition': `attachment; filename="${name}.ics"` };
@@ -53,7 +56,9 @@ async function feed(ctx: RequestContext & { params: Record<string, unknown> }) {
   ];
   const domain = domainOf(ctx);
   const events = await ctx.services.ical.vevents(entries, { urls: ctx.urls, principal: ctx.principal, version, domain });
-  for (const id of series) events.push(...(await seriesVevents(ctx, id, version)));
+  // The window's occurrences are looked at for starts the zone skips or repeats (a day either side of its bounds).
+  const window = { from: query.startsOnOrAfter && dayBefore(query.startsOnOrAfter), to: query.endsOnOrBefore && dayAfter(query.endsOnOrBefore) };
+  for (const id of series) events.push(...(await seriesVevents(ctx, id, version, window)));
   const cut = total > keys.length;
   const body = calendarBytes(
     {
@@ -72,10 +77,10 @@ async function feed(ctx: RequestContext & { params: Record<string, unknown> }) {
  * not read; then each edited occurrence the caller may read as a `VEVENT` of the same `UID` with
  * its `RECURRENCE-ID`. Nothing when the caller may not read the series.
  */
-async function seriesVevents(ctx: RequestContext, seriesId: number, version: string | undefined): Promise<Vevent[]> {
-  const parts = await ctx.services.events.seriesParts(seriesId);
+async function seriesVevents(ctx: RequestContext, seriesId: number, version: string | undefined, window?: { from?: string; to?: string }): Promise<Vevent[]> {
+  const parts = await ctx.services.events.seriesParts(seriesId, window);
   if (!parts || !readable(ctx, parts.row)) return [];
-  const { row, times, occurrences } = parts;
+  const { row, times, apart, inWindow, years } = parts;
   const view = { urls: ctx.urls, principal: ctx.principal, single: false, version };
   const domain = domainOf(ctx);
   // Edited occurrences, and those whose start the zone skips or repeats: readers place those
@@ -83,16 +88,15 @@ async function seriesVevents(ctx: RequestContext, seriesId: number, version: str
   // they are written with their own times too.
   const tzid = icalZone(times.zone);
   const moved = (o: OccurrenceRow) => !!tzid && (o.start_local !== o.original_start || localTime(Date.parse(`${o.start_utc.replace(' ', 'T')}Z`), tzid) === undefined);
-  const edited = occurrences.filter((o) => !o.cancelled && (o.content_id !== seriesId || moved(o)));
+  const edited = [...apart, ...inWindow.filter((o) => moved(o) && !apart.some((a) => a.id === o.id))].filter((o) => !o.cancelled && (o.content_id !== seriesId || moved(o)));
   const shown = await ctx.services.events.getMany(edited.map((o) => o.id));
   const visible = shown.filter((r) => readable(ctx, r));
   const hidden = edited.filter((o) => !visible.some((r) => r.id === o.id)).map((o) => o.original_start);
-  const years = [...new Set(occurrences.map((o) => Number(o.start_local.slice(0, 4))))];
   const [master] = await ctx.services.events.renderJson([row], view, async () => [row]);
   if (!master) return [];
   const redacted = (r: EventRow, json: RawJson) => (r.password && !unlocked(ctx, r) ? redact(eventOf(json)) : eventOf(json));
   const out: Vevent[] = [];
-  const rules = { rrule: times.recurrence.rrule, rdates: times.recurrence.rdates, exdates: [...times.recurrence.exdates, ...occurrences.filter((o) => o.cancelled).map((o) => o.original_start), ...hidden] };
+  const rules = { rrule: times.recurrence.rrule, rdates: times.recurrence.rdates, exdates: [...times.recurrence.exdates, ...apart.filter((o) => o.cancelled).map((o) => o.original_start), ...hidden] };
   const written = vevent(redacted(row, master), { domain, protected: !!row.password, cancelled: false, recurrence: { seriesId, zone: times.zone, rules, years } });
   if (written) out.push(written);
   const rendered = await ctx.services.events.renderJson(visible, view, async () => visible);
