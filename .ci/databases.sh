@@ -11,6 +11,9 @@
 # start_databases exports
 #     CALENDAR_TEST_POSTGRES_URL=postgres://calendar:calendar@127.0.0.1:<port>/calendar_test
 #     CALENDAR_TEST_MYSQL_URL=mysql://calendar:calendar@127.0.0.1:<port>/calendar_test
+# and, for the read-replica tests, a third PostgreSQL server as primary with two streaming
+# replicas (.ci/replication.sh): CALENDAR_TEST_PG_PRIMARY_URL, CALENDAR_TEST_PG_REPLICA_URLS,
+# CALENDAR_TEST_PG_CLUSTER, CALENDAR_TEST_PG_BIN.
 # The user `calendar` (password `calendar`) is a superuser on PostgreSQL and has ALL PRIVILEGES
 # on *.* (with grant option) on MariaDB, so tests may create/drop tables and databases.
 #
@@ -288,12 +291,16 @@ start_databases() {
   if pg_port=$(_ci_pick_port "${CALENDAR_CI_PG_PORT:-55432}") \
      && _ci_start_postgres "$pg_port" \
      && my_port=$(_ci_pick_port "${CALENDAR_CI_MYSQL_PORT:-53306}" "$pg_port") \
-     && _ci_start_mariadb "$my_port"; then
+     && _ci_start_mariadb "$my_port" \
+     && start_replication "$CALENDAR_CI_DB_TMP/replication"; then
+    export CALENDAR_TEST_PG_PRIMARY_URL CALENDAR_TEST_PG_REPLICA_URLS CALENDAR_TEST_PG_CLUSTER CALENDAR_TEST_PG_BIN
     export CALENDAR_TEST_POSTGRES_URL="postgres://calendar:calendar@127.0.0.1:$pg_port/calendar_test"
     export CALENDAR_TEST_MYSQL_URL="mysql://calendar:calendar@127.0.0.1:$my_port/calendar_test"
     _ci_log "databases ready in $((SECONDS - t0))s:"
     _ci_log "  CALENDAR_TEST_POSTGRES_URL=$CALENDAR_TEST_POSTGRES_URL"
     _ci_log "  CALENDAR_TEST_MYSQL_URL=$CALENDAR_TEST_MYSQL_URL"
+    _ci_log "  CALENDAR_TEST_PG_PRIMARY_URL=$CALENDAR_TEST_PG_PRIMARY_URL"
+    _ci_log "  CALENDAR_TEST_PG_REPLICA_URLS=$CALENDAR_TEST_PG_REPLICA_URLS"
     return 0
   fi
   _ci_err "starting the databases failed; cleaning up"
@@ -305,20 +312,28 @@ start_databases() {
 stop_databases() {
   [ -n "${CALENDAR_CI_DB_TMP:-}" ] || return 0
   if [ -d "$CALENDAR_CI_DB_TMP" ]; then
-    if [ -n "${_CI_PG_BIN:-}" ]; then _ci_stop_postgres; fi
+    if [ -n "${_CI_PG_BIN:-}" ]; then _ci_stop_postgres; stop_replication "$CALENDAR_CI_DB_TMP/replication"; fi
     if [ -n "${_CI_MY_ADMIN:-}" ]; then _ci_stop_mariadb; fi
     rm -rf "$CALENDAR_CI_DB_TMP"
   fi
   unset CALENDAR_CI_DB_TMP CALENDAR_TEST_POSTGRES_URL CALENDAR_TEST_MYSQL_URL
+  unset CALENDAR_TEST_PG_PRIMARY_URL CALENDAR_TEST_PG_REPLICA_URLS CALENDAR_TEST_PG_CLUSTER CALENDAR_TEST_PG_BIN
   return 0
 }
 
 # Prints the last lines of both server logs (for a failed test run).
 print_database_logs() {
   local f
-  for f in "${CALENDAR_CI_DB_TMP:-/nonexistent}/pg/postgres.log" "${CALENDAR_CI_DB_TMP:-/nonexistent}/mysql/mysqld.log"; do
+  for f in "${CALENDAR_CI_DB_TMP:-/nonexistent}/pg/postgres.log" "${CALENDAR_CI_DB_TMP:-/nonexistent}/mysql/mysqld.log" \
+           "${CALENDAR_CI_DB_TMP:-/nonexistent}"/replication/{primary,r1,r2}.log; do
     [ -f "$f" ] || continue
     printf -- '---- last lines of %s ----\n' "${f##*/}"
     tail -n 40 "$f"
   done
 }
+
+# The primary with two replicas (start_replication, stop_replication).
+if [ -z "${_CI_REPLICATION_LOADED:-}" ]; then
+  # shellcheck source=replication.sh
+  source "$(dirname "${BASH_SOURCE[0]}")/replication.sh"
+fi

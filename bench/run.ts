@@ -10,6 +10,8 @@
  * BENCH_SECONDS=5 (per case) · BENCH_WARMUP=1 · BENCH_CEILING_SECONDS=3 · BENCH_CASES=<name or substring,…> ·
  * BENCH_REUSE=1 (reuse today's seeded files) · BENCH_TSX=1 (run the sources under tsx, not compiled) ·
  * BENCH_SERIES=0 (skip the recurring events' calendar: 1,000 weekly series, 100k occurrences) ·
+ * BENCH_REPLICAS=0 (skip the read-replica case: a PostgreSQL primary and two replicas started
+ * with .ci/replication.sh, which needs PostgreSQL's binaries) ·
  * CALENDAR_BENCH_POSTGRES_URL=postgres://….
  */
 import { cpus, loadavg } from 'node:os';
@@ -23,6 +25,7 @@ import { buildServers } from './build.js';
 import { startServer, stopServer, type ServerProcess } from './server.js';
 import { evaluateTargets } from './targets.js';
 import { SERIES_SIZE, seriesCases, seriesDataset, seriesWorkingCopy } from './series.js';
+import { benchReplicas, replicaMarkdown, type ReplicaRow } from './replicas.js';
 
 type Framework = 'express' | 'fastify';
 
@@ -220,6 +223,17 @@ async function main(): Promise<void> {
       }
     }
   }
+  let replicaRows: ReplicaRow[] = [];
+  const replicaTargets: ReturnType<typeof evaluateTargets> = [];
+  if (env.BENCH_REPLICAS !== '0' && config.frameworks.includes('fastify')) {
+    try {
+      const measured = await benchReplicas({ script: SERVER_SCRIPT.fastify, port: PORT + 10, seconds: config.seconds, warmupSeconds: config.warmupSeconds, log });
+      replicaRows = measured.rows;
+      replicaTargets.push(...measured.targets);
+    } catch (error) {
+      log(`replicas: not measured (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    }
+  }
   await ceilings(results, requests);
 
   const rows: Row[] = results.map((r) => ({
@@ -237,15 +251,15 @@ async function main(): Promise<void> {
     ceiling: r.ceilingRps,
     fraction: r.fractionOfCeiling,
   }));
-  const targets = evaluateTargets(results, seeding);
+  const targets = [...evaluateTargets(results, seeding), ...replicaTargets];
   const machine = { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageAtEnd: loadavg() };
-  const report = { date: new Date().toISOString(), machine, config: { ...config, postgres: Boolean(config.postgres) }, seeding, results, targets };
+  const report = { date: new Date().toISOString(), machine, config: { ...config, postgres: Boolean(config.postgres) }, seeding, results, replicas: replicaRows, targets };
   writeFileSync('bench/results.json', `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\n${formatTable(rows)}\n`);
   for (const s of seeding) console.log(`seeding ${s.size} events (${s.db}): ${s.seconds.toFixed(1)} s (${s.cpuSeconds?.toFixed(1)} s CPU)${s.reused ? ' (reused)' : ''}`);
   console.log('');
   for (const t of targets) console.log(`${t.ok ? 'PASS' : 'MISS'}  ${t.name}: ${t.measured}`);
-  const md = markdownTable(rows, seeding, targets, { ...machine, date: report.date, seconds: config.seconds, connections: config.connections });
+  const md = markdownTable(rows, seeding, targets, { ...machine, date: report.date, seconds: config.seconds, connections: config.connections }) + (replicaRows.length ? `\n${replicaMarkdown(replicaRows)}` : '');
   writeFileSync('bench/results.md', md);
   if (config.readme) updateReadme(md);
   log('done: bench/results.json, bench/results.md');

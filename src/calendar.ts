@@ -1,6 +1,7 @@
 import { WebhookDeliverer, type ItemReader } from './webhooks/deliverer.js';
 import type { Kysely } from 'kysely';
-import { dispatch, failedStart, type Core } from './http/pipeline.js';
+import { answers, dispatch, failedStart, type Core } from './http/pipeline.js';
+import { ReplicaRouter } from './replication/router.js';
 import { ResponseCache } from './http/response-cache.js';
 import type { CoreRequest, CoreResponse } from './http/types.js';
 import { resolveOptions, type CalendarOptions, type ResolvedOptions } from './options.js';
@@ -65,6 +66,12 @@ export interface CallResult {
   headers: Record<string, string>;
 }
 
+/** Verbs that read (answered by a replica for a logged-out caller). */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** How long a replica's pool waits for a connection before the read goes elsewhere. */
+const REPLICA_CONNECT_TIMEOUT_MS = 2000;
+
 /** The answer while the store's tables are missing or behind the code. */
 function notMigrated(pending: string[]): ApiError {
   return new ApiError(
@@ -79,6 +86,9 @@ export function createCalendar(options: CalendarOptions): Calendar {
   const resolved = resolveOptions(options);
   const ownsDb = typeof options.db === 'string';
   const raw: Promise<Kysely<unknown>> = typeof options.db === 'string' ? connectDatabase(options.db) : Promise.resolve(options.db as Kysely<unknown>);
+  // A replica that does not answer is skipped sooner than the primary is given up on.
+  const replicaDbs = resolved.replicas.map((r) => (typeof r === 'string' ? connectDatabase(r, { connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS }) : Promise.resolve(r)));
+  for (const db of replicaDbs) db.catch(() => undefined);
   let deliverer: WebhookDeliverer | undefined;
   let closed = false;
   /** Starts delivering webhooks over `store` (again after an uninstall and a migrate), unless closed. */
@@ -88,24 +98,37 @@ export function createCalendar(options: CalendarOptions): Calendar {
     deliverer.start();
   };
   let opened: Store | undefined;
+  /** The pipeline over one node's store, with services and kept answers of its own (bound to that node's version). */
+  const nodeCore = (store: Store, version: () => Promise<string | undefined>): Core => ({
+    options: resolved,
+    services: createServices(store, resolved),
+    routes: ROUTES,
+    version,
+    responses: resolved.responseCache ? { cache: new ResponseCache(resolved.responseCache.maxBytes) } : undefined,
+  });
   // Built once, on first use: connecting may be asynchronous (driver import).
   const core: Promise<Core> = raw.then((db) => {
     const store = Store.open(db, resolved.tablePrefix, resolved.changes.retentionMs);
     opened = store;
     startWebhooks(store);
-    const services = createServices(store, resolved);
-    // The occurrence index slides ahead with time, on its own timer.
-    if (!closed) services.horizon.start();
-    const { responseCache } = resolved;
-    return {
-      options: resolved,
-      services,
-      routes: ROUTES,
-      version: () => store.version(),
-      responses: responseCache ? { cache: new ResponseCache(responseCache.maxBytes) } : undefined,
-    };
+    const built = nodeCore(store, () => store.version());
+    // The occurrence index slides ahead with time, on its own timer (on the primary: it writes).
+    if (!closed) built.services.horizon.start();
+    return built;
   });
   core.catch(() => undefined);
+  // Logged-out reads on the replicas, when there are any (README "Read replicas").
+  const router: Promise<ReplicaRouter | undefined> = core.then(async (primary) => {
+    if (!replicaDbs.length) return undefined;
+    const stores = (await Promise.all(replicaDbs)).map((db) => Store.open(db, resolved.tablePrefix, resolved.changes.retentionMs));
+    const primaryStore = opened;
+    if (!primaryStore?.dialect.replication || stores.some((store) => !store.dialect.replication)) {
+      throw new Error('calendar-events-rest: read replicas need PostgreSQL, for the primary (db) and every replica');
+    }
+    const replicas = stores.map((store) => ({ core: nodeCore(store, async () => (await store.replicaState()).version), state: () => store.replicaState() }));
+    return new ReplicaRouter(primary, () => primaryStore.writePosition(), replicas, resolved.replication, resolved.onError);
+  });
+  router.catch(() => undefined);
 
   // Until the tables are known to be up to date, each request asks the store (one query);
   // once they are, never again. A store nobody migrated answers 503 saying what to do.
@@ -138,14 +161,29 @@ export function createCalendar(options: CalendarOptions): Calendar {
     return built;
   };
 
+  /** Sends a request to its node (`replication/router.ts`): a logged-out read to a replica, anything else to the primary. */
+  const routed = async (replicas: ReplicaRouter, request: CoreRequest): Promise<CoreResponse | null> => {
+    if (!READS.has(request.method.toUpperCase())) return replicas.onPrimary(request, true);
+    let user: User | null;
+    try {
+      user = request.user !== undefined ? request.user : request.resolveUser ? await request.resolveUser() : await resolved.getUser(request);
+    } catch (error) {
+      // Answered by the pipeline, as any rejected credentials are.
+      return replicas.onPrimary({ ...request, user: undefined, resolveUser: () => Promise.reject(error) }, false);
+    }
+    return user ? replicas.onPrimary({ ...request, user }, false) : replicas.read({ ...request, user: null });
+  };
+
   const handle = async (request: CoreRequest): Promise<CoreResponse | null> => {
     let built: Core;
+    let replicas: ReplicaRouter | undefined;
     try {
       built = await ready();
+      replicas = await router;
     } catch (error) {
       return failedStart(resolved, request, startFailure(error));
     }
-    const response = await dispatch(built, request);
+    const response = replicas && answers(resolved, request) ? await routed(replicas, request) : await dispatch(built, request);
     // A write that succeeded may have logged changes: their webhooks go out now, after this answer.
     const wrote = response !== null && response.status < 300 && !['GET', 'HEAD', 'OPTIONS'].includes(request.method.toUpperCase());
     if (deliverer && wrote) setImmediate(() => deliverer?.kick());
@@ -204,6 +242,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
       await (await core.catch(() => undefined))?.services.horizon.stop();
       // A connection that never opened (a missing driver) has nothing to close.
       if (ownsDb) await (await raw.catch(() => undefined))?.destroy();
+      await Promise.all(resolved.replicas.map(async (r, i) => (typeof r === 'string' ? (await replicaDbs[i]!.catch(() => undefined))?.destroy() : undefined)));
     },
   };
 }

@@ -13,6 +13,7 @@ import { invalidOption } from './option-error.js';
 import { resolvePermalinks, type Permalinks } from './http/permalinks.js';
 import { ROLES } from './auth/capabilities.js';
 import { databaseTarget } from './store/connect.js';
+import { POSITION_HEADER } from './replication/position.js';
 import type { ResolvedWebhooks, WebhookOptions } from './webhooks/deliverer.js';
 import { resolveWebhooks } from './webhooks/options.js';
 
@@ -23,6 +24,18 @@ export interface CalendarOptions {
    * connection string for the built-in helper (`postgres://…`, `mysql://…`, a SQLite file).
    */
   db: Kysely<any> | string; // eslint-disable-line @typescript-eslint/no-explicit-any -- any host database type
+  /**
+   * PostgreSQL streaming replicas of `db` (README "Read replicas"): Kysely instances or
+   * `postgres://…` URLs. Logged-out reads go to them, once they have replayed what the reader
+   * must see; writes and signed-in reads go to `db`, the primary.
+   */
+  replicas?: readonly (Kysely<any> | string)[]; // eslint-disable-line @typescript-eslint/no-explicit-any -- any host database type
+  /**
+   * How reads use the replicas: a read waits up to `waitMs` (default 20) for a replica to
+   * replay what it must show, else the primary answers it; a replica that cannot be reached is
+   * left alone for `skipMs` (default 1000).
+   */
+  replication?: { waitMs?: number; skipMs?: number };
   /** Prefix of the store's tables, so they never collide with the host's. Default `tec_`. */
   tablePrefix?: string;
   /** The REST namespace. Default `calendar/events/v1`; `tribe/events/v1` for clients of the original. */
@@ -146,6 +159,8 @@ export interface RecurrenceOptions {
 
 /** Options with every default applied. */
 export interface ResolvedOptions {
+  replicas: readonly (Kysely<unknown> | string)[];
+  replication: { waitMs: number; skipMs: number };
   tablePrefix: string;
   namespace: string;
   perPage: number;
@@ -204,11 +219,18 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
   if (o.baseUrl !== undefined && !/^https?:\/\/[^/?#\s]+/i.test(o.baseUrl)) throw invalidOption('baseUrl', o.baseUrl, "an absolute http(s) URL such as 'https://example.org'");
   if (typeof o.db === 'string') databaseTarget(o.db);
   else if (!isKysely(o.db)) throw invalidOption('db', o.db, "a Kysely instance or a connection string such as 'data/calendar.sqlite' or 'postgres://…'");
+  const replicas = resolveReplicas(o);
   const doc = o.doc ?? 'original';
   if (doc !== 'original' && doc !== 'complete') throw invalidOption('doc', o.doc, "'original' or 'complete'");
-  const cors = corsPolicy(o.cors);
+  // Clients of other origins send back and read the log position of what they wrote.
+  const cors = corsPolicy(o.cors, replicas.length ? [POSITION_HEADER] : []);
   const onError = o.onError ?? ((error) => console.error('[calendar] unexpected error:', error)); // eslint-disable-line no-console -- the documented default of onError is console.error
   return {
+    replicas,
+    replication: {
+      waitMs: wholeMs('replication.waitMs', o.replication?.waitMs ?? 20),
+      skipMs: wholeMs('replication.skipMs', o.replication?.skipMs ?? 1000),
+    },
     tablePrefix: o.tablePrefix ?? 'tec_',
     namespace,
     perPage,
@@ -236,6 +258,28 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     doc,
     unknownRole: unknownRoleReporter(onError),
   };
+}
+
+/** A whole number of milliseconds (0 or more), or the error naming the option. */
+function wholeMs(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw invalidOption(name, value, 'a whole number of milliseconds (0 or more)');
+  return value;
+}
+
+/** The replicas, checked: PostgreSQL ones, of a PostgreSQL primary (a Kysely instance's database is checked when it opens). */
+function resolveReplicas(o: CalendarOptions): ResolvedOptions['replicas'] {
+  const replicas = o.replicas ?? [];
+  if (!Array.isArray(replicas)) throw invalidOption('replicas', replicas, "a list of Kysely instances or 'postgres://…' URLs");
+  replicas.forEach((replica: unknown, i) => {
+    const name = `replicas[${i}]`;
+    if (typeof replica === 'string') {
+      if (databaseTarget(replica, name).kind !== 'postgres') throw invalidOption(name, replica, "a 'postgres://…' URL: read replicas need PostgreSQL");
+    } else if (!isKysely(replica)) throw invalidOption(name, replica, "a Kysely instance or a 'postgres://…' URL");
+  });
+  if (replicas.length && typeof o.db === 'string' && databaseTarget(o.db).kind !== 'postgres') {
+    throw invalidOption('db', o.db, "a 'postgres://…' URL or a PostgreSQL Kysely instance: read replicas need a PostgreSQL primary");
+  }
+  return replicas as ResolvedOptions['replicas'];
 }
 
 /** A century: a feed's window starts no further back (dates before year 1 are no dates). */

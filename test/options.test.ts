@@ -26,6 +26,13 @@ describe('createCalendar option checks', () => {
     [{ limits: { bodyBytes: '1mb' } }, 'option `limits.bodyBytes` is "1mb"; it takes a whole number of at least 0 (a count, or bytes).'],
     [{ limits: { bodyByte: 1000 } }, 'option `limits.bodyByte` is 1000; it takes nothing: it is not a limit (the limits are '],
     [{ csrf: { lifetime: 1 } }, 'option `csrf.lifetime` is 1; it takes a whole number of seconds of at least 2.'],
+    // Read replicas are PostgreSQL's, of a PostgreSQL primary.
+    [{ db: 'postgres://db/cal', replicas: ['mysql://r1/cal'] }, "option `replicas[0]` is \"mysql://r1/cal\"; it takes a 'postgres://…' URL: read replicas need PostgreSQL."],
+    [{ db: 'postgres://db/cal', replicas: [{ host: 'r1' }] }, "option `replicas[0]` is an object; it takes a Kysely instance or a 'postgres://…' URL."],
+    [{ db: 'postgres://db/cal', replicas: 'postgres://r1/cal' }, "option `replicas` is \"postgres://r1/cal\"; it takes a list of Kysely instances or 'postgres://…' URLs."],
+    [{ db: ':memory:', replicas: ['postgres://r1/cal'] }, "option `db` is \":memory:\"; it takes a 'postgres://…' URL or a PostgreSQL Kysely instance: read replicas need a PostgreSQL primary."],
+    [{ db: 'postgres://db/cal', replication: { waitMs: -1 } }, 'option `replication.waitMs` is -1; it takes a whole number of milliseconds (0 or more).'],
+    [{ db: 'postgres://db/cal', replication: { skipMs: 0.5 } }, 'option `replication.skipMs` is 0.5'],
   ] as [Partial<CalendarOptions>, string][])('%j', (options, message) => {
     expect(create(options)).toThrow(message);
   });

@@ -11,7 +11,8 @@ export interface ExampleSetup {
 
 /**
  * The calendar every example serves, configured by the environment the README documents:
- * `PORT`, `CALENDAR_DB` / `CALENDAR_DB_URL`, `CALENDAR_TOKENS`, `CALENDAR_NAMESPACE`,
+ * `PORT`, `CALENDAR_DB` / `CALENDAR_DB_URL`, `CALENDAR_DB_REPLICA_URLS` (comma-separated
+ * `postgres://…` URLs of streaming replicas of `CALENDAR_DB_URL`), `CALENDAR_TOKENS`, `CALENDAR_NAMESPACE`,
  * `CALENDAR_BASE_URL`, `CALENDAR_IMAGE_HOSTS` (comma-separated; `host:port` for a port other than
  * 80 and 443), `CALENDAR_DOC` (`complete` to serve the OpenAPI document clients are generated from).
  */
@@ -19,6 +20,7 @@ export function calendarFromEnv(env: NodeJS.ProcessEnv = process.env, defaultPor
   const { users, generated } = tokensFromEnv(env.CALENDAR_TOKENS);
   const calendar = createCalendar({
     db: env.CALENDAR_DB_URL || env.CALENDAR_DB || 'data/calendar.sqlite',
+    replicas: env.CALENDAR_DB_REPLICA_URLS?.split(',').map((u) => u.trim()).filter(Boolean),
     namespace: env.CALENDAR_NAMESPACE || undefined,
     baseUrl: env.CALENDAR_BASE_URL || undefined,
     imageHosts: env.CALENDAR_IMAGE_HOSTS?.split(',').map((h) => h.trim()).filter(Boolean),

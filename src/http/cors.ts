@@ -27,6 +27,8 @@ export type CorsPolicy =
       access(origin: string): 'credentials' | 'plain' | false;
       /** `Access-Control-Allow-Headers`, on every answer. */
       allowHeaders: string;
+      /** `Access-Control-Expose-Headers`, on every answer. */
+      exposeHeaders: string;
       /** `Access-Control-Allow-Methods`, on answers to allowed origins. */
       allowMethods: string;
       /** `Access-Control-Max-Age` of preflight answers, when set. */
@@ -36,7 +38,7 @@ export type CorsPolicy =
 /** WordPress' values of the headers it sends on every REST answer. */
 const ALLOW_HEADERS = ['Authorization', 'X-WP-Nonce', 'Content-Disposition', 'Content-MD5', 'Content-Type'];
 const ALLOW_METHODS = ['OPTIONS', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-const EXPOSE_HEADERS = 'X-WP-Total, X-WP-TotalPages, Link';
+const EXPOSE_HEADERS = ['X-WP-Total', 'X-WP-TotalPages', 'Link'];
 
 /** An origin as browsers send it: scheme, host and port, lower case, without a trailing slash. */
 export function canonicalOrigin(origin: string): string {
@@ -55,15 +57,19 @@ function listedBy(origins: NonNullable<CorsOptions['origins']>): (origin: string
   return (origin) => set.has(canonicalOrigin(origin));
 }
 
-/** The policy of a calendar's `cors` option (`undefined`: any origin, without credentials). */
-export function corsPolicy(options: CorsOptions | false | undefined): CorsPolicy {
+/**
+ * The policy of a calendar's `cors` option (`undefined`: any origin, without credentials);
+ * `ownHeaders` are headers of this library's own that pages send and read beside WordPress' ones.
+ */
+export function corsPolicy(options: CorsOptions | false | undefined, ownHeaders: readonly string[] = []): CorsPolicy {
   if (options === false) return false;
   const origins = options?.origins ?? '*';
   const listed = listedBy(origins);
   const credentials = origins !== '*' && (options?.credentials ?? true);
   return {
     access: (origin) => (listed(origin) ? (credentials ? 'credentials' : 'plain') : origins === '*' ? 'plain' : false),
-    allowHeaders: (options?.allowHeaders ?? ALLOW_HEADERS).join(', '),
+    allowHeaders: (options?.allowHeaders ?? [...ALLOW_HEADERS, ...ownHeaders]).join(', '),
+    exposeHeaders: [...EXPOSE_HEADERS, ...ownHeaders].join(', '),
     allowMethods: (options?.allowMethods ?? ALLOW_METHODS).join(', '),
     maxAge: options?.maxAge,
   };
@@ -72,7 +78,7 @@ export function corsPolicy(options: CorsOptions | false | undefined): CorsPolicy
 /** The CORS headers every answer carries, whoever asks (kept with cached answers). */
 export function corsHeaders(policy: CorsPolicy): Record<string, string> {
   if (!policy) return {};
-  return { 'Access-Control-Expose-Headers': EXPOSE_HEADERS, 'Access-Control-Allow-Headers': policy.allowHeaders };
+  return { 'Access-Control-Expose-Headers': policy.exposeHeaders, 'Access-Control-Allow-Headers': policy.allowHeaders };
 }
 
 /**

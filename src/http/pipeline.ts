@@ -163,6 +163,14 @@ function respond(status: number, headers: Record<string, string>, body: unknown,
   return { status, headers, body: head ? undefined : bodyBytes(body) };
 }
 
+/** Answers that say the store could not be reached (`isUnavailableAnswer`). */
+const UNAVAILABLE = new WeakSet<CoreResponse>();
+
+/** Whether `dispatch` answered 503 because the store of its node could not be reached (another node may answer). */
+export function isUnavailableAnswer(response: CoreResponse | null): boolean {
+  return response !== null && UNAVAILABLE.has(response);
+}
+
 function errorBody(error: unknown, options: ResolvedOptions): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseUnavailable(error)) {
@@ -183,8 +191,17 @@ export function failedStart(options: ResolvedOptions, req: CoreRequest, error: u
   return respond(e.status, { ...commonHeaders(undefined, options.cors), ...callerHeaders(req.headers, method, null, options.cors) }, e.toJSON(), method === 'HEAD');
 }
 
-/** Runs one request through the pipeline; `null` when the path is outside the namespace. */
-export async function dispatch(core: Core, req: CoreRequest): Promise<CoreResponse | null> {
+/** Whether `dispatch` answers `req` (a path in the namespace, or the REST root's index). */
+export function answers(options: ResolvedOptions, req: CoreRequest): boolean {
+  return underNamespace(req.path, options.namespace) !== null || (options.rootIndex && isRoot(req));
+}
+
+/**
+ * Runs one request through the pipeline; `null` when the path is outside the namespace.
+ * `version` is the store version when the caller has read it already (on the node `core`
+ * stands for: a replica read is routed by it).
+ */
+export async function dispatch(core: Core, req: CoreRequest, version?: Promise<string | undefined>): Promise<CoreResponse | null> {
   const { options } = core;
   const rest = underNamespace(req.path, options.namespace);
   if (rest === null) return options.rootIndex && isRoot(req) ? answerRoot(core, req) : null;
@@ -208,7 +225,7 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
   // Set while this request computes an answer others may reuse (or wait for).
   let settle: Settle | undefined;
   // Read once, when first needed: the answer cache and the handlers see the same version.
-  let versionRead: Promise<string | undefined> | undefined;
+  let versionRead = version;
   const storeVersion = () => (versionRead ??= core.version());
   try {
     urls = urlsFor(req, options.namespace, options.baseUrl, options.trustProxy, options.permalinks);
@@ -282,7 +299,9 @@ export async function dispatch(core: Core, req: CoreRequest): Promise<CoreRespon
     const headers: Record<string, string> = { ...commonHeaders(urls, options.cors) };
     if (allow !== undefined) headers.Allow = allow;
     Object.assign(headers, caller());
-    return respond(e.status, headers, e.toJSON(), head());
+    const answer = respond(e.status, headers, e.toJSON(), head());
+    if (!(error instanceof ApiError) && isDatabaseUnavailable(error)) UNAVAILABLE.add(answer);
+    return answer;
   } finally {
     settle?.(undefined, clock.read);
   }

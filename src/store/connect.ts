@@ -10,8 +10,8 @@ import { invalidOption } from '../option-error.js';
  * `mariadb://…`), `sqlite:<file>`, `:memory:` or a plain file path (SQLite).
  * The drivers are optional peer dependencies, loaded only when used.
  */
-export async function connectDatabase(target: string): Promise<Kysely<unknown>> {
-  return new Kysely<unknown>({ dialect: await dialectFor(target) });
+export async function connectDatabase(target: string, { connectTimeoutMs = 5000 }: { connectTimeoutMs?: number } = {}): Promise<Kysely<unknown>> {
+  return new Kysely<unknown>({ dialect: await dialectFor(target, connectTimeoutMs) });
 }
 
 /**
@@ -57,12 +57,12 @@ export function databaseTarget(target: string, option = 'db'): DatabaseTarget {
   return kind === 'postgres' ? { kind, url: target } : { kind, url: target.replace(/^mariadb:/i, 'mysql:') };
 }
 
-async function dialectFor(target: string): Promise<Dialect> {
+async function dialectFor(target: string, connectTimeoutMs: number): Promise<Dialect> {
   const where = databaseTarget(target);
   if (where.kind === 'postgres') {
     const pg = await loadDriver('pg');
     const Pool = pg.Pool ?? pg.default.Pool;
-    const pool = new Pool({ connectionString: where.url, max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
+    const pool = new Pool({ connectionString: where.url, max: 10, connectionTimeoutMillis: connectTimeoutMs, idleTimeoutMillis: 30_000 });
     // An idle client losing its server must not crash the process: the pool replaces it.
     pool.on('error', () => undefined);
     // Nor may a checked-out one: pg-pool listens only while a client is idle, and an `error`
@@ -74,7 +74,7 @@ async function dialectFor(target: string): Promise<Dialect> {
   if (where.kind === 'mysql') {
     const mysql = await loadDriver('mysql2');
     const createPool = mysql.createPool ?? mysql.default.createPool;
-    const pool = createPool({ uri: where.url, connectionLimit: 10, charset: 'utf8mb4', timezone: 'Z', connectTimeout: 5000, enableKeepAlive: true });
+    const pool = createPool({ uri: where.url, connectionLimit: 10, charset: 'utf8mb4', timezone: 'Z', connectTimeout: connectTimeoutMs, enableKeepAlive: true });
     pool.on('connection', (connection) => connection.on('error', () => undefined));
     return new MysqlDialect({ pool });
   }

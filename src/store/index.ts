@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { TABLES, type Database } from './database.js';
 import { dialectOf, type StoreDialect } from './dialects/index.js';
+import type { Replication, ReplicaState } from './dialects/dialect.js';
 import { dropStore, migrateToLatest } from './migrate.js';
 import { PostStore } from '../posts/queries.js';
 import { TablePrefixPlugin } from './table-prefix.js';
@@ -65,6 +66,22 @@ export class Store {
   /** The store's version now (`store/version.ts`); `undefined` where the dialect has none. */
   version(): Promise<string | undefined> {
     return this.versions.current(this.db);
+  }
+
+  /** This node's state read as a replica's (README "Read replicas"). */
+  replicaState(): Promise<ReplicaState> {
+    return this.#replication().replicaState(this.db);
+  }
+
+  /** A log position at or past every write committed so far on this node, the primary. */
+  writePosition(): Promise<bigint> {
+    return this.#replication().writePosition(this.db);
+  }
+
+  #replication(): Replication {
+    const { replication } = this.dialect;
+    if (!replication) throw new Error(`calendar-events-rest: read replicas need PostgreSQL; this store is ${this.dialect.name}`);
+    return replication;
   }
 
   /** Runs `work` in one transaction, with a store bound to it; the changes it noted are logged last. */

@@ -16,6 +16,9 @@ const CONNECTION_CODES = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
+  // read_only_sql_transaction: a write reached a server still in recovery (a replica the
+  // primary's address points at before the operator has promoted it).
+  '25006',
   '08000',
   '08001',
   '08003',
@@ -26,7 +29,8 @@ const CONNECTION_CODES = new Set([
   'SQLITE_CANTOPEN',
 ]);
 
-const CONNECTION_MESSAGES = /connection terminated|connection refused|timeout exceeded when trying to connect|connection is closed|pool is closed|cannot enqueue|server has gone away|lost connection|connection error and is not queryable/i;
+// `conflict with recovery`: a replica cancelled a read whose rows its replay had to remove (another node answers).
+const CONNECTION_MESSAGES = /conflict with recovery|connection terminated|connection refused|timeout exceeded when trying to connect|connection is closed|pool is closed|cannot enqueue|server has gone away|lost connection|connection error and is not queryable/i;
 
 /** Whether an error means the database is unavailable (answered 503, retried by the client). */
 export function isDatabaseUnavailable(error: unknown): boolean {

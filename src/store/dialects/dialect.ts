@@ -22,6 +22,9 @@ export interface StoreDialect {
   /** A token that changes whenever any connection may have changed stored data, or `undefined` where there is no cheap one. */
   version<DB>(db: Kysely<DB>, generation: number): Promise<string | undefined>;
 
+  /** Reads on streaming replicas (README "Read replicas"); only PostgreSQL has them. */
+  readonly replication?: Replication;
+
   /** Runs `work` holding a database-wide lock named `lockName`, so that instances migrating at once run one at a time. */
   migrationLock<T>(db: Kysely<unknown>, lockName: string, work: (conn: Kysely<unknown>) => Promise<T>): Promise<T>;
 
@@ -37,4 +40,23 @@ export interface StoreDialect {
 
   /** `builder` with an auto-incrementing integer primary key `id`. */
   autoIncrementId<T extends string, C extends string>(builder: CreateTableBuilder<T, C>): CreateTableBuilder<T, C | 'id'>;
+}
+
+/** What a replica read knows of the node it is pinned to, from one query. */
+export interface ReplicaState {
+  /** The store version on that node, which its kept answers are bound to. */
+  version: string;
+  /**
+   * How far the node has replayed the primary's log (`replication/position.ts`); `undefined`
+   * once it is no longer a replica (promoted): it then holds every write it will ever be sent.
+   */
+  position: bigint | undefined;
+}
+
+/** How the store tells where a write ended and how far a replica has caught up. */
+export interface Replication {
+  /** The state of a node read as a replica. */
+  replicaState<DB>(db: Kysely<DB>): Promise<ReplicaState>;
+  /** A position at or past the end of every write the primary has committed so far. */
+  writePosition<DB>(db: Kysely<DB>): Promise<bigint>;
 }

@@ -1,8 +1,16 @@
 import { CompiledQuery, sql, type InsertQueryBuilder, type InsertResult } from 'kysely';
 import type { StoreDialect } from './dialect.js';
+import { parsePosition } from '../../replication/position.js';
 
 /** Read on every request: compiled once, not built and compiled each time. */
 const VERSION: CompiledQuery<{ s: string }> = CompiledQuery.raw('select pg_current_snapshot()::text as s');
+const REPLICA_STATE: CompiledQuery<{ r: boolean; l: string | null; s: string }> = CompiledQuery.raw(
+  'select pg_is_in_recovery() as r, pg_last_wal_replay_lsn()::text as l, pg_current_snapshot()::text as s',
+);
+// The insert position, not `pg_current_wal_lsn()` (the write position): with
+// `synchronous_commit = off` a commit returns before its record is written, and the write
+// position can still be short of it.
+const WRITE_POSITION: CompiledQuery<{ l: string }> = CompiledQuery.raw('select pg_current_wal_insert_lsn()::text as l');
 
 /** PostgreSQL (pg, and third-party dialects built on Kysely's PostgreSQL adapter). */
 export const postgresDialect: StoreDialect = {
@@ -24,6 +32,29 @@ export const postgresDialect: StoreDialect = {
     // starts or ends, on any connection of the cluster.
     const { rows } = await db.executeQuery(VERSION);
     return `${generation}:${rows[0]?.s}`;
+  },
+
+  replication: {
+    async replicaState(db) {
+      const row = (await db.executeQuery(REPLICA_STATE)).rows[0];
+      // On a standby, `pg_current_snapshot()` never lists transactions in progress: two commits
+      // can leave it unchanged while the rows change. The replay position moves with every
+      // commit replayed, and is the same on replicas that have caught up.
+      if (row?.r) {
+        const position = parsePosition(row.l);
+        if (position === undefined) throw new Error(`calendar-events-rest: a replica reported the replay position ${String(row.l)}`);
+        return { version: `r:${row.l}`, position };
+      }
+      // Promoted: it takes writes now, and its snapshot tells their commits apart as a primary's does.
+      return { version: `p:${row?.s}`, position: undefined };
+    },
+
+    async writePosition(db) {
+      const text = (await db.executeQuery(WRITE_POSITION)).rows[0]?.l;
+      const position = parsePosition(text);
+      if (position === undefined) throw new Error(`calendar-events-rest: the primary reported the log position ${String(text)}`);
+      return position;
+    },
   },
 
   migrationLock(db, lockName, work) {

@@ -1,0 +1,147 @@
+import { dispatch, isUnavailableAnswer, type Core } from '../http/pipeline.js';
+import { headerValue } from '../http/header-value.js';
+import type { CoreRequest, CoreResponse } from '../http/types.js';
+import type { ReplicaState } from '../store/dialects/dialect.js';
+import { isDatabaseUnavailable } from '../store/unavailable.js';
+import { POSITION_HEADER, formatPosition, parsePosition } from './position.js';
+
+/** How reads wait for replicas and how long one that failed is left alone. */
+export interface ReplicationOptions {
+  /** How long a read waits for a replica to replay what it must show, before the primary answers it. */
+  waitMs: number;
+  /** How long a replica that could not be reached is skipped. */
+  skipMs: number;
+}
+
+/** A replica: the pipeline over its store, and its state as a replica read sees it. */
+export interface ReplicaNode {
+  core: Core;
+  state(): Promise<ReplicaState>;
+}
+
+/** Pause between two polls of a replica that is behind. */
+const POLL_MS = 1;
+
+/**
+ * Sends each request to one node (README "Read replicas"): writes and signed-in reads to the
+ * primary; logged-out reads to a replica that has replayed every write this process made or
+ * saw and the position the client sent, waiting up to `waitMs` for one, else to the primary.
+ * A request stays on its node from its version read to its last query, so that the answers a
+ * node keeps are bound to that node's own version.
+ */
+export class ReplicaRouter {
+  /** The furthest position written or served by this process: no later read shows less. */
+  #highWater = 0n;
+  #next = 0;
+  readonly #skippedUntil: number[];
+
+  constructor(
+    private readonly primary: Core,
+    /** Where the primary's log ends now (read after each write). */
+    private readonly writePosition: () => Promise<bigint>,
+    private readonly replicas: readonly ReplicaNode[],
+    private readonly options: ReplicationOptions,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.#skippedUntil = replicas.map(() => 0);
+  }
+
+  /** Answers a write or a signed-in read on the primary; a write's answer tells where it ended. */
+  async onPrimary(req: CoreRequest, write: boolean): Promise<CoreResponse | null> {
+    const response = await dispatch(this.primary, req);
+    if (!write || response === null || response.status >= 400) return response;
+    try {
+      const position = await this.writePosition();
+      this.#raise(position);
+      response.headers[POSITION_HEADER] = formatPosition(position);
+    } catch (error) {
+      // The write is done and answered; without its position, the next read of this process
+      // may come from a replica that has not replayed it yet, but nothing else is wrong.
+      if (!isDatabaseUnavailable(error)) this.onError(error);
+    }
+    return response;
+  }
+
+  /** Answers a logged-out read, on a replica that has caught up when there is one. */
+  async read(req: CoreRequest): Promise<CoreResponse | null> {
+    const sent = parsePosition(headerValue(req.headers, POSITION_HEADER.toLowerCase()));
+    const needed = sent !== undefined && sent > this.#highWater ? sent : this.#highWater;
+    // Replicas found unreachable during this request, and the states of the others.
+    const failed = new Set<number>();
+    const seen = new Map<number, ReplicaState>();
+    for (;;) {
+      const pick = await this.#caughtUp(needed, failed, seen);
+      if (pick === undefined) break;
+      const response = await this.#serve(pick, req);
+      if (response !== undefined) return response;
+      this.#fail(pick.index, failed, seen);
+    }
+    const response = await dispatch(this.primary, req);
+    if (!isUnavailableAnswer(response)) return response;
+    // The primary is away. What this client sent still decides; the process' own mark does not
+    // (its last writes may never reach a replica, and a read of the others is still right).
+    const minimum = sent ?? 0n;
+    const ready = [...seen].filter(([, state]) => state.position === undefined || state.position >= minimum);
+    ready.sort(([, a], [, b]) => (a.position === undefined ? -1 : b.position === undefined ? 1 : a.position > b.position ? -1 : 1));
+    for (const [index, state] of ready) {
+      const served = await this.#serve({ index, state }, req);
+      if (served !== undefined) return served;
+      this.#fail(index, failed, seen);
+    }
+    return response;
+  }
+
+  /** The answer of replica `pick`, or `undefined` when it could not be reached. */
+  async #serve(pick: { index: number; state: ReplicaState }, req: CoreRequest): Promise<CoreResponse | null | undefined> {
+    const response = await dispatch(this.replicas[pick.index]!.core, req, Promise.resolve(pick.state.version));
+    if (isUnavailableAnswer(response)) return undefined;
+    const { position } = pick.state;
+    if (position !== undefined) {
+      this.#raise(position);
+      if (response) response.headers[POSITION_HEADER] = formatPosition(position);
+    }
+    return response;
+  }
+
+  /**
+   * The first replica, in turn, that has replayed `needed` (or is no replica any more), polling
+   * the reachable ones for up to `waitMs`; `undefined` when none gets there in time.
+   */
+  async #caughtUp(needed: bigint, failed: Set<number>, seen: Map<number, ReplicaState>): Promise<{ index: number; state: ReplicaState } | undefined> {
+    const deadline = performance.now() + this.options.waitMs;
+    const start = this.#next;
+    this.#next = (this.#next + 1) % this.replicas.length;
+    for (;;) {
+      const now = Date.now();
+      let reachable = 0;
+      for (let k = 0; k < this.replicas.length; k++) {
+        const index = (start + k) % this.replicas.length;
+        if (failed.has(index) || this.#skippedUntil[index]! > now) continue;
+        let state: ReplicaState;
+        try {
+          state = await this.replicas[index]!.state();
+        } catch (error) {
+          if (!isDatabaseUnavailable(error)) this.onError(error);
+          this.#fail(index, failed, seen);
+          continue;
+        }
+        reachable++;
+        seen.set(index, state);
+        if (state.position === undefined || state.position >= needed) return { index, state };
+      }
+      if (reachable === 0 || performance.now() >= deadline) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  /** Leaves replica `index` alone for `skipMs`, and out of this request. */
+  #fail(index: number, failed: Set<number>, seen: Map<number, ReplicaState>): void {
+    failed.add(index);
+    seen.delete(index);
+    this.#skippedUntil[index] = Date.now() + this.options.skipMs;
+  }
+
+  #raise(position: bigint): void {
+    if (position > this.#highWater) this.#highWater = position;
+  }
+}

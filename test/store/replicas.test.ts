@@ -1,0 +1,165 @@
+/**
+ * Read replicas in the core (README "Read replicas"): which node answers whom, the position
+ * header, a replica that cannot be reached, and replicas the host hands over as Kysely instances.
+ * The HTTP drills with two instances are in test/reliability/replicas.test.ts.
+ */
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCalendar, type Calendar, type CoreRequest, type User } from '../../src/index.js';
+import { formatPosition, parsePosition } from '../../src/replication/position.js';
+import { createScratchDatabase, type ScratchDatabase } from '../reliability/fixtures/postgres.js';
+import { freePort } from '../reliability/fixtures/processes.js';
+import { CAN_REPLICATE, onDatabase, sharedCluster, type Cluster } from '../reliability/fixtures/replication.js';
+
+const NS = '/calendar/events/v1';
+const EDITOR: User = { id: 2, roles: ['editor'] };
+
+describe('log positions', () => {
+  it('read and write PostgreSQL LSNs', () => {
+    expect(parsePosition('16/B374D848')).toBe((0x16n << 32n) | 0xb374d848n);
+    expect(formatPosition(parsePosition('16/B374D848')!)).toBe('16/B374D848');
+    expect(formatPosition(parsePosition('0/0')!)).toBe('0/0');
+    for (const bad of ['', '16', '16/', '/1', '1/2/3', 'G/1', '123456789/1', ' 1/1x', '-1/1']) expect(parsePosition(bad)).toBeUndefined();
+  });
+});
+
+describe.skipIf(!CAN_REPLICATE)('read replicas in the core', () => {
+  let c: Cluster;
+  let scratch: ScratchDatabase;
+  let primary: string;
+  let replicas: string[];
+  const opened: Calendar[] = [];
+  const errors: unknown[] = [];
+
+  /** A calendar on the scratch database and its replicas; `user` signs every request in. */
+  const calendar = (options: Partial<Parameters<typeof createCalendar>[0]> = {}) => {
+    const made = createCalendar({ db: primary, replicas, getUser: (r) => (r.headers.authorization ? EDITOR : null), onError: (e) => errors.push(e), ...options });
+    opened.push(made);
+    return made;
+  };
+  const request = async (cal: Calendar, method: string, path: string, init: Partial<CoreRequest> = {}) => {
+    const r = await cal.handle({ method, path: `${NS}${path}`, root: '/wp-json', headers: {}, ...init });
+    return { status: r!.status, headers: r!.headers, body: r!.body ? JSON.parse(Buffer.from(r!.body).toString('utf8')) : undefined };
+  };
+  const create = (cal: Calendar, title: string) =>
+    request(cal, 'POST', '/events', {
+      headers: { authorization: 'editor', 'content-type': 'application/json' },
+      body: { title, status: 'publish', start_date: '2027-06-01 10:00:00', end_date: '2027-06-01 12:00:00' },
+    });
+  const pause = () => Promise.all(replicas.map((url) => c.sql(url, 'select pg_wal_replay_pause()')));
+  const resume = () => Promise.all(replicas.map((url) => c.sql(url, 'select pg_wal_replay_resume()')));
+
+  beforeAll(async () => {
+    c = await sharedCluster();
+    scratch = await createScratchDatabase(c.primaryUrl, 'replicacore');
+    const database = new URL(scratch.url).pathname.slice(1);
+    primary = scratch.url;
+    replicas = c.replicaUrls.map((u) => onDatabase(u, database));
+    for (const url of replicas) {
+      for (let i = 0; ; i++) {
+        try {
+          await c.sql(url, 'select 1');
+          break;
+        } catch (error) {
+          if (i > 200) throw error;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      }
+    }
+    await calendar().migrate();
+  }, 120_000);
+  afterAll(async () => {
+    await resume().catch(() => undefined);
+    await Promise.all(opened.map((cal) => cal.close()));
+    await scratch?.drop();
+    await c?.close();
+  });
+
+  it('sends logged-out reads to the replicas and signed-in reads and writes to the primary', async () => {
+    const writer = calendar();
+    const reader = calendar();
+    await pause();
+    try {
+      const created = await create(writer, 'Paused');
+      expect(created.status).toBe(201);
+      const position = created.headers['X-Calendar-Position'];
+      expect(parsePosition(position)).toBeTypeOf('bigint');
+      // Another instance that never saw the write: a logged-out read comes from a replica, which has not replayed it.
+      const anonymous = await request(reader, 'GET', `/events/${created.body.id}`);
+      expect(anonymous.status).toBe(404);
+      expect(parsePosition(anonymous.headers['X-Calendar-Position'])! < parsePosition(position)!).toBe(true);
+      // Signed in: the primary.
+      expect((await request(reader, 'GET', `/events/${created.body.id}`, { headers: { authorization: 'editor' } })).status).toBe(200);
+      // With the write's position: the primary, as the replicas cannot get there in time.
+      const started = performance.now();
+      const told = await request(reader, 'GET', `/events/${created.body.id}`, { headers: { 'x-calendar-position': position! } });
+      expect(told.status).toBe(200);
+      expect(told.headers['X-Calendar-Position']).toBeUndefined();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(20);
+      // The instance that wrote remembers its write.
+      expect((await request(writer, 'GET', `/events/${created.body.id}`)).status).toBe(200);
+      // A header that is no position is no reason to fail a read.
+      expect((await request(reader, 'GET', '/events', { headers: { 'x-calendar-position': 'soon' } })).status).toBe(200);
+    } finally {
+      await resume();
+    }
+    // Replayed: the replicas answer with it.
+    const caughtUp = calendar();
+    for (let i = 0; i < 100; i++) {
+      const r = await request(caughtUp, 'GET', '/events', { query: 'start_date=2027-01-01&end_date=2027-12-31' });
+      if (r.body.events.some((e: { title: string }) => e.title === 'Paused')) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect.fail('the replicas never showed the write');
+  });
+
+  it('lets pages of other origins send and read the position header', async () => {
+    const r = await request(calendar(), 'GET', '/events', { headers: { origin: 'https://app.example' } });
+    expect(r.headers['Access-Control-Expose-Headers']).toBe('X-WP-Total, X-WP-TotalPages, Link, X-Calendar-Position');
+    expect(r.headers['Access-Control-Allow-Headers']).toContain('X-Calendar-Position');
+    expect(r.headers['X-Calendar-Position']).toMatch(/^[0-9A-F]+\/[0-9A-F]+$/);
+  });
+
+  it('reads from the reachable nodes when a replica cannot be reached, and reports nothing', async () => {
+    const nowhere = `postgres://calendar:calendar@127.0.0.1:${await freePort()}/nothing`;
+    const cal = calendar({ replicas: [nowhere, replicas[0]!] });
+    errors.length = 0;
+    for (let i = 0; i < 6; i++) {
+      const r = await request(cal, 'GET', '/events');
+      expect(r.status).toBe(200);
+      // Served by the replica that answers.
+      expect(r.headers['X-Calendar-Position']).toBeDefined();
+    }
+    // Every replica away: the primary answers.
+    const alone = calendar({ replicas: [nowhere] });
+    const r = await request(alone, 'GET', '/events');
+    expect(r.status).toBe(200);
+    expect(r.headers['X-Calendar-Position']).toBeUndefined();
+    expect(errors).toEqual([]);
+  });
+
+  it('takes replicas as Kysely instances of the host', async () => {
+    const pools = replicas.map((url) => new pg.Pool({ connectionString: url, max: 2 }));
+    for (const pool of pools) pool.on('error', () => undefined);
+    try {
+      const cal = calendar({ replicas: pools.map((pool) => new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) })) });
+      const r = await request(cal, 'GET', '/events');
+      expect(r.status).toBe(200);
+      expect(r.headers['X-Calendar-Position']).toBeDefined();
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+
+  it('refuses replicas of a database other than PostgreSQL when it opens', async () => {
+    const { connectDatabase } = await import('../../src/store/connect.js');
+    const sqlite = await connectDatabase(':memory:');
+    const cal = calendar({ db: sqlite, replicas: [replicas[0]!], autoMigrate: true });
+    errors.length = 0;
+    const r = await request(cal, 'GET', '/events');
+    expect(r.status).toBe(500);
+    expect(String(errors[0])).toContain('read replicas need PostgreSQL');
+    await sqlite.destroy();
+  });
+});
