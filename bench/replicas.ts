@@ -14,7 +14,7 @@
  * deployment's.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,7 +22,7 @@ import pg from 'pg';
 import { ADMIN_TOKEN, API, type BenchRequest } from './cases.js';
 import { drive, type LoadResult } from './load.js';
 import { seedCalendar } from './seed.js';
-import { startServer, stopServer, type ServerProcess } from './server.js';
+import { cpuSeconds, startServer, stopServer, type ServerProcess } from './server.js';
 import type { TargetResult } from './targets.js';
 
 const run = promisify(execFile);
@@ -37,6 +37,9 @@ export interface ReplicaRow {
   bad: number;
   /** Server CPU ms per request, summed over the instances driven. */
   cpuMsPerRequest?: number;
+  /** CPU ms per request of the primary's server processes, and of the two replicas' together, during the run. */
+  primaryCpuMsPerRequest?: number;
+  replicasCpuMsPerRequest?: number;
 }
 
 /** Options of {@link benchReplicas}. */
@@ -51,8 +54,34 @@ export interface ReplicaBenchOptions {
 interface Cluster {
   primary: string;
   replicas: string[];
+  /** Data directories: `primary`, `r1`, `r2`. */
+  dir: string;
   remove(): Promise<void>;
 }
+
+/** The parent process id of `pid` (field 4 of /proc/<pid>/stat), or `undefined` once it is gone. */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds used so far by one server of the cluster: its postmaster and every backend and worker it started. */
+function serverCpuSeconds(dir: string, server: 'primary' | 'r1' | 'r2'): number {
+  const postmaster = Number(readFileSync(join(dir, server, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let total = cpuSeconds(postmaster) ?? 0;
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (Number.isInteger(pid) && pid !== postmaster && parentOf(pid) === postmaster) total += cpuSeconds(pid) ?? 0;
+  }
+  return total;
+}
+
+/** CPU seconds of the primary and of the two replicas together. */
+const databaseCpu = (dir: string) => ({ primary: serverCpuSeconds(dir, 'primary'), replicas: serverCpuSeconds(dir, 'r1') + serverCpuSeconds(dir, 'r2') });
 
 /** Starts a primary and two replicas with the CI script. */
 async function startCluster(): Promise<Cluster> {
@@ -66,24 +95,26 @@ async function startCluster(): Promise<Cluster> {
   try {
     const { stdout } = await run('bash', ['.ci/replication.sh', 'start', dir], { timeout: 120_000 });
     const vars = Object.fromEntries(stdout.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
-    return { primary: vars.CALENDAR_TEST_PG_PRIMARY_URL!, replicas: vars.CALENDAR_TEST_PG_REPLICA_URLS!.split(','), remove };
+    return { primary: vars.CALENDAR_TEST_PG_PRIMARY_URL!, replicas: vars.CALENDAR_TEST_PG_REPLICA_URLS!.split(','), dir, remove };
   } catch (error) {
     await remove();
     throw error;
   }
 }
 
+/** The first column of the first row of `text` on `url`, as text. */
+async function query(url: string, text: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return String(Object.values((await client.query(text)).rows[0] ?? {})[0]);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Waits until every replica has replayed the primary's log as it is now. */
 async function caughtUp(cluster: Cluster): Promise<void> {
-  const query = async (url: string, text: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return String((await client.query(text)).rows[0]?.l);
-    } finally {
-      await client.end();
-    }
-  };
   const target = await query(cluster.primary, 'select pg_current_wal_insert_lsn()::text as l');
   for (const url of cluster.replicas) {
     for (let i = 0; i < 600; i++) {
@@ -123,6 +154,9 @@ export async function benchReplicas(options: ReplicaBenchOptions): Promise<{ row
   const rows: ReplicaRow[] = [];
   try {
     const seeded = await seedCalendar({ target: cluster.primary, events: 1000 });
+    // Quiet before measuring: autovacuum's analyze of the new rows would move every node's version meanwhile.
+    await query(cluster.primary, 'vacuum analyze');
+    await query(cluster.primary, 'checkpoint');
     await caughtUp(cluster);
     log(`replicas: primary and two replicas, 1,000 events seeded in ${seeded.seconds.toFixed(1)} s`);
     const list = `${API}/events?per_page=50&start_date=2000-01-01&end_date=2100-01-01`;
@@ -135,9 +169,18 @@ export async function benchReplicas(options: ReplicaBenchOptions): Promise<{ row
       try {
         for (const [name, request] of [['logged-out list, computed (no-cache), 2 instances', computed], ['logged-out list, kept, 2 instances', kept]] as const) {
           if (options.warmupSeconds > 0) await driveAll(servers, { seconds: options.warmupSeconds, connections: 4, request });
-          const row = combine(name, replicas, await driveAll(servers, { seconds: options.seconds, connections: 4, request }));
+          const before = databaseCpu(cluster.dir);
+          const loads = await driveAll(servers, { seconds: options.seconds, connections: 4, request });
+          const after = databaseCpu(cluster.dir);
+          const row = combine(name, replicas, loads);
+          const requests = Math.max(1, loads.reduce((n, r) => n + r.requests, 0));
+          row.primaryCpuMsPerRequest = ((after.primary - before.primary) * 1000) / requests;
+          row.replicasCpuMsPerRequest = ((after.replicas - before.replicas) * 1000) / requests;
           rows.push(row);
-          log(`  ${replicas} replicas  ${name.padEnd(50)} ${row.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${row.p50Ms.toFixed(2)} ms  CPU ${row.cpuMsPerRequest?.toFixed(2)} ms/req  bad ${row.bad}`);
+          log(
+            `  ${replicas} replicas  ${name.padEnd(50)} ${row.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${row.p50Ms.toFixed(2)} ms  app CPU ${row.cpuMsPerRequest?.toFixed(2)} ms/req  ` +
+              `primary ${row.primaryCpuMsPerRequest.toFixed(2)}, replicas ${row.replicasCpuMsPerRequest.toFixed(2)} ms/req  bad ${row.bad}`,
+          );
         }
         // One request at a time: the latency a request pays for the check.
         const one = servers.slice(0, 1);
@@ -179,7 +222,7 @@ export function replicaTargets(rows: readonly ReplicaRow[]): TargetResult[] {
     out.push({
       name: 'logged-out read throughput across two instances grows with two replicas (computed reads)',
       ok: withReplicas.requestsPerSecond > without.requestsPerSecond && withReplicas.bad === 0,
-      measured: `${without.requestsPerSecond.toFixed(0)} → ${withReplicas.requestsPerSecond.toFixed(0)} req/s (×${(withReplicas.requestsPerSecond / without.requestsPerSecond).toFixed(2)})`,
+      measured: `${without.requestsPerSecond.toFixed(0)} → ${withReplicas.requestsPerSecond.toFixed(0)} req/s (×${(withReplicas.requestsPerSecond / without.requestsPerSecond).toFixed(2)}); the primary's CPU per read ${without.primaryCpuMsPerRequest?.toFixed(2)} → ${withReplicas.primaryCpuMsPerRequest?.toFixed(2)} ms, the replicas' ${withReplicas.replicasCpuMsPerRequest?.toFixed(2)} ms (one 2-core machine: replicas take cores from the rest, they add none)`,
     });
   }
   const base = find('logged-out single event, kept, 1 connection', 0);
@@ -199,9 +242,12 @@ export function replicaTargets(rows: readonly ReplicaRow[]): TargetResult[] {
 /** The replica rows as a Markdown table, for bench/results.md. */
 export function replicaMarkdown(rows: readonly ReplicaRow[]): string {
   const lines = [
-    '| case | replicas | req/s | p50 ms | p99 ms | CPU ms/req | bad |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.case} | ${r.replicas} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50Ms.toFixed(3)} | ${r.p99Ms.toFixed(2)} | ${r.cpuMsPerRequest?.toFixed(3) ?? '—'} | ${r.bad} |`),
+    '| case | replicas | req/s | p50 ms | p99 ms | app CPU ms/req | primary CPU ms/req | replicas CPU ms/req | bad |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.case} | ${r.replicas} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50Ms.toFixed(3)} | ${r.p99Ms.toFixed(2)} | ${r.cpuMsPerRequest?.toFixed(3) ?? '—'} | ${r.primaryCpuMsPerRequest?.toFixed(3) ?? '—'} | ${r.replicasCpuMsPerRequest?.toFixed(3) ?? '—'} | ${r.bad} |`,
+    ),
   ];
   return `### Read replicas (PostgreSQL primary + 2 streaming replicas, two Fastify instances)\n\n${lines.join('\n')}\n`;
 }
