@@ -291,16 +291,21 @@ start_databases() {
   if pg_port=$(_ci_pick_port "${CALENDAR_CI_PG_PORT:-55432}") \
      && _ci_start_postgres "$pg_port" \
      && my_port=$(_ci_pick_port "${CALENDAR_CI_MYSQL_PORT:-53306}" "$pg_port") \
-     && _ci_start_mariadb "$my_port" \
-     && start_replication "$CALENDAR_CI_DB_TMP/replication"; then
-    export CALENDAR_TEST_PG_PRIMARY_URL CALENDAR_TEST_PG_REPLICA_URLS CALENDAR_TEST_PG_CLUSTER CALENDAR_TEST_PG_BIN
+     && _ci_start_mariadb "$my_port"; then
+    # Only the replica tests need it: without it they start clusters of their own.
+    if start_replication "$CALENDAR_CI_DB_TMP/replication"; then
+      export CALENDAR_TEST_PG_PRIMARY_URL CALENDAR_TEST_PG_REPLICA_URLS CALENDAR_TEST_PG_CLUSTER CALENDAR_TEST_PG_BIN
+    else
+      _ci_err "the primary with two replicas did not start; the replica tests start their own"
+      stop_replication "$CALENDAR_CI_DB_TMP/replication"
+    fi
     export CALENDAR_TEST_POSTGRES_URL="postgres://calendar:calendar@127.0.0.1:$pg_port/calendar_test"
     export CALENDAR_TEST_MYSQL_URL="mysql://calendar:calendar@127.0.0.1:$my_port/calendar_test"
     _ci_log "databases ready in $((SECONDS - t0))s:"
     _ci_log "  CALENDAR_TEST_POSTGRES_URL=$CALENDAR_TEST_POSTGRES_URL"
     _ci_log "  CALENDAR_TEST_MYSQL_URL=$CALENDAR_TEST_MYSQL_URL"
-    _ci_log "  CALENDAR_TEST_PG_PRIMARY_URL=$CALENDAR_TEST_PG_PRIMARY_URL"
-    _ci_log "  CALENDAR_TEST_PG_REPLICA_URLS=$CALENDAR_TEST_PG_REPLICA_URLS"
+    _ci_log "  CALENDAR_TEST_PG_PRIMARY_URL=${CALENDAR_TEST_PG_PRIMARY_URL:-}"
+    _ci_log "  CALENDAR_TEST_PG_REPLICA_URLS=${CALENDAR_TEST_PG_REPLICA_URLS:-}"
     return 0
   fi
   _ci_err "starting the databases failed; cleaning up"

@@ -26,7 +26,9 @@ fi
 
 # Starts the cluster in the empty directory $1 and sets the variables above (not exported).
 start_replication() {
-  local dir=$1 p0 p1 p2 i n t0=$SECONDS
+  local dir p0 p1 p2 i n t0=$SECONDS
+  # Absolute: the servers run from / (see _ci_pg_run).
+  dir=$(realpath -m -- "$1") || return 1
   _ci_find_pg || { _ci_err "no PostgreSQL binaries (initdb, pg_ctl) found"; return 1; }
   if [ "$(id -u)" -eq 0 ] && ! id postgres >/dev/null 2>&1; then
     useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin postgres || return 1
@@ -71,13 +73,13 @@ CONF
     _ci_pg_run "$_CI_PG_BIN/pg_ctl" -D "$dir/r$n" -l "$dir/r$n.log" -w -t 60 start >/dev/null \
       || { _ci_err "replica r$n did not start:"; tail -n 30 "$dir/r$n.log" >&2; return 1; }
   done
-  for ((i = 0; i < 500; i++)); do
+  for ((i = 0; i < 300; i++)); do
     n=$(_ci_pg_run "$_CI_PG_BIN/psql" -X -qAt -h "$dir" -p "$p0" -U postgres -d postgres \
       -c "select count(*) from pg_stat_replication where state = 'streaming'" 2>/dev/null)
     [ "$n" = 2 ] && break
     sleep 0.02
   done
-  [ "$n" = 2 ] || { _ci_err "the replicas are not streaming after 10 s"; return 1; }
+  [ "$n" = 2 ] || { _ci_err "the replicas are not streaming after $i tries"; return 1; }
   CALENDAR_TEST_PG_PRIMARY_URL="postgres://calendar:calendar@127.0.0.1:$p0/calendar_test"
   CALENDAR_TEST_PG_REPLICA_URLS="postgres://calendar:calendar@127.0.0.1:$p1/calendar_test,postgres://calendar:calendar@127.0.0.1:$p2/calendar_test"
   CALENDAR_TEST_PG_CLUSTER=$dir
@@ -87,7 +89,8 @@ CONF
 
 # Stops every server of the cluster in $1 that is running (immediately: test data only).
 stop_replication() {
-  local dir=$1 d
+  local dir d
+  dir=$(realpath -m -- "$1") || return 1
   _ci_find_pg || return 0
   for d in "$dir"/primary "$dir"/r1 "$dir"/r2; do
     [ -f "$d/postmaster.pid" ] || continue

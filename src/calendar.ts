@@ -1,6 +1,6 @@
 import { WebhookDeliverer, type ItemReader } from './webhooks/deliverer.js';
 import type { Kysely } from 'kysely';
-import { answers, dispatch, failedStart, type Core } from './http/pipeline.js';
+import { answers, dispatch, failedStart, needsPrimary, type Core } from './http/pipeline.js';
 import { ReplicaRouter } from './replication/router.js';
 import { ResponseCache } from './http/response-cache.js';
 import type { CoreRequest, CoreResponse } from './http/types.js';
@@ -161,9 +161,11 @@ export function createCalendar(options: CalendarOptions): Calendar {
     return built;
   };
 
-  /** Sends a request to its node (`replication/router.ts`): a logged-out read to a replica, anything else to the primary. */
-  const routed = async (replicas: ReplicaRouter, request: CoreRequest): Promise<CoreResponse | null> => {
-    if (!READS.has(request.method.toUpperCase())) return replicas.onPrimary(request, true);
+  /**
+   * Sends a request to its node (`replication/router.ts`): a logged-out read to a replica, a
+   * write, a signed-in read and a route that needs it (`Route.primaryOnly`) to the primary.
+   */
+  const routed = async (replicas: ReplicaRouter, primary: Core, request: CoreRequest): Promise<CoreResponse | null> => {
     let user: User | null;
     try {
       user = request.user !== undefined ? request.user : request.resolveUser ? await request.resolveUser() : await resolved.getUser(request);
@@ -171,10 +173,15 @@ export function createCalendar(options: CalendarOptions): Calendar {
       // Answered by the pipeline, as any rejected credentials are.
       return replicas.onPrimary({ ...request, user: undefined, resolveUser: () => Promise.reject(error) }, false);
     }
-    return user ? replicas.onPrimary({ ...request, user }, false) : replicas.read({ ...request, user: null });
+    const pinned = { ...request, user };
+    // Only a caller can write: a logged-out POST (`_method=GET` included) changes nothing, and
+    // moves no position.
+    if (!READS.has(request.method.toUpperCase())) return replicas.onPrimary(pinned, user !== null);
+    return user || needsPrimary(primary, pinned) ? replicas.onPrimary(pinned, false) : replicas.read(pinned);
   };
 
-  const handle = async (request: CoreRequest): Promise<CoreResponse | null> => {
+  /** Answers a request; `primary`: on the primary whatever it is (the webhooks' reads of what changed). */
+  const answer = async (request: CoreRequest, primary: boolean): Promise<CoreResponse | null> => {
     let built: Core;
     let replicas: ReplicaRouter | undefined;
     try {
@@ -183,16 +190,19 @@ export function createCalendar(options: CalendarOptions): Calendar {
     } catch (error) {
       return failedStart(resolved, request, startFailure(error));
     }
-    const response = replicas && answers(resolved, request) ? await routed(replicas, request) : await dispatch(built, request);
+    const response = replicas && !primary && answers(resolved, request) ? await routed(replicas, built, request) : await dispatch(built, request);
     // A write that succeeded may have logged changes: their webhooks go out now, after this answer.
     const wrote = response !== null && response.status < 300 && !['GET', 'HEAD', 'OPTIONS'].includes(request.method.toUpperCase());
     if (deliverer && wrote) setImmediate(() => deliverer?.kick());
     return response;
   };
+  const handle = (request: CoreRequest) => answer(request, false);
 
   /** A webhook payload's item: a read of its route by the endpoint's viewer, on the webhooks' root. */
+  // On the primary: a change another instance made may not have reached a replica yet, and an
+  // item missing there would be reported deleted.
   const readItem: ItemReader = async (path, user) => {
-    const response = await handle({ method: 'GET', path: `/${resolved.namespace}${path}`, headers: {}, root: resolved.webhooks?.root ?? '/wp-json', user });
+    const response = await answer({ method: 'GET', path: `/${resolved.namespace}${path}`, headers: {}, root: resolved.webhooks?.root ?? '/wp-json', user }, true);
     const body = response?.body;
     return { status: response?.status ?? 404, body: body === undefined ? undefined : JSON.parse(Buffer.from(body).toString('utf8')) };
   };

@@ -196,6 +196,12 @@ export function answers(options: ResolvedOptions, req: CoreRequest): boolean {
   return underNamespace(req.path, options.namespace) !== null || (options.rootIndex && isRoot(req));
 }
 
+/** Whether `req` addresses a route whose answers must come from the primary (`Route.primaryOnly`). */
+export function needsPrimary(core: Core, req: CoreRequest): boolean {
+  const rest = underNamespace(req.path, core.options.namespace);
+  return rest !== null && match(core.routes, rest)?.route.primaryOnly === true;
+}
+
 /**
  * Runs one request through the pipeline; `null` when the path is outside the namespace.
  * `version` is the store version when the caller has read it already (on the node `core`

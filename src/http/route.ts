@@ -42,6 +42,11 @@ export interface Route {
   /** Whether the pattern has path parameters (such routes get no `_links` in the index). */
   hasCaptures: boolean;
   regex: RegExp;
+  /**
+   * Whether its answers come from the primary even with read replicas (README "Read replicas"):
+   * they are checked against state a client carries from another node (a sync token).
+   */
+  primaryOnly?: boolean;
 }
 
 /**
@@ -63,7 +68,7 @@ export function endpoint<A extends Args<RequestContext>>(e: Endpoint<A>): Endpoi
 }
 
 /** Declares a route from its upstream regex pattern (`(?P<id>\d+)` groups). */
-export function route(pattern: string, endpoints: Endpoint[]): Route {
+export function route(pattern: string, endpoints: Endpoint[], { primaryOnly = false }: { primaryOnly?: boolean } = {}): Route {
   const source = pattern.replace(/\(\?P</g, '(?<');
-  return { pattern, endpoints, hasCaptures: /\(\?P</.test(pattern), regex: new RegExp(`^${source}$`, 'i') };
+  return { pattern, endpoints, hasCaptures: /\(\?P</.test(pattern), regex: new RegExp(`^${source}$`, 'i'), ...(primaryOnly ? { primaryOnly } : {}) };
 }

@@ -22,6 +22,9 @@ export interface ReplicaNode {
 /** Pause between two polls of a replica that is behind. */
 const POLL_MS = 1;
 
+/** Least time between two reads of the primary's position made to check the positions clients send. */
+const CHECK_EVERY_MS = 5;
+
 /**
  * Sends each request to one node (README "Read replicas"): writes and signed-in reads to the
  * primary; logged-out reads to a replica that has replayed every write this process made or
@@ -34,6 +37,10 @@ export class ReplicaRouter {
   #highWater = 0n;
   #next = 0;
   readonly #skippedUntil: number[];
+  /** Until when logged-out reads do not try the primary (it could not be reached). */
+  #primaryAwayUntil = 0;
+  /** The last read of the primary's position, to tell a header from the future (`#credible`). */
+  #positionRead: { started: number; position: Promise<bigint | undefined> } | undefined;
 
   constructor(
     private readonly primary: Core,
@@ -64,7 +71,7 @@ export class ReplicaRouter {
 
   /** Answers a logged-out read, on a replica that has caught up when there is one. */
   async read(req: CoreRequest): Promise<CoreResponse | null> {
-    const sent = parsePosition(headerValue(req.headers, POSITION_HEADER.toLowerCase()));
+    const sent = await this.#credible(parsePosition(headerValue(req.headers, POSITION_HEADER.toLowerCase())));
     const needed = sent !== undefined && sent > this.#highWater ? sent : this.#highWater;
     // Replicas found unreachable during this request, and the states of the others.
     const failed = new Set<number>();
@@ -76,8 +83,12 @@ export class ReplicaRouter {
       if (response !== undefined) return response;
       this.#fail(pick.index, failed, seen);
     }
-    const response = await dispatch(this.primary, req);
-    if (!isUnavailableAnswer(response)) return response;
+    let response: CoreResponse | null | undefined;
+    if (Date.now() >= this.#primaryAwayUntil) {
+      response = await dispatch(this.primary, req);
+      if (!isUnavailableAnswer(response)) return response;
+      this.#primaryAwayUntil = Date.now() + this.options.skipMs;
+    }
     // The primary is away. What this client sent still decides; the process' own mark does not
     // (its last writes may never reach a replica, and a read of the others is still right).
     const minimum = sent ?? 0n;
@@ -88,7 +99,42 @@ export class ReplicaRouter {
       if (served !== undefined) return served;
       this.#fail(index, failed, seen);
     }
-    return response;
+    // Nothing can answer: the primary's own 503 (asked again once it may be back).
+    return response ?? dispatch(this.primary, req);
+  }
+
+  /**
+   * A position a client sent, or `undefined` when it is past the end of the primary's log (made
+   * up: no replica would ever reach it, and every read would wait `waitMs` for nothing). Past this
+   * process' mark, it is checked against a read of the primary's position started after the
+   * request arrived (the write it stands for was acknowledged before): such reads run one at a
+   * time, at most one per `CHECK_EVERY_MS`, however many requests ask.
+   */
+  async #credible(sent: bigint | undefined): Promise<bigint | undefined> {
+    if (sent === undefined || sent <= this.#highWater) return sent;
+    const arrived = performance.now();
+    const last = await this.#positionRead?.position;
+    if (last !== undefined && sent <= last) return sent;
+    const known = await this.#primaryPositionSince(arrived);
+    // The primary away: the client's word is all there is.
+    return known === undefined || sent <= known ? sent : undefined;
+  }
+
+  /** The primary's position, read by a query started at or after `since` (`performance.now()`). */
+  async #primaryPositionSince(since: number): Promise<bigint | undefined> {
+    for (;;) {
+      const read = this.#positionRead;
+      if (read && read.started >= since) return read.position;
+      if (read) {
+        await read.position;
+        const pause = read.started + CHECK_EVERY_MS - performance.now();
+        if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+        // Another request may have started the next read meanwhile.
+        if (this.#positionRead !== read) continue;
+      }
+      const started = performance.now();
+      this.#positionRead = { started, position: this.writePosition().catch(() => undefined) };
+    }
   }
 
   /** The answer of replica `pick`, or `undefined` when it could not be reached. */

@@ -62,7 +62,7 @@ async function dialectFor(target: string, connectTimeoutMs: number): Promise<Dia
   if (where.kind === 'postgres') {
     const pg = await loadDriver('pg');
     const Pool = pg.Pool ?? pg.default.Pool;
-    const pool = new Pool({ connectionString: where.url, max: 10, connectionTimeoutMillis: connectTimeoutMs, idleTimeoutMillis: 30_000 });
+    const pool = new Pool({ connectionString: where.url, max: 10, connectionTimeoutMillis: connectTimeoutMs, idleTimeoutMillis: 30_000, keepAlive: true });
     // An idle client losing its server must not crash the process: the pool replaces it.
     pool.on('error', () => undefined);
     // Nor may a checked-out one: pg-pool listens only while a client is idle, and an `error`

@@ -197,9 +197,14 @@ describe.skipIf(!CAN_REPLICATE)('read replicas: two instances of the example ser
     await Promise.all(readers);
     expect(failures).toEqual([]);
     expect(statuses.get(200)).toBeGreaterThan(50);
-    // Both instances are alive and read from the replica that came back.
-    for (const server of [a, b]) expect((await http('GET', `${server.base}/events?${WINDOW}`)).status).toBe(200);
+    // Both instances are alive, and read from the replica that came back once it is no longer skipped.
     await reachable(c, [replicas[1]!]);
+    await new Promise((r) => setTimeout(r, 1100));
+    for (let i = 0; i < 20; i++) for (const server of [a, b]) expect((await http('GET', `${server.base}/events?${WINDOW}`, { timeoutMs: 5000 })).status).toBe(200);
+    const database = new URL(scratch.url).pathname.slice(1);
+    const clients = await c.sql<{ n: string }>(replicas[1]!, 'select count(*) as n from pg_stat_activity where datname = $1 and backend_type = $2', [database, 'client backend']);
+    // The test's own query is one of them.
+    expect(Number(clients[0]?.n)).toBeGreaterThan(1);
   });
 });
 

@@ -11,6 +11,7 @@ import { formatPosition, parsePosition } from '../../src/replication/position.js
 import { createScratchDatabase, type ScratchDatabase } from '../reliability/fixtures/postgres.js';
 import { freePort } from '../reliability/fixtures/processes.js';
 import { CAN_REPLICATE, onDatabase, sharedCluster, type Cluster } from '../reliability/fixtures/replication.js';
+import { receiver, until } from '../webhooks/fixtures/receiver.js';
 
 const NS = '/calendar/events/v1';
 const EDITOR: User = { id: 2, roles: ['editor'] };
@@ -112,6 +113,49 @@ describe.skipIf(!CAN_REPLICATE)('read replicas in the core', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect.fail('the replicas never showed the write');
+  });
+
+  it('ignores a position past the end of the primary\'s log, and moves none for a logged-out POST', async () => {
+    const cal = calendar();
+    const started = performance.now();
+    const r = await request(cal, 'GET', '/events', { headers: { 'x-calendar-position': 'FFFFFFFF/FFFFFFFF' } });
+    expect(r.status).toBe(200);
+    // Answered by a replica (none could ever reach that position), without waiting for one.
+    expect(r.headers['X-Calendar-Position']).toBeDefined();
+    expect(performance.now() - started).toBeLessThan(1000);
+    // A logged-out POST read (`_method=GET`) writes nothing and gets no position.
+    const post = await request(cal, 'POST', '/events', { query: '_method=GET' });
+    expect(post.status).toBe(200);
+    expect(post.headers['X-Calendar-Position']).toBeUndefined();
+  });
+
+  it('answers the change feed and webhooks from the primary, while the replicas are behind', async () => {
+    const hooks = await receiver();
+    // Deliveries that fail once the receiver is closed are this test's own business.
+    const writer = calendar({ onError: () => undefined, webhooks: { endpoints: [{ url: hooks.url, secret: 'whsec_' + Buffer.from('a test secret of enough bytes').toString('base64') }], allowHosts: [hooks.host], pollMs: 25, retryMs: 40 } });
+    const reader = calendar();
+    // The webhooks' cursor starts at the log's head, once.
+    await request(writer, 'GET', '/events');
+    await new Promise((r) => setTimeout(r, 300));
+    await pause();
+    try {
+      const created = await create(writer, 'Fed');
+      // A token of the primary's head (after the write), read through the instance that wrote.
+      const { body: head } = await request(writer, 'GET', '/changes');
+      expect(head.next_sync_token).toBeTypeOf('string');
+      // Through another instance, it is not "from the future" (410) for the next read of the feed.
+      const next = await request(reader, 'GET', '/changes', { query: `sync_token=${encodeURIComponent(head.next_sync_token)}` });
+      expect(next.status, JSON.stringify(next.body)).toBe(200);
+      // The webhook tells of the event as created, with its JSON (a replica would not have it yet).
+      await until(() => hooks.accepted().some((d) => d.item_id === created.body.id));
+      const delivered = hooks.accepted().find((d) => d.item_id === created.body.id)!;
+      expect(delivered.change).toBe('created');
+      expect((delivered.item as { title: string }).title).toBe('Fed');
+    } finally {
+      await resume();
+      await writer.close();
+      await hooks.close();
+    }
   });
 
   it('lets pages of other origins send and read the position header', async () => {

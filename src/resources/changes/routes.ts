@@ -87,4 +87,6 @@ async function feed(ctx: RequestContext & { params: { sync_token?: string; per_p
 }
 
 /** The change feed's route (an addition: the original has none). */
-export const changesRoute = route('/changes', [endpoint({ methods: READABLE, args: changeFeedArgs, handler: feed })]);
+// From the primary: a sync token given by a replica that is ahead would be "from the future"
+// (410) on one that is behind.
+export const changesRoute = route('/changes', [endpoint({ methods: READABLE, args: changeFeedArgs, handler: feed })], { primaryOnly: true });

@@ -13,6 +13,30 @@ const REPLICA_STATE: CompiledQuery<{ r: boolean; l: string | null; s: string | n
 // `synchronous_commit = off` a commit returns before its record is written, and the write
 // position can still be short of it.
 const WRITE_POSITION: CompiledQuery<{ l: string }> = CompiledQuery.raw('select pg_current_wal_insert_lsn()::text as l');
+const WAL_SIZES: CompiledQuery<{ block: string; segment: string }> = CompiledQuery.raw(
+  "select current_setting('wal_block_size') as block, (select setting from pg_settings where name = 'wal_segment_size') as segment",
+);
+
+/** Sizes of a WAL page header: the short one, and the long one that starts each segment (64-bit builds). */
+const SHORT_PAGE_HEADER = 24n;
+const LONG_PAGE_HEADER = 40n;
+
+/** The server's WAL page and segment sizes in bytes (constants of a cluster), read once per Kysely instance. */
+const walSizes = new WeakMap<object, Promise<{ block: bigint; segment: bigint }>>();
+
+/**
+ * The end of the last record before an insert position. When a record ends exactly at a page
+ * boundary, the insert position is past the next page's header, where nothing is written yet,
+ * and a replica's replay position stops at the boundary until more is written (seconds on a
+ * quiet server): every read would wait for it. Nothing ends right after a header (the shortest
+ * record is longer than it, and the rest of a record continued from the page before moves the
+ * position on by at least 8 bytes), so that position is the boundary.
+ */
+function lastRecordEnd(insert: bigint, { block, segment }: { block: bigint; segment: bigint }): bigint {
+  if (insert % segment === LONG_PAGE_HEADER) return insert - LONG_PAGE_HEADER;
+  if (insert % block === SHORT_PAGE_HEADER && insert % segment !== SHORT_PAGE_HEADER) return insert - SHORT_PAGE_HEADER;
+  return insert;
+}
 
 /** PostgreSQL (pg, and third-party dialects built on Kysely's PostgreSQL adapter). */
 export const postgresDialect: StoreDialect = {
@@ -52,10 +76,16 @@ export const postgresDialect: StoreDialect = {
     },
 
     async writePosition(db) {
+      let sizes = walSizes.get(db);
+      if (!sizes) {
+        sizes = db.executeQuery(WAL_SIZES).then(({ rows }) => ({ block: BigInt(rows[0]?.block ?? 8192), segment: BigInt(rows[0]?.segment ?? 16 * 1024 * 1024) }));
+        walSizes.set(db, sizes);
+        sizes.catch(() => walSizes.delete(db));
+      }
       const text = (await db.executeQuery(WRITE_POSITION)).rows[0]?.l;
       const position = parsePosition(text);
       if (position === undefined) throw new Error(`calendar-events-rest: the primary reported the log position ${String(text)}`);
-      return position;
+      return lastRecordEnd(position, await sizes);
     },
   },
 
