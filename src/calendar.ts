@@ -134,9 +134,29 @@ export function createCalendar(options: CalendarOptions): Calendar {
   // once they are, never again. A store nobody migrated answers 503 saying what to do.
   let migrated = false;
   let checking: Promise<void> | undefined;
+  /** Migrations a replica has not applied (its schema is the primary's); `undefined` when none answers. */
+  const pendingOnReplicas = async (): Promise<string[] | undefined> => {
+    for (const db of replicaDbs) {
+      try {
+        return (await migrationStatus(await db, resolved.tablePrefix)).pending;
+      } catch {
+        // The next one.
+      }
+    }
+    return undefined;
+  };
   const ensureMigrated = async (db: Kysely<unknown>) => {
     checking ??= (async () => {
-      const { pending } = await migrationStatus(db, resolved.tablePrefix);
+      let pending: string[];
+      try {
+        ({ pending } = await migrationStatus(db, resolved.tablePrefix));
+      } catch (error) {
+        // An instance starting while the primary is away: the replicas tell whether its
+        // logged-out reads can be answered (writes wait for the primary anyway).
+        const onReplicas = isDatabaseUnavailable(error) ? await pendingOnReplicas() : undefined;
+        if (onReplicas === undefined || onReplicas.length) throw error;
+        pending = onReplicas;
+      }
       if (pending.length && !resolved.autoMigrate) throw notMigrated(pending);
       if (pending.length) await migrateStore(db, resolved.tablePrefix);
       migrated = true;

@@ -183,6 +183,20 @@ describe.skipIf(!CAN_REPLICATE)('read replicas in the core', () => {
     expect(errors).toEqual([]);
   });
 
+  it('starts while the primary is away: logged-out reads from the replicas, the rest 503', async () => {
+    const away = `postgres://calendar:calendar@127.0.0.1:${await freePort()}/nothing`;
+    const cal = calendar({ db: away });
+    errors.length = 0;
+    const read = await request(cal, 'GET', '/events');
+    expect(read.status).toBe(200);
+    expect(read.headers['X-Calendar-Position']).toBeDefined();
+    const signedIn = await request(cal, 'GET', '/events', { headers: { authorization: 'editor' } });
+    expect(signedIn.status).toBe(503);
+    expect(signedIn.body.code).toBe('rest_service_unavailable');
+    expect((await create(cal, 'Nowhere')).status).toBe(503);
+    expect(errors).toEqual([]);
+  });
+
   it('takes replicas as Kysely instances of the host', async () => {
     const pools = replicas.map((url) => new pg.Pool({ connectionString: url, max: 2 }));
     for (const pool of pools) pool.on('error', () => undefined);
