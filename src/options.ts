@@ -14,6 +14,7 @@ import { resolvePermalinks, type Permalinks } from './http/permalinks.js';
 import { ROLES } from './auth/capabilities.js';
 import { databaseTarget } from './store/connect.js';
 import { POSITION_HEADER } from './replication/position.js';
+import type { ReplicationOptions } from './replication/router.js';
 import type { ResolvedWebhooks, WebhookOptions } from './webhooks/deliverer.js';
 import { resolveWebhooks } from './webhooks/options.js';
 
@@ -160,7 +161,7 @@ export interface RecurrenceOptions {
 /** Options with every default applied. */
 export interface ResolvedOptions {
   replicas: readonly (Kysely<unknown> | string)[];
-  replication: { waitMs: number; skipMs: number };
+  replication: ReplicationOptions;
   tablePrefix: string;
   namespace: string;
   perPage: number;
@@ -201,8 +202,8 @@ function positiveNumber(name: string, value: number): number {
   return value;
 }
 
-function wholeOrZero(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw invalidOption(name, value, 'a whole number of seconds (0 or more)');
+function wholeOrZero(name: string, value: number, unit: 'seconds' | 'milliseconds' = 'seconds'): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw invalidOption(name, value, `a whole number of ${unit} (0 or more)`);
   return value;
 }
 
@@ -228,8 +229,8 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
   return {
     replicas,
     replication: {
-      waitMs: wholeMs('replication.waitMs', o.replication?.waitMs ?? 20),
-      skipMs: wholeMs('replication.skipMs', o.replication?.skipMs ?? 1000),
+      waitMs: wholeOrZero('replication.waitMs', o.replication?.waitMs ?? 20, 'milliseconds'),
+      skipMs: wholeOrZero('replication.skipMs', o.replication?.skipMs ?? 1000, 'milliseconds'),
     },
     tablePrefix: o.tablePrefix ?? 'tec_',
     namespace,
@@ -258,12 +259,6 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     doc,
     unknownRole: unknownRoleReporter(onError),
   };
-}
-
-/** A whole number of milliseconds (0 or more), or the error naming the option. */
-function wholeMs(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw invalidOption(name, value, 'a whole number of milliseconds (0 or more)');
-  return value;
 }
 
 /** The replicas, checked: PostgreSQL ones, of a PostgreSQL primary (a Kysely instance's database is checked when it opens). */

@@ -42,27 +42,12 @@ async function createEvent(base: string, title: string): Promise<Answer> {
 
 const WINDOW = 'start_date=2027-01-01&end_date=2027-12-31&per_page=50';
 
-/** Waits until `url` answers on every replica (a database created on the primary reaches them by replay). */
-async function reachable(c: Cluster, urls: string[]): Promise<void> {
-  for (const url of urls) {
-    for (let i = 0; ; i++) {
-      try {
-        await c.sql(url, 'select 1');
-        break;
-      } catch (error) {
-        if (i > 200) throw error;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    }
-  }
-}
-
 /** Two example servers on a fresh database of `c`; the primary's address may be another (a switch). */
 async function twoInstances(c: Cluster, label: string, primaryUrl = c.primaryUrl): Promise<{ scratch: ScratchDatabase; servers: [ExampleServer, ExampleServer]; replicas: string[]; database: string }> {
   const scratch = await createScratchDatabase(c.primaryUrl, label);
   const database = new URL(scratch.url).pathname.slice(1);
   const replicas = c.replicaUrls.map((u) => onDatabase(u, database));
-  await reachable(c, replicas);
+  await c.reachable(replicas);
   const env = { CALENDAR_DB_REPLICA_URLS: replicas.join(',') };
   const primary = onDatabase(primaryUrl, database);
   const servers = await Promise.all([startExampleServer(primary, TOKENS_ENV, env), startExampleServer(primary, TOKENS_ENV, env)]);
@@ -198,7 +183,7 @@ describe.skipIf(!CAN_REPLICATE)('read replicas: two instances of the example ser
     expect(failures).toEqual([]);
     expect(statuses.get(200)).toBeGreaterThan(50);
     // Both instances are alive, and read from the replica that came back once it is no longer skipped.
-    await reachable(c, [replicas[1]!]);
+    await c.reachable([replicas[1]!]);
     await new Promise((r) => setTimeout(r, 1100));
     for (let i = 0; i < 20; i++) for (const server of [a, b]) expect((await http('GET', `${server.base}/events?${WINDOW}`, { timeoutMs: 5000 })).status).toBe(200);
     const database = new URL(scratch.url).pathname.slice(1);

@@ -57,17 +57,7 @@ describe.skipIf(!CAN_REPLICATE)('read replicas in the core', () => {
     const database = new URL(scratch.url).pathname.slice(1);
     primary = scratch.url;
     replicas = c.replicaUrls.map((u) => onDatabase(u, database));
-    for (const url of replicas) {
-      for (let i = 0; ; i++) {
-        try {
-          await c.sql(url, 'select 1');
-          break;
-        } catch (error) {
-          if (i > 200) throw error;
-          await new Promise((r) => setTimeout(r, 25));
-        }
-      }
-    }
+    await c.reachable(replicas);
     await calendar().migrate();
   }, 120_000);
   afterAll(async () => {
