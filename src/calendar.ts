@@ -251,6 +251,8 @@ export function createCalendar(options: CalendarOptions): Calendar {
     createNonce: (user, session) => resolved.csrf.createNonce(user, session),
     migrate: async () => {
       await migrateStore(await raw, resolved.tablePrefix);
+      // Replica reads start where the new tables are (`ReplicaRouter.schemaChanged`).
+      (await router.catch(() => undefined))?.schemaChanged();
       migrated = true;
       if (opened) startWebhooks(opened);
       // After an uninstall, the occurrence index slides again.

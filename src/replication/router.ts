@@ -35,6 +35,14 @@ const CHECK_EVERY_MS = 5;
 export class ReplicaRouter {
   /** The furthest position written or served by this process: no later read shows less. */
   #highWater = 0n;
+  /**
+   * The primary's position when this process first read from a replica, which the calendar
+   * does only once it has found the tables up to date: a replica short of it may lack a
+   * table or column the code reads (a migration it has not replayed), and would answer 500.
+   * No replica read is served below it, the primary away or not. `undefined` until read.
+   */
+  #floor: bigint | undefined;
+  #floorRead: Promise<void> | undefined;
   #next = 0;
   readonly #skippedUntil: number[];
   /** Until when logged-out reads do not try the primary (it could not be reached). */
@@ -69,10 +77,16 @@ export class ReplicaRouter {
     return response;
   }
 
+  /** Forgets where the tables were found (the host migrated again): the next read reads it anew. */
+  schemaChanged(): void {
+    this.#floor = undefined;
+  }
+
   /** Answers a logged-out read, on a replica that has caught up when there is one. */
   async read(req: CoreRequest): Promise<CoreResponse | null> {
+    const floor = await this.#schemaFloor();
     const sent = await this.#credible(parsePosition(headerValue(req.headers, POSITION_HEADER.toLowerCase())));
-    const needed = sent !== undefined && sent > this.#highWater ? sent : this.#highWater;
+    const needed = max(floor, max(sent ?? 0n, this.#highWater));
     // Replicas found unreachable during this request, and the states of the others.
     const failed = new Set<number>();
     const seen = new Map<number, ReplicaState>();
@@ -89,9 +103,10 @@ export class ReplicaRouter {
       if (!isUnavailableAnswer(response)) return response;
       this.#primaryAwayUntil = Date.now() + this.options.skipMs;
     }
-    // The primary is away. What this client sent still decides; the process' own mark does not
-    // (its last writes may never reach a replica, and a read of the others is still right).
-    const minimum = sent ?? 0n;
+    // The primary is away. What this client sent still decides, and so do the tables; the
+    // process' own mark does not (its last writes may never reach a replica, and a read of the
+    // others is still right).
+    const minimum = max(floor, sent ?? 0n);
     const ready = [...seen].filter(([, state]) => state.position === undefined || state.position >= minimum);
     ready.sort(([, a], [, b]) => (a.position === undefined ? -1 : b.position === undefined ? 1 : a.position > b.position ? -1 : 1));
     for (const [index, state] of ready) {
@@ -101,6 +116,43 @@ export class ReplicaRouter {
     }
     // Nothing can answer: the primary's own 503 (asked again once it may be back).
     return response ?? dispatch(this.primary, req);
+  }
+
+  /**
+   * Where replica reads start (`#floor`): the primary's position, read once. While the primary
+   * cannot be reached, the furthest replica's for this request (the calendar then checked the
+   * tables on a replica, and one at least as far has them); the primary is asked again once it
+   * may be back.
+   */
+  async #schemaFloor(): Promise<bigint> {
+    if (this.#floor !== undefined) return this.#floor;
+    if (Date.now() >= this.#primaryAwayUntil) {
+      this.#floorRead ??= this.writePosition()
+        .then(
+          (position) => {
+            this.#floor ??= position;
+          },
+          (error: unknown) => {
+            if (isDatabaseUnavailable(error)) this.#primaryAwayUntil = Date.now() + this.options.skipMs;
+            else this.onError(error);
+          },
+        )
+        .finally(() => (this.#floorRead = undefined));
+      await this.#floorRead;
+      if (this.#floor !== undefined) return this.#floor;
+    }
+    let furthest = 0n;
+    for (let index = 0; index < this.replicas.length; index++) {
+      if (this.#skippedUntil[index]! > Date.now()) continue;
+      try {
+        const { position } = await this.replicas[index]!.state();
+        if (position !== undefined) furthest = max(furthest, position);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) this.onError(error);
+        this.#skippedUntil[index] = Date.now() + this.options.skipMs;
+      }
+    }
+    return furthest;
   }
 
   /**
@@ -190,4 +242,8 @@ export class ReplicaRouter {
   #raise(position: bigint): void {
     if (position > this.#highWater) this.#highWater = position;
   }
+}
+
+function max(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
 }
