@@ -94,7 +94,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
   /** Starts delivering webhooks over `store` (again after an uninstall and a migrate), unless closed. */
   const startWebhooks = (store: Store) => {
     if (!resolved.webhooks || closed || deliverer?.running) return;
-    deliverer = new WebhookDeliverer(store, resolved.webhooks, ready, readItem, resolved.onError);
+    deliverer = new WebhookDeliverer(store, resolved.webhooks, ready, readItem, resolved.onError, resolved.recurrence.idBase);
     deliverer.start();
   };
   let opened: Store | undefined;

@@ -19,6 +19,12 @@ export const DEFAULT_RETENTION_MS = 30 * 86_400_000;
 /** Every so many positions, a write prunes what is older than the retention. */
 const PRUNE_EVERY = 256;
 
+/**
+ * Positions one look for given items reads at a time: no index names items, so each read walks
+ * a stretch of the primary key, and SQLite's driver holds the event loop while it does.
+ */
+const SCAN_SPAN = 20_000;
+
 interface Pending {
   kind: ChangeKind;
   itemId: number;
@@ -110,5 +116,43 @@ export class ChangeLog {
     if (kinds?.length) query = query.where('kind', 'in', [...kinds]);
     const rows = await query.orderBy('seq').limit(limit).execute();
     return rows.map((r) => ({ ...r, seq: Number(r.seq), item_id: Number(r.item_id) }));
+  }
+
+  /**
+   * Which of these items of `kind` changed after position `seq` and up to `through`, each with
+   * whether one of those changes created it.
+   */
+  async changedBetween(kind: ChangeKind, ids: readonly number[], seq: number, through: number): Promise<Map<number, { created: boolean }>> {
+    const found = new Map<number, { created: boolean }>();
+    const wanted = [...new Set(ids)];
+    if (!wanted.length) return found;
+    for (let from = seq; from < through; from += SCAN_SPAN) {
+      const rows = await this.db
+        .selectFrom('changes')
+        .select(['item_id', 'change_type'])
+        .where('seq', '>', from)
+        .where('seq', '<=', Math.min(from + SCAN_SPAN, through))
+        .where('kind', '=', kind)
+        .where('item_id', 'in', wanted)
+        .execute();
+      for (const r of rows) {
+        const id = Number(r.item_id);
+        const entry = found.get(id) ?? { created: false };
+        entry.created ||= r.change_type === 'created';
+        found.set(id, entry);
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The series each of these occurrences is in now (those that left the index are missing):
+   * who is told of a change to an occurrence depends on its series (`changes/occurrences.ts`).
+   */
+  async seriesOf(occurrenceIds: readonly number[]): Promise<Map<number, number>> {
+    const wanted = [...new Set(occurrenceIds)];
+    if (!wanted.length) return new Map();
+    const rows = await this.db.selectFrom('occurrences').select(['id', 'series_id']).where('id', 'in', wanted).execute();
+    return new Map(rows.map((r) => [Number(r.id), Number(r.series_id)]));
   }
 }

@@ -7,6 +7,7 @@ import type { Store } from '../store/index.js';
 import { postJson } from './post.js';
 import { webhookHeaders } from './signature.js';
 import { readOutcome } from '../changes/visibility.js';
+import { occurrenceDeletionsTold } from '../changes/occurrences.js';
 
 /** One receiver of the calendar's changes. */
 export interface WebhookEndpoint {
@@ -98,6 +99,8 @@ export class WebhookDeliverer {
     private readonly ready: () => Promise<unknown>,
     private readonly read: ItemReader,
     private readonly onError: (error: unknown) => void,
+    /** Where occurrence ids start (`recurrence.idBase`). */
+    private readonly idBase: number,
   ) {}
 
   /** Starts polling the log (the timer does not keep the process alive). */
@@ -217,6 +220,12 @@ export class WebhookDeliverer {
     if (!visible && row.change_type === 'created') return true;
     const change: ChangeType = visible ? row.change_type : 'deleted';
     if (endpoint.changes && !endpoint.changes.includes(change)) return true;
+    if (!visible && row.kind === 'event' && row.item_id >= this.idBase) {
+      // An occurrence: only while the viewer can see its series (`changes/occurrences.ts`).
+      const told = await occurrenceDeletionsTold(this.store.changes, [row.item_id], async (id) => readOutcome((await this.read(`${ITEM_PATH.event}${id}`, endpoint.user ?? null)).status));
+      if (told === 'unknown') return `reading the series of event ${row.item_id} failed`;
+      if (!told.has(row.item_id)) return true;
+    }
     const payload: WebhookPayload = { id: `${storeId}.${row.seq}`, kind: row.kind, change, item_id: row.item_id, time: row.at_utc, item: visible ? read.body : null, ...(row.scope ? { scope: row.scope } : {}) };
     const body = JSON.stringify(payload);
     try {

@@ -91,6 +91,50 @@ describe.each(STORES)('webhooks on $name', ({ url }) => {
     }
   });
 
+  it('tells a public endpoint of occurrences only while it can see their series (issue 28)', async () => {
+    const r = await receiver();
+    try {
+      const t = await open(hooks(r.url, r.host));
+      await settled(t);
+      const call = async (method: string, path: string, params: Record<string, unknown>, status = 200) => {
+        const res = await t.calendar.call(method, path, { params, user: ADMIN });
+        expect(res.status, JSON.stringify(res.body)).toBe(status);
+        return res.body as { id: number; events: { id: number }[] };
+      };
+      const series = async (title: string, status: string) => {
+        const { id } = await call('POST', '/events', { title, status, start_date: '2031-03-03 18:00:00', end_date: '2031-03-03 19:00:00', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'] }, 201);
+        return { id, occurrences: (await call('GET', `/events/${id}/occurrences`, {})).events.map((o) => o.id) };
+      };
+      /** Deliveries are in log order: once a marker made last is delivered, everything before it was looked at. */
+      const deliveredUpTo = async (name: string) => {
+        const marker = await venue(t.calendar, name);
+        await until(() => r.accepted().some((p) => p.item_id === marker));
+        const all = r.accepted().map((p) => [p.kind, p.item_id, p.change, (p as { scope?: string }).scope]);
+        r.received.length = 0;
+        return all.slice(0, -1);
+      };
+      // A private series made after the endpoint: an edited and a cancelled occurrence tell nothing.
+      const closed = await series('Staff meeting', 'private');
+      await call('POST', `/events/${closed.occurrences[1]}`, { title: 'Staff meeting: budget', scope: 'this' });
+      await call('DELETE', `/events/${closed.occurrences[2]}`, { scope: 'this' });
+      expect(await deliveredUpTo('Marker hall 1')).toEqual([]);
+      // A public series: its cancelled occurrence is delivered; once it goes private, the series'
+      // own deletion tells the endpoint, and its occurrences' later changes do not. (Deliveries
+      // show items as they are when delivered: each step waits for the one before.)
+      const shown = await series('Open rehearsal', 'publish');
+      await call('DELETE', `/events/${shown.occurrences[1]}`, { scope: 'this' });
+      expect(await deliveredUpTo('Marker hall 2')).toEqual([
+        ['event', shown.id, 'created', undefined],
+        ['event', shown.occurrences[1], 'deleted', 'this'],
+      ]);
+      await call('POST', `/events/${shown.id}`, { status: 'private' });
+      await call('POST', `/events/${shown.occurrences[2]}`, { title: 'Open rehearsal: closed', scope: 'this' });
+      expect(await deliveredUpTo('Marker hall 3')).toEqual([['event', shown.id, 'deleted', 'all']]);
+    } finally {
+      await r.close();
+    }
+  });
+
   it('retries a receiver that fails, in order, and remembers where it stands', async () => {
     // The first two attempts fail (500, then 503).
     const r = await receiver((n) => (n === 0 ? 500 : n === 1 ? 503 : 200));

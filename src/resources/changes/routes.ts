@@ -6,6 +6,7 @@ import { READABLE, endpoint, route } from '../../http/route.js';
 import type { ChangeKind, ChangeType } from '../../store/database.js';
 import { changeFeedArgs } from './args.js';
 import { readOutcome } from '../../changes/visibility.js';
+import { occurrenceDeletionsTold } from '../../changes/occurrences.js';
 
 /** Entries one page reads at most (an item changed many times takes many), whatever it reports. */
 const MAX_SCANNED = 5000;
@@ -27,13 +28,24 @@ export interface FeedChange {
   scope?: ChangeScope;
 }
 
+/** An item of the page as the log tells it: its latest change, and whether one created it. */
+interface Scanned {
+  kind: ChangeKind;
+  id: number;
+  created: boolean;
+  time: string;
+  scope: ChangeScope | null;
+}
+
 const gone = (code: string, message: string) => new ApiError(code, message, { status: 410 });
+const unavailable = () => new ApiError('rest_service_unavailable', 'The calendar store is unavailable; try again shortly.', { status: 503 });
 
 /**
  * `GET /changes`: what changed since a sync token, oldest first, one entry per item (its latest
  * change), each as the caller may see it now; then the token to go on from. An item the caller
  * may not read (any more) is a deletion, unless it was created after the token: they never knew
- * it. Without a token: no changes and a token for now.
+ * it; so is an occurrence whose series they could not see since (`changes/occurrences.ts`).
+ * Without a token: no changes and a token for now.
  */
 async function feed(ctx: RequestContext & { params: { sync_token?: string; per_page?: number; kinds?: ChangeKind[] } }) {
   const log = ctx.services.changes;
@@ -48,7 +60,7 @@ async function feed(ctx: RequestContext & { params: { sync_token?: string; per_p
   if (from < head.prunedThrough) throw gone('rest_sync_token_expired', 'The sync token has expired: start over with a full sync (a call without sync_token).');
 
   const perPage = p.per_page ?? 50;
-  const items = new Map<string, { kind: ChangeKind; id: number; created: boolean; time: string; scope: ChangeScope | null }>();
+  const items = new Map<string, Scanned>();
   let position = from;
   let more = false;
   let scanned = 0;
@@ -72,14 +84,25 @@ async function feed(ctx: RequestContext & { params: { sync_token?: string; per_p
   // Everything up to the head was read: entries of other kinds are behind the caller too.
   if (!more) position = head.lastSeq;
 
-  const changes: FeedChange[] = [];
+  const reads: { item: Scanned; outcome: 'visible' | 'hidden'; body: unknown }[] = [];
   for (const item of items.values()) {
     const read = await ctx.read(`${ITEM_PATH[item.kind]}${item.id}`);
     const outcome = readOutcome(read.status);
-    if (outcome === 'unknown') throw new ApiError('rest_service_unavailable', 'The calendar store is unavailable; try again shortly.', { status: 503 });
+    if (outcome === 'unknown') throw unavailable();
+    reads.push({ item, outcome, body: read.body });
+  }
+  // A change to an occurrence the caller cannot read is told only to those who could see its
+  // series after their token (`changes/occurrences.ts`).
+  const isOccurrence = (item: Scanned) => item.kind === 'event' && item.id >= ctx.options.recurrence.idBase;
+  const occurrences = reads.filter((r) => r.outcome === 'hidden' && !r.item.created && isOccurrence(r.item)).map((r) => r.item.id);
+  const told = await occurrenceDeletionsTold(log, occurrences, async (id) => readOutcome((await ctx.read(`/events/${id}`)).status), { after: from, through: head.lastSeq });
+  if (told === 'unknown') throw unavailable();
+
+  const changes: FeedChange[] = [];
+  for (const { item, outcome, body } of reads) {
     const scope = item.scope ? { scope: item.scope } : {};
-    if (outcome === 'visible') changes.push({ kind: item.kind, id: item.id, change: item.created ? 'created' : 'updated', time: item.time, item: read.body, ...scope });
-    else if (!item.created) changes.push({ kind: item.kind, id: item.id, change: 'deleted', time: item.time, item: null, ...scope });
+    if (outcome === 'visible') changes.push({ kind: item.kind, id: item.id, change: item.created ? 'created' : 'updated', time: item.time, item: body, ...scope });
+    else if (!item.created && (!isOccurrence(item) || told.has(item.id))) changes.push({ kind: item.kind, id: item.id, change: 'deleted', time: item.time, item: null, ...scope });
   }
   // A prune that ran meanwhile may have taken entries after the token: the client starts over.
   if ((await log.head()).prunedThrough > from) throw gone('rest_sync_token_expired', 'The sync token has expired: start over with a full sync (a call without sync_token).');
