@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { ChangeKind, ChangeType, ChangesTable, Database } from '../store/database.js';
 
@@ -21,7 +22,8 @@ const PRUNE_EVERY = 256;
 
 /**
  * Positions one look for given items reads at a time: no index names items, so each read walks
- * a stretch of the primary key, and SQLite's driver holds the event loop while it does.
+ * a stretch of the primary key, and SQLite's driver holds the event loop while it does (about
+ * 4 ms for 20,000 positions); the loop is let go between stretches.
  */
 const SCAN_SPAN = 20_000;
 
@@ -127,6 +129,7 @@ export class ChangeLog {
     const wanted = [...new Set(ids)];
     if (!wanted.length) return found;
     for (let from = seq; from < through; from += SCAN_SPAN) {
+      if (from > seq) await nextTurn();
       const rows = await this.db
         .selectFrom('changes')
         .select(['item_id', 'change_type'])
