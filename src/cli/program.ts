@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
-import { parseHosts, parsePositive, parseSince, parseUserId, runImport, type ImportCommandOptions } from './commands/import.js';
+import { collectHost, parseHosts, parsePositive, parseSince, parseUserId, runImport, type ImportCommandOptions } from './commands/import.js';
 import { runMigrate } from './commands/migrate.js';
+import { DEFAULT_MAX_PAGE_BYTES } from '../import/source.js';
 import { runOccurrences } from './commands/occurrences.js';
 import { parseEventCount, runSeed } from './commands/seed.js';
 import { runStatus } from './commands/status.js';
@@ -68,7 +69,9 @@ export function createProgram(): Command {
       .option('--dry-run', 'write nothing: read the whole source and report what a run would create, update and leave')
       .option('--keep-ids', 'give new items their source id where it is free here (best into an empty store), so that old links keep working')
       .option('--image-hosts <hosts>', 'image hosts allowed on private addresses, comma-separated (default: $CALENDAR_IMAGE_HOSTS)', parseHosts)
-      .option('--no-images', 'do not copy featured images'),
+      .option('--no-images', 'do not copy featured images')
+      .option('--allow-host <host>', 'a host (host or host:port) the source may redirect to or serve images from on any address; repeat it for several', collectHost, [])
+      .option('--max-page-bytes <n>', 'the largest answer of the source read, in bytes (a page over it is reported as unread)', parsePositive, DEFAULT_MAX_PAGE_BYTES),
   )
     .addHelpText('after', '\nWithout credentials, what the public sees is imported. Items imported before are updated when the source changed them, never duplicated.')
     .action(async (sourceRoot: string, options: Omit<ImportCommandOptions, 'source' | 'db'> & { db?: string }) => {

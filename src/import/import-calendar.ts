@@ -71,7 +71,8 @@ export function prepareRun(store: Store, options: ImportCalendarOptions): { run:
     dryRun: options.dryRun ?? false,
     keepIds: options.keepIds ?? false,
     since: options.since && utcWallClock(options.since),
-    images: options.images === false ? undefined : new ImageImporter(options.images ?? { hosts: [] }),
+    // Images on the source's own origin come as its pages do; elsewhere they face the image policy and the hosts allowed.
+    images: options.images === false ? undefined : new ImageImporter({ ...options.images, hosts: [...(options.images?.hosts ?? []), ...source.policy.allowHosts, source.policy.originHost] }),
     series: new SeriesService(resolveOptions({ db: store.db, recurrence: options.recurrence }).recurrence),
     imageReport: kinds.image,
     query: {},
@@ -136,10 +137,14 @@ export async function importCalendar(store: Store, options: ImportCalendarOption
     kinds[kind.key] = result.report;
     return result.ids;
   };
-  const categories = await terms(CATEGORIES);
-  const tags = await terms(TAGS);
-  const venues = await postKind('venue', () => importLinked(run, 'venue'));
-  const organizers = await postKind('organizer', () => importLinked(run, 'organizer'));
-  await postKind('event', (facts) => importEvents(run, { categories, tags, venues, organizers }, facts ? [...facts.items.keys()] : []));
+  try {
+    const categories = await terms(CATEGORIES);
+    const tags = await terms(TAGS);
+    const venues = await postKind('venue', () => importLinked(run, 'venue'));
+    const organizers = await postKind('organizer', () => importLinked(run, 'organizer'));
+    await postKind('event', (facts) => importEvents(run, { categories, tags, venues, organizers }, facts ? [...facts.items.keys()] : []));
+  } finally {
+    source.close();
+  }
   return { source: run.map.source, kinds, seconds: (performance.now() - started) / 1000, dryRun: run.dryRun };
 }

@@ -1,10 +1,13 @@
 /**
  * The site an import reads from: a REST root serving the original plugin's v1 API (or this
- * library's). Requests are limited in number and rate, retried with backoff when the source
- * fails for a while, and archives are read page by page the way the original accepts.
+ * library's). Requests are limited in number, rate and size, retried with backoff when the
+ * source fails for a while, redirected only where the outbound policy lets them go, and
+ * archives are read page by page the way the original accepts, until a page adds nothing.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Limiter } from './limiter.js';
+import { OutboundPolicy } from './outbound.js';
+import { RequestRefused, SourceConnection, type RawAnswer } from './source-request.js';
 
 /** How to reach the source and how hard to press it. */
 export interface SourceOptions {
@@ -24,7 +27,17 @@ export interface SourceOptions {
   attempts?: number;
   /** The first wait before a retry, doubled each time up to 30 s (default 500 ms); a `Retry-After` wins. */
   backoffMs?: number;
+  /**
+   * Hosts (`host`, `host:port`, as `imageHosts`) the source may redirect to, or serve images
+   * from, whatever their address: elsewhere than its own origin, only public addresses on web ports.
+   */
+  allowHosts?: readonly string[];
+  /** Largest answer read, in bytes (default 32 MiB): a page over it is reported as unread. */
+  maxPageBytes?: number;
 }
+
+/** The default of {@link SourceOptions.maxPageBytes}. */
+export const DEFAULT_MAX_PAGE_BYTES = 32 * 1024 * 1024;
 
 /** A request the source refused or kept failing. */
 export class SourceError extends Error {
@@ -39,6 +52,9 @@ export class SourceError extends Error {
     super(message);
   }
 }
+
+/** An answer larger than the byte limit: not read, and not asked for again. */
+export class AnswerTooLarge extends SourceError {}
 
 /** One answer of the source. */
 export interface SourceAnswer {
@@ -84,8 +100,8 @@ function retryAfter(value: string | null): number | undefined {
 /** A wait of about `ms` (±20 %), so that clients retrying together spread out. */
 const jittered = (ms: number) => ms * (0.8 + 0.4 * Math.random());
 
-/** The text of a failed `fetch`, with its cause (`ECONNREFUSED`…), which its own message leaves out. */
-function fetchFailure(e: unknown): string {
+/** The text of a failed request, with its cause (the timeout of an abort…), which its own message leaves out. */
+function requestFailure(e: unknown): string {
   if (!(e instanceof Error)) return String(e);
   const cause = e.cause instanceof Error ? `: ${e.cause.message}` : '';
   return `${e.message}${cause}`;
@@ -105,9 +121,10 @@ export class Source {
   readonly #root: string;
   readonly #base: string;
   readonly #limiter: Limiter;
-  readonly #options: Required<Omit<SourceOptions, 'authorization' | 'namespace' | 'root'>> & Pick<SourceOptions, 'authorization'>;
+  readonly #connection: SourceConnection;
+  readonly #options: Required<Omit<SourceOptions, 'authorization' | 'namespace' | 'root' | 'allowHosts' | 'maxPageBytes'>> & Pick<SourceOptions, 'authorization'>;
 
-  /** Checks the options: an absolute http(s) root, a header value, positive limits. */
+  /** Checks the options: an absolute http(s) root, a header value, hosts, positive limits. */
   constructor(options: SourceOptions) {
     const root = options.root.replace(/\/+$/, '');
     if (!/^https?:\/\/[^/?#\s]+/i.test(root) || !URL.canParse(root)) throw new RangeError(`import source: ${options.root} is not an http(s) REST root such as https://example.org/wp-json`);
@@ -127,6 +144,18 @@ export class Source {
       backoffMs: checked('backoffMs', options.backoffMs ?? 500, 0),
     };
     this.#limiter = new Limiter(this.#options.concurrency, this.#options.requestsPerSecond);
+    const maxPageBytes = Math.floor(checked('maxPageBytes', options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES, 1));
+    this.#connection = new SourceConnection(new OutboundPolicy(parsed, options.allowHosts), options.authorization, maxPageBytes);
+  }
+
+  /** Where the import may go besides the source (its images too). */
+  get policy(): OutboundPolicy {
+    return this.#connection.policy;
+  }
+
+  /** Closes the connections kept to the source (requests after that open new ones). */
+  close(): void {
+    this.#connection.close();
   }
 
   /** Whether requests carry credentials (every status the account may read is then asked for). */
@@ -164,30 +193,32 @@ export class Source {
 
   /** One try: the answer, or why it failed and whether another try may do better. */
   async #attempt(url: string, signal?: AbortSignal): Promise<SourceAnswer | { failure: SourceError; transient: boolean; retryAfter?: number }> {
-    const { timeoutMs, authorization } = this.#options;
-    let answer: { status: number; ok: boolean; headers: Headers; text: string };
+    const { timeoutMs } = this.#options;
+    let answer: RawAnswer;
     try {
       answer = await this.#limiter.run(async () => {
         signal?.throwIfAborted();
         const limit = AbortSignal.timeout(timeoutMs);
-        const res = await fetch(url, { headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) }, signal: signal ? AbortSignal.any([signal, limit]) : limit });
-        return { status: res.status, ok: res.ok, headers: res.headers, text: await res.text() };
+        return this.#connection.get(url, signal ? AbortSignal.any([signal, limit]) : limit);
       });
     } catch (e) {
+      // Too large, or sent where the policy refuses: another try would do the same.
+      if (e instanceof RequestRefused) return { failure: new (e.reason === 'too-large' ? AnswerTooLarge : SourceError)(e.message, url), transient: false };
       // Unreachable, reset, or out of time (the body too); the URL and header were checked up front.
-      return { failure: new SourceError(`${url}: ${fetchFailure(e)}`, url), transient: true };
+      return { failure: new SourceError(`${url}: ${requestFailure(e)}`, url), transient: true };
     }
+    const ok = answer.status >= 200 && answer.status < 300;
     let body: unknown;
     try {
       body = answer.text ? JSON.parse(answer.text) : undefined;
     } catch {
       body = undefined;
     }
-    if (answer.ok && body !== undefined) return { body, headers: answer.headers };
+    if (ok && body !== undefined) return { body, headers: answer.headers };
     const code = typeof body === 'object' && body !== null && 'code' in body ? String(body.code) : undefined;
-    const failure = new SourceError(`${answer.status} from ${url}${code ? ` (${code})` : answer.ok ? ' (not JSON)' : ''}`, url, answer.status, code);
+    const failure = new SourceError(`${answer.status} from ${url}${code ? ` (${code})` : ok ? ' (not JSON)' : ''}`, url, answer.status, code);
     // A refusal stays a refusal; a failing source, or a page that is not JSON (a proxy's error page), may recover.
-    return { failure, transient: answer.ok || transient(answer.status), retryAfter: retryAfter(answer.headers.get('retry-after')) };
+    return { failure, transient: ok || transient(answer.status), retryAfter: retryAfter(answer.headers.get('retry-after')) };
   }
 
   /**
@@ -220,27 +251,43 @@ export class Source {
   /**
    * Reads the pages of the archive at `url`. A few pages are read ahead; stopping early cancels
    * them. Items are yielded once each, although pages shift when the source changes meanwhile;
-   * a page that no longer exists (404) ends the archive. The first page must be read (its
-   * failure throws: the archive cannot be read at all); a later page that keeps failing is
+   * the archive ends at a page that no longer exists (404), or at the first page read that adds
+   * nothing (no item, or only items already yielded), whatever total the source announced. The
+   * first page must be read (its failure throws: the archive cannot be read at all), unless it
+   * is too large, which is reported as for a later page: a later page that keeps failing is
    * yielded with its `failure` and no items, so that one bad page does not end the run.
    */
   async *#pages(url: string, query: Record<string, string | number>, pageSize: number, itemsOf: (body: unknown) => unknown[]): AsyncGenerator<SourcePage> {
     const reading = new AbortController();
     const read = (page: number) => this.#get(url, { ...query, per_page: pageSize, page }, reading.signal);
     const seen = new Set<unknown>();
-    const fresh = (items: unknown[]) =>
-      items.filter((item) => {
+    /** The items not yielded before, and whether one of them is an item (with an id) at all. */
+    const fresh = (items: unknown[]) => {
+      let adds = false;
+      const out = items.filter((item) => {
         const id = typeof item === 'object' && item !== null && 'id' in item ? item.id : undefined;
         if (id === undefined) return true;
         if (seen.has(id)) return false;
         seen.add(id);
+        adds = true;
         return true;
       });
+      return { items: out, adds };
+    };
     try {
-      const first = await read(1);
+      let first: SourceAnswer;
+      try {
+        first = await read(1);
+      } catch (e) {
+        if (!(e instanceof AnswerTooLarge)) throw e;
+        yield { page: 1, totalPages: 1, total: 0, items: [], failure: e };
+        return;
+      }
       const totalPages = Math.min(pageCount(first), MAX_PAGES);
       const total = itemCount(first, totalPages, pageSize);
-      yield { page: 1, totalPages, total, items: fresh(itemsOf(first.body)) };
+      const firstItems = fresh(itemsOf(first.body));
+      yield { page: 1, totalPages, total, items: firstItems.items };
+      if (!firstItems.adds) return;
       const ahead = new Map<number, Promise<SourceAnswer | SourceError | undefined>>();
       const schedule = (page: number) => {
         if (page > totalPages || ahead.has(page)) return;
@@ -259,8 +306,14 @@ export class Source {
         const answer = await ahead.get(page);
         ahead.delete(page);
         if (answer === undefined) return;
-        if (answer instanceof SourceError) yield { page, totalPages, total, items: [], failure: answer };
-        else yield { page, totalPages, total, items: fresh(itemsOf(answer.body)) };
+        if (answer instanceof SourceError) {
+          yield { page, totalPages, total, items: [], failure: answer };
+          continue;
+        }
+        const { items, adds } = fresh(itemsOf(answer.body));
+        yield { page, totalPages, total, items };
+        // A source announcing more pages than it has (or serving the same page again) is read no further.
+        if (!adds) return;
       }
     } finally {
       reading.abort();

@@ -7,6 +7,7 @@ import { ALL_EVENTS } from '../../src/import/events.js';
 import { requester } from '../helpers/harness.js';
 import { httpCalendar, type HttpCalendar } from '../helpers/http.js';
 import { buildCli, lines, type BuiltCli } from '../cli/run-cli.js';
+import { archivePage, hostileSource, json, site, sourceEvent } from './hostile-source.js';
 
 // `calendar-events-rest import` (issue 18) against a real server speaking the original's API,
 // into SQLite files: a whole run, a second run, and a run killed halfway then run again.
@@ -124,6 +125,33 @@ describe('calendar-events-rest import', () => {
     const bad = await cli.run([...args, '--since', 'last tuesday']);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/--since.*ISO 8601/);
+  }, 120_000);
+
+  it('--max-page-bytes reports larger pages as unread; a redirect off the source is followed only to an --allow-host', async () => {
+    const internal = await site((_url, _req, res) => json(res, 200, archivePage('events', [sourceEvent(7)])));
+    const hostile = await hostileSource({
+      venues: (res) => json(res, 200, archivePage('venues', [{ id: 1, venue: 'x'.repeat(5000) }])),
+      events: (res) => void res.writeHead(302, { location: `${internal.origin}/events` }).end(),
+    });
+    try {
+      const args = ['import', hostile.root, '--rate', '1000', '--max-page-bytes', '4096'];
+      const refused = await cli.run([...args, '--db', join(dir, 'refused.sqlite')]);
+      expect(refused.code).toBe(1);
+      expect(lines(refused.stderr)).toEqual([expect.stringMatching(/redirect from .* refused: .*--allow-host/)]);
+      expect(internal.asked).toEqual([]);
+      const allowed = await cli.run([...args, '--db', join(dir, 'allowed.sqlite'), '--allow-host', `127.0.0.1:${internal.port}`]);
+      expect(allowed.code, allowed.stderr).toBe(0);
+      const out = lines(allowed.stdout);
+      expect(out).toContain('events: 1 created, 0 updated, 0 unchanged, 0 skipped');
+      expect(out).toContain('venues: 0 created, 0 updated, 0 unchanged, 0 skipped, 1 page unread');
+      expect(out).toContainEqual(expect.stringMatching(/^unread venues page 1 of 1 \(.*larger than 4096 bytes.*\): left for the next run$/));
+      const bad = await cli.run([...args, '--db', join(dir, 'bad.sqlite'), '--allow-host', 'http://intranet/']);
+      expect(bad.code).not.toBe(0);
+      expect(bad.stderr).toMatch(/--allow-host.*host or host:port/);
+    } finally {
+      await hostile.close();
+      await internal.close();
+    }
   }, 120_000);
 
   it('fails in one line on a source that is not there', async () => {

@@ -5,6 +5,7 @@ import { importCalendar, type ImportReport } from '../../import/import-calendar.
 import type { ImportedKind } from '../../store/database.js';
 import { Store } from '../../store/index.js';
 import { migrateToLatest, migrationStatus } from '../../store/migrate.js';
+import { parseAllowedHost } from '../../images/allowed-hosts.js';
 import { describeTarget, isMissingSqliteFile, withDatabase } from '../database-target.js';
 import { CliError } from '../failure.js';
 import { printLine } from '../output.js';
@@ -28,6 +29,10 @@ export interface ImportCommandOptions extends StoreOptions {
   /** `false` with `--no-images`. */
   images: boolean;
   imageHosts?: string[];
+  /** `--allow-host`, repeated: hosts the source may redirect to or serve images from whatever their address. */
+  allowHost: string[];
+  /** `--max-page-bytes`: the largest answer of the source read. */
+  maxPageBytes: number;
 }
 
 /** A `--since` date: ISO 8601, in UTC unless it names an offset (`2026-01-01`, `2026-01-01T09:00+01:00`). */
@@ -40,6 +45,12 @@ export function parseSince(value: string): Date {
 /** A comma-separated list of hosts (`host` or `host:port`). */
 export function parseHosts(value: string): string[] {
   return value.split(',').map((h) => h.trim()).filter(Boolean);
+}
+
+/** One `--allow-host` (`host` or `host:port`), added to those given before. */
+export function collectHost(value: string, previous: string[]): string[] {
+  if (!parseAllowedHost(value)) throw new InvalidArgumentError('It must be a host or host:port, such as intranet.example or 10.0.0.5:8080.');
+  return [...previous, value];
 }
 
 /** A positive whole number option. */
@@ -129,6 +140,8 @@ export async function runImport(o: ImportCommandOptions): Promise<number> {
         authorization: header,
         concurrency: o.concurrency,
         requestsPerSecond: o.rate,
+        allowHosts: o.allowHost,
+        maxPageBytes: o.maxPageBytes,
         authors,
         fallbackAuthor: o.fallbackAuthor,
         onProgress: (kind, done, total) => {
