@@ -13,7 +13,7 @@ import { occurrenceDeletionsTold } from '../changes/occurrences.js';
 export interface WebhookEndpoint {
   /** Where deliveries are POSTed (http or https). */
   url: string;
-  /** The signing secret: `whsec_<base64>` (the Standard Webhooks form), or any text. */
+  /** The signing secret: `whsec_<base64>` (the Standard Webhooks form, a key of 16 bytes or more), or any other text of 8 characters or more (keyed by its UTF-8 bytes). */
   secret: string;
   /** What keeps the endpoint's place in the log; default its URL (a new name starts from now). */
   name?: string;
