@@ -1,16 +1,16 @@
 /**
- * The occurrences of a series, in its own zone whatever the host's `TZ`. The rule is expanded
- * on wall clocks (the rule read in UTC, where no clock ever changes), and each wall clock is
- * then placed in the event's zone by RFC 5545 §3.3.5: 09:00 Paris stays 09:00 across the
- * change of time, a time skipped in spring moves forward for that day only, a time repeated in
- * autumn is its first occurrence. Expanding in the zone itself would let the library's own
- * handling of those days decide, which changed between its releases (dropped, or kept at the
- * moved time on every later day).
+ * The occurrences of a series, in its own zone whatever the host's `TZ`. The rule is walked on
+ * wall clocks (`walkRule`, no zone: no clock ever changes there), and each wall clock is then
+ * placed in the event's zone by RFC 5545 §3.3.5: 09:00 Paris stays 09:00 across the change of
+ * time, a time skipped in spring moves forward for that day only, a time repeated in autumn is
+ * its first occurrence.
  */
-import { RRuleTemporal } from 'rrule-temporal';
 import { formatWallClock, parseWallClock, wallClockToFirstInstant } from '../dates/index.js';
 import { fieldsToNaiveMs, naiveMsToFields, formatFields } from '../dates/wall-clock.js';
-import { RecurrenceError, untilInZone, withUntil, type Recurrence } from './rules.js';
+import { formatSeconds, secondsOf } from './days.js';
+import { ruleParts, type RuleParts } from './rrule.js';
+import { RecurrenceError, untilInZone, type Recurrence } from './rules.js';
+import { walkRule } from './walk.js';
 
 /** What a series is expanded from: its first occurrence's wall clocks, zone and rules. */
 export interface SeriesTimes {
@@ -30,70 +30,54 @@ export interface OccurrenceTimes {
   end_utc: string;
 }
 
-/** A wall clock read as a UTC date-time, the only form the expansion sees. */
-const asUtc = (wallClock: string) => ({ timeZoneId: 'UTC', toString: () => `${wallClock.replace(' ', 'T')}+00:00[UTC]` });
+/** The parts of a series' RRULE, read once per rule text: series are expanded again and again. */
+const partsOf = new Map<string, RuleParts | undefined>();
+const PARTS_KEPT = 500;
 
-/** `YYYYMMDDTHHMMSSZ` of a wall clock, for an RRULE read in UTC. */
-const icalUtc = (wallClock: string) => `${wallClock.replace(/[-:]/g, '').replace(' ', 'T')}Z`;
+function rulePartsOf(rrule: string): RuleParts | undefined {
+  if (partsOf.has(rrule)) return partsOf.get(rrule);
+  const parts = ruleParts(rrule);
+  if (partsOf.size >= PARTS_KEPT) partsOf.clear();
+  partsOf.set(rrule, parts);
+  return parts;
+}
 
-/** The wall clock of an occurrence the library returns (a UTC ZonedDateTime). */
-const wallClockOf = (zdt: { epochMilliseconds: number }) => formatFields(naiveMsToFields(zdt.epochMilliseconds));
-
-/**
- * Periods of the rule the library walks at most before it gives up (its default is 10,000):
- * enough for a daily rule started decades ago and indexed to the furthest horizon, while a rule
- * that never matches fails within a bounded time (about a second for the costliest BYSETPOS).
- */
-const MAX_ITERATIONS = 20_000;
-
-/** Rules built once per series shape: the library's rule objects memoise their work. */
-const built = new Map<string, RRuleTemporal>();
-const BUILT_MAX = 500;
-
-function ruleOf(series: SeriesTimes): RRuleTemporal | undefined {
-  const { rrule } = series.recurrence;
-  if (rrule === undefined) return undefined;
-  const until = untilInZone(rrule, series.zone);
-  // UNTIL is an instant (RFC 5545: UTC when DTSTART has a zone): as a wall clock of the zone.
-  const value = until === undefined ? rrule : withUntil(rrule, icalUtc(until));
-  const key = `${series.start}\n${value}`;
-  let rule = built.get(key);
-  if (!rule) {
-    rule = new RRuleTemporal({ rruleString: value, dtstart: asUtc(series.start), includeDtstart: true, cache: false, maxIterations: MAX_ITERATIONS });
-    if (built.size >= BUILT_MAX) built.clear();
-    built.set(key, rule);
-  }
-  return rule;
+/** What an expansion found: the original starts, whether the window had more, and whether the budget ran out first. */
+export interface Expansion {
+  starts: string[];
+  more: boolean;
+  /** The walk of the rule spent its budget before the window's end: `starts` are those found until then. */
+  exhausted: boolean;
 }
 
 /**
  * The original starts (wall clocks) of a series' occurrences from `from` to `to` (both
  * included; `from` absent: from the first), in order, at most `max`: `more` tells that there
- * were more in the window.
+ * were more in the window. The rule is walked within `budget` units of work (see `walkRule`).
  */
-export function expandStarts(series: SeriesTimes, from: string | undefined, to: string, max: number): { starts: string[]; more: boolean } {
-  const { rdates, exdates } = series.recurrence;
+export function expandStarts(series: SeriesTimes, from: string | undefined, to: string, max: number, budget: number): Expansion {
+  const { rrule, rdates, exdates } = series.recurrence;
   const time = series.start.slice(11);
   const candidates = new Set<string>();
   const lower = from ?? series.start;
-  const rule = ruleOf(series);
-  if (rule) {
-    // Walked from the rule's start (which COUNT needs), stopping past the window or one past the
-    // limit (to know whether there were more): never the whole rule.
-    let n = 0;
-    try {
-      rule.all((zdt) => {
-        const clock = wallClockOf(zdt);
-        if (clock > to) return false;
-        if (clock >= lower) {
-          candidates.add(clock);
-          if (++n > max + exdates.length) return false;
-        }
-        return true;
-      });
-    } catch (e) {
-      throw new RecurrenceError(`recurrence cannot be expanded: ${e instanceof Error ? e.message.slice(0, 120) : 'the rule gives no occurrence'}.`);
-    }
+  let exhausted = false;
+  let cut = false;
+  const parts = rrule === undefined ? undefined : rulePartsOf(rrule);
+  if (rrule !== undefined) {
+    if (!parts) throw new RecurrenceError('recurrence cannot be expanded: its RRULE repeats more often than daily.');
+    const until = untilInZone(rrule, series.zone);
+    // Stopping one past the limit (to know whether there were more), excluded dates aside.
+    const walk = walkRule(parts, {
+      start: secondsOf(series.start),
+      until: until === undefined ? undefined : secondsOf(until),
+      from: secondsOf(lower),
+      to: secondsOf(to),
+      max: max + exdates.length + 1,
+      budget,
+    });
+    exhausted = walk.exhausted;
+    cut = walk.more;
+    for (const t of walk.instants) candidates.add(formatSeconds(t));
   } else if (series.start >= lower && series.start <= to) {
     candidates.add(series.start);
   }
@@ -103,7 +87,7 @@ export function expandStarts(series: SeriesTimes, from: string | undefined, to: 
   }
   const excluded = new Set(exdates);
   const starts = [...candidates].filter((c) => !excluded.has(c) && !excluded.has(c.slice(0, 10))).sort();
-  return { starts: starts.slice(0, max), more: starts.length > max };
+  return { starts: starts.slice(0, max), more: cut || starts.length > max, exhausted };
 }
 
 /** The times of the occurrence that starts at `originalStart` by the rule, lasting as long as the first one. */

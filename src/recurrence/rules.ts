@@ -4,8 +4,8 @@
  * Dates of RDATE and EXDATE become wall clocks in the event's zone, the form the expansion and
  * the occurrence index use.
  */
-import { RRuleTemporal } from 'rrule-temporal';
 import { formatWallClock, wallClockToInstant } from '../dates/index.js';
+import { maxDaysPerPeriod, maxInstantsPerPeriod, ruleParts } from './rrule.js';
 
 /** A series' recurrence, checked: its lines as stored and shown, and what they say. */
 export interface Recurrence {
@@ -28,6 +28,12 @@ export interface RecurrenceLimits {
   lines: number;
   /** RDATE and EXDATE values at most, together. */
   dates: number;
+  /**
+   * Lines read back from the store: the checks added since they may have been written (parts
+   * RFC 5545 does not name, COUNT with UNTIL, a BYSETPOS that never selects) are not made, so
+   * that a series written before them keeps working; the walk's budget bounds it anyway.
+   */
+  stored?: boolean;
 }
 
 const LINE = /^([A-Za-z-]+)((?:;[A-Za-z-]+=(?:"[^"]*"|[^;:"]*))*):(.*)$/;
@@ -87,7 +93,7 @@ export function parseRecurrence(value: unknown, zone: string, limits: Recurrence
     const body = m[3]!.trim();
     if (name === 'RRULE') {
       if (out.rrule !== undefined) throw new RecurrenceError('recurrence has more than one RRULE.');
-      out.rrule = checkedRule(body);
+      out.rrule = checkedRule(body, limits.stored === true);
       out.lines.push(`RRULE:${out.rrule}`);
     } else if (name === 'RDATE' || name === 'EXDATE') {
       if (params.has('VALUE') && !['DATE', 'DATE-TIME'].includes(params.get('VALUE')!.toUpperCase())) throw new RecurrenceError(`${name} values must be dates or date-times (VALUE=PERIOD is not supported).`);
@@ -111,8 +117,15 @@ export function parseRecurrence(value: unknown, zone: string, limits: Recurrence
   return out.rrule === undefined && out.rdates.length === 0 ? undefined : out;
 }
 
-/** An RRULE value checked by the expansion library, with a frequency of a day or more. */
-function checkedRule(value: string): string {
+/** The parts an RRULE may have (RFC 5545 §3.3.10); extensions (RSCALE, X- names) are not read, so not taken. */
+const PART_NAMES = new Set(['FREQ', 'UNTIL', 'COUNT', 'INTERVAL', 'BYSECOND', 'BYMINUTE', 'BYHOUR', 'BYDAY', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO', 'BYMONTH', 'BYSETPOS', 'WKST']);
+
+/**
+ * An RRULE value checked: a frequency of a day or more, each part once and in its range, and a
+ * BYSETPOS that can select something (a position past the most instants a period of the rule
+ * can hold would have the walk search for an occurrence that never comes).
+ */
+function checkedRule(value: string, stored: boolean): string {
   const rule = value.replace(/\s+/g, '').toUpperCase();
   const freq = /(?:^|;)FREQ=([A-Z]+)/.exec(rule)?.[1];
   if (freq === undefined) throw new RecurrenceError('RRULE has no FREQ.');
@@ -122,14 +135,31 @@ function checkedRule(value: string): string {
   if (/(?:^|;)(BYSECOND|BYMINUTE)=[^;]*,/.test(rule)) throw new RecurrenceError('RRULE lists several BYMINUTE or BYSECOND values, which repeats more often than hourly.');
   const until = /(?:^|;)UNTIL=([^;]+)/.exec(rule)?.[1];
   if (until !== undefined && !DATE_VALUE.test(until)) throw new RecurrenceError(`RRULE UNTIL=${until.slice(0, 30)} is not a date or a date-time.`);
-  for (const part of rule.split(';')) checkedPart(part);
-  try {
-    new RRuleTemporal({ rruleString: rule, dtstart: { timeZoneId: 'UTC', toString: () => '2000-01-01T00:00:00+00:00[UTC]' } });
-  } catch (e) {
-    throw new RecurrenceError(`RRULE is not valid: ${e instanceof Error ? e.message.slice(0, 200) : 'unreadable'}.`);
+  if (stored) return rule;
+  const seen = new Set<string>();
+  for (const part of rule.split(';')) {
+    const name = part.split('=')[0] ?? '';
+    if (!PART_NAMES.has(name) || !part.includes('=')) throw new RecurrenceError(`RRULE part ${part.slice(0, 30)} is not one of RFC 5545's (FREQ, UNTIL, COUNT, INTERVAL, BYxxx, WKST).`);
+    if (seen.has(name)) throw new RecurrenceError(`RRULE has ${name} more than once.`);
+    seen.add(name);
+    checkedPart(part);
+  }
+  if (seen.has('COUNT') && seen.has('UNTIL')) throw new RecurrenceError('RRULE has both COUNT and UNTIL (RFC 5545 allows one).');
+  const parts = ruleParts(rule);
+  if (parts && maxDaysPerPeriod(parts) === 0) {
+    const named = rule.split(';').filter((p) => /^BY(MONTH|MONTHDAY)=/.test(p)).join(' with ');
+    throw new RecurrenceError(`RRULE never matches: ${named.slice(0, 80) || 'its BY parts'} name${named.includes(' with ') ? '' : 's'} no day that exists.`);
+  }
+  if (parts?.bySetPos) {
+    const most = maxInstantsPerPeriod(parts);
+    if (parts.bySetPos.every((p) => Math.abs(p) > most)) {
+      throw new RecurrenceError(`RRULE BYSETPOS=${parts.bySetPos.join(',').slice(0, 40)} selects from at most ${most} instant${most === 1 ? '' : 's'} per ${PERIOD_NAMES[parts.freq]}: it never matches.`);
+    }
   }
   return rule;
 }
+
+const PERIOD_NAMES = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', YEARLY: 'year' } as const;
 
 /** The ranges RFC 5545 §3.3.10 gives the numbers of each part (a negative value counts from the end). */
 const RANGES: Record<string, { min: number; max: number; negative?: boolean }> = {

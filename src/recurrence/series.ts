@@ -11,12 +11,23 @@ import { invalidParams, type ApiError } from '../http/errors.js';
 import type { RecurrenceOptions } from '../options.js';
 import type { OccurrencesTable } from '../store/database.js';
 import type { Store } from '../store/index.js';
-import { expandStarts, occurrenceTimes, type SeriesTimes } from './expand.js';
+import { expandStarts, occurrenceTimes, type Expansion, type SeriesTimes } from './expand.js';
 import type { OccurrenceRow, SeriesRow } from './queries.js';
 import { parseRecurrence, RecurrenceError, type Recurrence } from './rules.js';
 
 /** The end of time for finite rules: every occurrence is indexed. */
 const END_OF_TIME = '9999-12-31 23:59:59';
+
+/** Series told of at most, before the list starts again (a bound on memory, not on reports). */
+const REPORTED_MAX = 10_000;
+
+/** Why a rule is too costly to walk: its RRULE, what it multiplies, and where the walk stopped. */
+function tooCostly(recurrence: Recurrence, budget: number, reached: string | undefined): string {
+  const rrule = recurrence.rrule ?? '';
+  const listed = rrule.split(';').filter((p) => /^BY/.test(p) && p.includes(',')).map((p) => `${p.split('=')[0]} (${p.split(',').length} values)`);
+  const what = listed.length ? `its ${listed.join(', ')}` : 'its FREQ and INTERVAL';
+  return `recurrence RRULE:${rrule.slice(0, 80)} is too costly to expand: ${what} make the rule look at more than ${budget} candidate dates (recurrence.maxCandidates)${reached ? ` before ${reached}` : ''}; give it an end, fewer values, or a start closer to today.`;
+}
 
 /** A 400 for the `recurrence` parameter, with the reason. */
 export function recurrenceRefused(message: string): ApiError {
@@ -38,7 +49,14 @@ const dayOf = (wallClock: string) => wallClock.slice(0, 10);
 
 /** The rules and index of recurring events. */
 export class SeriesService {
-  constructor(private readonly options: RecurrenceOptions) {}
+  /** Series whose rule ran out of budget, told once each (README "Recurring events", Limits). */
+  readonly #reported = new Set<number>();
+
+  constructor(
+    private readonly options: RecurrenceOptions,
+    /** Where a stored series that cannot be indexed whole within the budget is reported. */
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
 
   /** Whether an id is in the occurrences' range (post ids stay below it). */
   isOccurrenceId(id: number): boolean {
@@ -60,14 +78,28 @@ export class SeriesService {
     return this.options.maxOccurrences * 10;
   }
 
-  /** `expandStarts`, with a rule the library cannot expand answered as a 400 of `recurrence`. */
-  private expand(series: SeriesTimes, from: string | undefined, to: string, max: number): { starts: string[]; more: boolean } {
+  /**
+   * The starts of a series in a window, its rule walked within `recurrence.maxCandidates` units
+   * of work. A rule that runs out of budget on a write is refused (a 400 of `recurrence`);
+   * a stored one (written before the bound, or with another) is indexed as far as the budget
+   * reached, and reported once.
+   */
+  expand(series: SeriesTimes, from: string | undefined, to: string, max: number, stored?: { id: number }): Expansion {
+    let expansion: Expansion;
     try {
-      return expandStarts(series, from, to, max);
+      expansion = expandStarts(series, from, to, max, this.options.maxCandidates);
     } catch (e) {
       if (e instanceof RecurrenceError) throw recurrenceRefused(e.message);
       throw e;
     }
+    if (!expansion.exhausted) return expansion;
+    if (!stored) throw recurrenceRefused(tooCostly(series.recurrence, this.options.maxCandidates, expansion.starts.at(-1)));
+    if (!this.#reported.has(stored.id)) {
+      if (this.#reported.size >= REPORTED_MAX) this.#reported.clear();
+      this.#reported.add(stored.id);
+      this.onError(new Error(`calendar-events-rest: the occurrences of event ${stored.id} are indexed only up to ${expansion.starts.at(-1) ?? 'its start'}: ${tooCostly(series.recurrence, this.options.maxCandidates, undefined)}`));
+    }
+    return expansion;
   }
 
   /**
@@ -113,11 +145,11 @@ export class SeriesService {
   seriesTimes(row: SeriesRow, event: { start_local: string; end_local: string; timezone: string }, siteZone: string): SeriesTimes {
     // A stored zone that names no real zone (`UTCfoo` passes the write's check) reads as the site's, as for the event itself.
     const zone = event.timezone && resolveZone(event.timezone) ? event.timezone : siteZone;
-    const recurrence = parseRecurrence(JSON.parse(row.rules) as string[], zone, { lines: Number.MAX_SAFE_INTEGER, dates: Number.MAX_SAFE_INTEGER });
+    const recurrence = parseRecurrence(JSON.parse(row.rules) as string[], zone, { lines: Number.MAX_SAFE_INTEGER, dates: Number.MAX_SAFE_INTEGER, stored: true });
     return { start: event.start_local, end: event.end_local, zone, recurrence: recurrence ?? { lines: [], rdates: [], exdates: [] } };
   }
 
-  /** How far a series' index reaches after an expansion to `to`: its last start when the expansion was cut short. */
+  /** How far a series' index reaches after an expansion to `to`: its last start when the expansion was cut short (by `max` or the budget). */
   private reach(recurrence: Recurrence, starts: readonly string[], more: boolean, to: string, complete: number): Pick<SeriesRow, 'rules' | 'indexed_until' | 'complete'> {
     if (more) return { rules: JSON.stringify(recurrence.lines), indexed_until: starts.at(-1) ?? to, complete: 0 };
     return { rules: JSON.stringify(recurrence.lines), indexed_until: complete ? END_OF_TIME : to, complete };
@@ -140,10 +172,10 @@ export class SeriesService {
   /** Makes the event `eventId` a series with these rules, and indexes its occurrences (inside the write's transaction). */
   async create(tx: Store, eventId: number, series: SeriesTimes, now: Date): Promise<void> {
     const { to, complete } = this.bound(series.recurrence, now);
-    const { starts, more } = this.expand(series, undefined, to, this.maxIndexed);
+    const { starts, more, exhausted } = this.expand(series, undefined, to, this.maxIndexed, { id: eventId });
     await tx.events.updateDetails(eventId, { series_id: eventId });
     await tx.occurrences.insert(await this.newRows(tx, eventId, series, starts));
-    await tx.occurrences.saveSeries({ id: eventId, ...this.reach(series.recurrence, starts, more, to, complete) });
+    await tx.occurrences.saveSeries({ id: eventId, ...this.reach(series.recurrence, starts, more || exhausted, to, complete) });
   }
 
   /**
@@ -156,7 +188,7 @@ export class SeriesService {
     const row = await tx.occurrences.series(seriesId);
     const { to, complete } = this.bound(series.recurrence, now);
     const bound = complete ? to : row && row.indexed_until > to && !row.complete ? row.indexed_until : to;
-    const { starts, more } = this.expand(series, undefined, bound, this.maxIndexed);
+    const { starts, more, exhausted } = this.expand(series, undefined, bound, this.maxIndexed, { id: seriesId });
     const existing = await tx.occurrences.of(seriesId);
     const byStart = new Map(existing.map((o) => [o.original_start, o]));
     const used = new Set<number>();
@@ -193,7 +225,7 @@ export class SeriesService {
     }
     const fresh = starts.filter((s) => !matched.has(s));
     await tx.occurrences.insert(await this.newRows(tx, seriesId, series, fresh));
-    await tx.occurrences.saveSeries({ id: seriesId, ...this.reach(series.recurrence, starts, more, bound, complete) });
+    await tx.occurrences.saveSeries({ id: seriesId, ...this.reach(series.recurrence, starts, more || exhausted, bound, complete) });
     return removedOverrides;
   }
 
@@ -208,11 +240,11 @@ export class SeriesService {
     if (row.indexed_until >= to) return 0;
     const known = new Set((await tx.occurrences.of(seriesId, { from: row.indexed_until })).map((o) => o.original_start));
     const room = this.maxIndexed - (await tx.occurrences.count(seriesId));
-    const { starts, more } = expandStarts(series, row.indexed_until, to, Math.max(0, room));
+    const { starts, more, exhausted } = this.expand(series, row.indexed_until, to, Math.max(0, room), { id: seriesId });
     const fresh = starts.filter((s) => s > row.indexed_until && !known.has(s));
     await tx.occurrences.insert(await this.newRows(tx, seriesId, series, fresh));
     // Full: indexed as far as its last occurrence, never further.
-    const reached = more ? (starts.at(-1) ?? row.indexed_until) : to;
+    const reached = more || exhausted ? (starts.at(-1) ?? row.indexed_until) : to;
     if (reached > row.indexed_until) await tx.occurrences.updateSeries(seriesId, { indexed_until: reached });
     return fresh.length;
   }

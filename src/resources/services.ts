@@ -48,7 +48,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const venues = new LinkedPostService(store, images, venueKind);
   const organizers = new LinkedPostService(store, images, organizerKind);
   const terms = new TermService(store);
-  const series = new SeriesService(options.recurrence);
+  const series = new SeriesService(options.recurrence, options.onError);
   const events = new EventService(store, { images, terms, venues, organizers, timezone: options.timezone, imagesPerRequest: options.limits.imagesPerRequest, series });
   const horizon = new HorizonKeeper(series, (until) => extendIndex(store, series, options.timezone, until, new Date(), options.onError), options.onError);
   return {

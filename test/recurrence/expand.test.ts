@@ -1,13 +1,19 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { expandStarts, occurrenceTimes, type SeriesTimes } from '../../src/recurrence/expand.js';
+import { secondsOf } from '../../src/recurrence/days.js';
+import { ruleParts } from '../../src/recurrence/rrule.js';
 import { parseRecurrence, RecurrenceError } from '../../src/recurrence/rules.js';
+import { walkRule } from '../../src/recurrence/walk.js';
 
 // The expansion of a series (issue 19): the RFC 5545 §3.8.5.3 examples give the same wall
 // clocks as ical.js, and occurrences are placed in the event's zone by §3.3.5 whatever the
 // host's TZ.
 
 const LIMITS = { lines: 50, dates: 500 };
+
+/** The walk's default budget (recurrence.maxCandidates). */
+const BUDGET = 250_000;
 
 /** A series starting at `start` (an hour long) in `zone` with these lines. */
 const series = (start: string, lines: string[], zone = 'America/New_York'): SeriesTimes => {
@@ -77,7 +83,7 @@ const RFC_ONLY: [string, string, string, string[]][] = [
 
 describe('expanding RFC 5545 rules', () => {
   it.each(RFC_ONLY)('%s (as the RFC lists it)', (_, start, rule, expected) => {
-    expect(expandStarts(series(start, [`RRULE:${rule}`]), undefined, '1999-12-31 23:59:59', 100).starts).toEqual(expected);
+    expect(expandStarts(series(start, [`RRULE:${rule}`]), undefined, '1999-12-31 23:59:59', 100, BUDGET).starts).toEqual(expected);
   });
 
   it.each(EXAMPLES)('%s', (_, start, rule, exdates = []) => {
@@ -85,16 +91,16 @@ describe('expanding RFC 5545 rules', () => {
     const to = '2007-12-31 23:59:59';
     const expected = oracle(start, rule, to, exdates);
     expect(expected.length).toBeGreaterThan(2);
-    expect(expandStarts(series(start, lines), undefined, to, 5000).starts).toEqual(expected);
+    expect(expandStarts(series(start, lines), undefined, to, 5000, BUDGET).starts).toEqual(expected);
     // A window in the middle gives the same occurrences as the whole, cut.
     const [from, until] = [expected[1]!, expected[Math.min(expected.length - 1, 5)]!];
-    expect(expandStarts(series(start, lines), from, until, 5000).starts).toEqual(expected.filter((c) => c >= from && c <= until));
+    expect(expandStarts(series(start, lines), from, until, 5000, BUDGET).starts).toEqual(expected.filter((c) => c >= from && c <= until));
   });
 
   it('stops at the limit and says there were more', () => {
     const s = series('2026-01-01 09:00:00', ['RRULE:FREQ=DAILY']);
-    expect(expandStarts(s, undefined, '2026-12-31 23:59:59', 10)).toEqual({ starts: expect.arrayContaining(['2026-01-10 09:00:00']), more: true });
-    expect(expandStarts(s, undefined, '2026-01-05 23:59:59', 10)).toEqual({ starts: ['2026-01-01 09:00:00', '2026-01-02 09:00:00', '2026-01-03 09:00:00', '2026-01-04 09:00:00', '2026-01-05 09:00:00'], more: false });
+    expect(expandStarts(s, undefined, '2026-12-31 23:59:59', 10, BUDGET)).toEqual({ starts: expect.arrayContaining(['2026-01-10 09:00:00']), more: true, exhausted: false });
+    expect(expandStarts(s, undefined, '2026-01-05 23:59:59', 10, BUDGET)).toEqual({ starts: ['2026-01-01 09:00:00', '2026-01-02 09:00:00', '2026-01-03 09:00:00', '2026-01-04 09:00:00', '2026-01-05 09:00:00'], more: false, exhausted: false });
   });
 
   it('adds RDATEs and takes EXDATEs out, given in UTC, in another zone, floating or as dates', () => {
@@ -106,13 +112,13 @@ describe('expanding RFC 5545 rules', () => {
       'RDATE:20260304T180000',
       'RDATE;VALUE=DATE:20260305',
     ]);
-    expect(expandStarts(s, undefined, '2026-12-31 00:00:00', 100).starts).toEqual(['2026-03-02 09:00:00', '2026-03-04 18:00:00', '2026-03-05 09:00:00', '2026-03-30 09:00:00', '2026-04-06 09:00:00']);
+    expect(expandStarts(s, undefined, '2026-12-31 00:00:00', 100, BUDGET).starts).toEqual(['2026-03-02 09:00:00', '2026-03-04 18:00:00', '2026-03-05 09:00:00', '2026-03-30 09:00:00', '2026-04-06 09:00:00']);
   });
 });
 
 describe('placing occurrences in the event zone (RFC 5545 §3.3.5)', () => {
   const place = (s: SeriesTimes, from: string, to: string) =>
-    expandStarts(s, from, to, 100).starts.map((c) => {
+    expandStarts(s, from, to, 100, BUDGET).starts.map((c) => {
       const t = occurrenceTimes(s, c);
       return `${t.start_local} ${t.start_utc}`;
     });
@@ -211,10 +217,36 @@ describe('reading recurrence lines', () => {
 });
 
 describe('rules that cannot be expanded', () => {
-  it('refuses parts out of RFC 5545\'s ranges, and gives up on a rule that never matches', () => {
-    const refuse = (rule: string) => expect(() => parseRecurrence([`RRULE:${rule}`], 'UTC', LIMITS), rule).toThrow(RecurrenceError);
+  const refuse = (rule: string) => expect(() => parseRecurrence([`RRULE:${rule}`], 'UTC', LIMITS), rule).toThrow(RecurrenceError);
+
+  it('refuses parts out of RFC 5545\'s ranges, parts it does not name, and COUNT with UNTIL', () => {
     for (const rule of ['FREQ=YEARLY;BYWEEKNO=60', 'FREQ=DAILY;BYHOUR=25', 'FREQ=MONTHLY;BYMONTHDAY=0', 'FREQ=WEEKLY;BYDAY=MX', 'FREQ=MONTHLY;BYDAY=60MO', 'FREQ=WEEKLY;INTERVAL=0', 'FREQ=WEEKLY;WKST=XX', 'FREQ=YEARLY;BYSETPOS=400;BYDAY=MO']) refuse(rule);
-    const never = { start: '2026-01-01 09:00:00', end: '2026-01-01 10:00:00', zone: 'UTC', recurrence: parseRecurrence(['RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30'], 'UTC', LIMITS)! };
-    expect(() => expandStarts(never, undefined, '2036-12-31 00:00:00', 100)).toThrow(RecurrenceError);
+    for (const rule of ['FREQ=DAILY;RSCALE=GREGORIAN', 'FREQ=DAILY;X-FOO=1', 'FREQ=DAILY;FREQ=WEEKLY', 'FREQ=DAILY;COUNT=2;UNTIL=20300101T000000Z']) refuse(rule);
+  });
+
+  it('refuses, before any walk, a BYSETPOS past the set it selects from and days that never come (issue 28)', () => {
+    const days = Array.from({ length: 366 }, (_, i) => i + 1).join(',');
+    // The outside review's rules: 259 s and 40 s of blocked event loop before.
+    expect(() => parseRecurrence([`RRULE:FREQ=YEARLY;BYYEARDAY=${days};BYSETPOS=366;BYMONTH=2`], 'UTC', LIMITS)).toThrow(/BYSETPOS=366 selects from at most 29 instants per year/);
+    expect(() => parseRecurrence(['RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYSETPOS=8'], 'UTC', LIMITS)).toThrow(/BYSETPOS=8 selects from at most 7 instants per week/);
+    expect(() => parseRecurrence(['RRULE:FREQ=MONTHLY;BYHOUR=9,10;BYDAY=MO;BYSETPOS=11'], 'UTC', LIMITS)).toThrow(/at most 10 instants per month/);
+    expect(() => parseRecurrence(['RRULE:FREQ=YEARLY;BYMONTH=4,6;BYMONTHDAY=31'], 'UTC', LIMITS)).toThrow(/never matches/);
+    // A BYSETPOS of which one value can select is a rule that works.
+    expect(parseRecurrence(['RRULE:FREQ=MONTHLY;BYDAY=MO;BYSETPOS=-1,-9'], 'UTC', LIMITS)?.rrule).toBe('FREQ=MONTHLY;BYDAY=MO;BYSETPOS=-1,-9');
+    // Stored before these checks, such a rule is still read (and walked within the budget).
+    expect(parseRecurrence(['RRULE:FREQ=WEEKLY;BYDAY=MO,TU;BYSETPOS=8'], 'UTC', { ...LIMITS, stored: true })?.rrule).toBe('FREQ=WEEKLY;BYDAY=MO,TU;BYSETPOS=8');
+  });
+
+  it('walks a rule that never matches only as far as its budget of work', () => {
+    // Day 366 of a year is never in January: nothing tells before the walk.
+    const never = { start: '2026-01-01 09:00:00', end: '2026-01-01 10:00:00', zone: 'UTC', recurrence: parseRecurrence(['RRULE:FREQ=DAILY;BYYEARDAY=366;BYMONTH=1'], 'UTC', LIMITS)! };
+    expect(expandStarts(never, undefined, '2036-12-31 00:00:00', 100, BUDGET)).toEqual({ starts: ['2026-01-01 09:00:00'], more: false, exhausted: false });
+    expect(expandStarts(never, undefined, '9999-12-31 00:00:00', 100, BUDGET)).toEqual({ starts: ['2026-01-01 09:00:00'], more: false, exhausted: true });
+    // The same answer for the same budget, whatever the machine: the walk counts, it does not time.
+    const parts = ruleParts('FREQ=DAILY;BYYEARDAY=366;BYMONTH=1')!;
+    const walk = (budget: number) => walkRule(parts, { start: secondsOf('2026-01-01 09:00:00'), from: 0, to: secondsOf('9999-12-31 00:00:00'), max: 10, budget });
+    expect(walk(1000).spent).toBe(walk(1000).spent);
+    expect(walk(1000).spent).toBeLessThan(1010);
+    expect(walk(BUDGET).spent).toBeLessThan(BUDGET + 10);
   });
 });

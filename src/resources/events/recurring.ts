@@ -14,7 +14,7 @@ import { fieldsToNaiveMs, formatFields, naiveMsToFields, parseWallClock } from '
 import { nowDates } from '../../posts/dates.js';
 import { uniquePostSlug } from '../../posts/slug.js';
 import { present, type WriteTarget } from '../../posts/write-target.js';
-import { expandStarts, occurrenceTimes, type SeriesTimes } from '../../recurrence/expand.js';
+import { occurrenceTimes, type SeriesTimes } from '../../recurrence/expand.js';
 import type { OccurrenceRow } from '../../recurrence/queries.js';
 import type { Recurrence } from '../../recurrence/rules.js';
 import { withUntil } from '../../recurrence/rules.js';
@@ -227,7 +227,7 @@ export class RecurringWrites {
     const count = rrule ? /(?:^|;)COUNT=(\d+)/.exec(rrule)?.[1] : undefined;
     if (rrule && count !== undefined) {
       const ruleOnly = { ...old, recurrence: { lines: [], rrule, rdates: [], exdates: [] } };
-      const done = expandStarts(ruleOnly, undefined, shifted(at, '2000-01-01 00:00:01', '2000-01-01 00:00:00'), Number(count)).starts.length;
+      const done = this.series.expand(ruleOnly, undefined, shifted(at, '2000-01-01 00:00:01', '2000-01-01 00:00:00'), Number(count), { id: series.id }).starts.length;
       after = `${withUntil(rrule, undefined)};COUNT=${Math.max(1, Number(count) - done)}`;
     }
     const first = occurrenceTimes(old, at);
