@@ -71,7 +71,8 @@ export function createProgram(): Command {
       .option('--image-hosts <hosts>', 'image hosts allowed on private addresses, comma-separated (default: $CALENDAR_IMAGE_HOSTS)', parseHosts)
       .option('--no-images', 'do not copy featured images')
       .option('--allow-host <host>', 'a host (host or host:port) the source may redirect to or serve images from on any address; repeat it for several', collectHost, [])
-      .option('--max-page-bytes <n>', 'the largest answer of the source read, in bytes (a page over it is reported as unread)', parsePositive, DEFAULT_MAX_PAGE_BYTES),
+      .option('--max-page-bytes <n>', 'the largest answer of the source read, in bytes (a page over it is reported as unread)', parsePositive, DEFAULT_MAX_PAGE_BYTES)
+      .option('--keep-html', 'keep the source\'s HTML in titles and texts as an administrator\'s write keeps it (default: filtered as an author\'s write is)'),
   )
     .addHelpText('after', '\nWithout credentials, what the public sees is imported. Items imported before are updated when the source changed them, never duplicated.')
     .action(async (sourceRoot: string, options: Omit<ImportCommandOptions, 'source' | 'db'> & { db?: string }) => {

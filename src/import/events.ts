@@ -12,7 +12,13 @@ import { emptyReport, type KindReport } from './report.js';
 import type { ImportRun } from './run.js';
 import { SourceError } from './source.js';
 import type { Store } from '../store/index.js';
-import { resolveZone } from '../dates/index.js';
+import { resolveZone, timezoneAbbr } from '../dates/index.js';
+import { phpEmpty } from '../php/empty.js';
+import { costFromInput } from '../resources/events/cost.js';
+import { isEventTimezone } from '../resources/events/args.js';
+import { withStorableSymbol } from '../resources/events/rules.js';
+import { sanitizeUrl } from '../text/url.js';
+import { ItemRules } from './write-rules.js';
 import { ApiError } from '../http/errors.js';
 import type { Recurrence } from '../recurrence/rules.js';
 import { overridesOf, removeOverrides } from '../resources/events/overrides.js';
@@ -28,10 +34,7 @@ export interface LinkedIds {
 /** The window that holds every event the original lists (its default is today to two years ahead). */
 export const ALL_EVENTS = { start_date: '1900-01-01', end_date: '2999-12-31' };
 
-const WALL_CLOCK = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-const text = (item: Record<string, unknown>, key: string) => (typeof item[key] === 'string' ? (item[key] as string) : '');
 const flag = (item: Record<string, unknown>, key: string) => (item[key] === true ? 1 : 0);
-
 /** The source ids of a list of linked items (`[{ id }, …]`, or one). */
 function linkedIds(list: unknown): number[] {
   const out: number[] = [];
@@ -70,31 +73,50 @@ async function pullDeferred(run: ImportRun, kind: 'venue' | 'organizer', sourceI
   }
 }
 
-/** The event details of a source event (without its venue), or why they cannot be stored. */
-function eventDetails(item: Record<string, unknown>): Omit<EventsTable, 'post_id' | 'venue_id' | 'series_id'> | string {
-  const times = ['start_date', 'end_date', 'utc_start_date', 'utc_end_date'].map((k) => text(item, k));
-  if (!times.every((t) => WALL_CLOCK.test(t))) return 'its dates are not dates';
-  const [start, end, startUtc, endUtc] = times as [string, string, string, string];
-  const cost = typeof item.cost_details === 'object' && item.cost_details !== null ? (item.cost_details as Record<string, unknown>) : {};
-  const values = Array.isArray(cost.values) ? cost.values.map(String).filter((v) => v !== '') : [];
+/** The start of an event's cost as the source shows it (`cost_details`), the currency code aside. */
+interface SourceCost {
+  currency_symbol?: unknown;
+  currency_position?: unknown;
+  currency_code?: unknown;
+  values?: unknown;
+}
+
+/**
+ * The event details of a source event (without its venue) under the rules of an event write:
+ * its dates days that exist, its zone one a write accepts (its abbreviation the zone's at the
+ * start, as a write computes it), its website a URL a write accepts, stored as cleaned, its
+ * cost the values a write keeps. Throws a {@link Refusal} naming the field that fails.
+ */
+function eventDetails(item: Record<string, unknown>, rules: ItemRules): Omit<EventsTable, 'post_id' | 'venue_id' | 'series_id'> {
+  const [start, end, startUtc, endUtc] = (['start_date', 'end_date', 'utc_start_date', 'utc_end_date'] as const).map((k) => rules.date(k, item[k])) as [string, string, string, string];
+  const timezone = rules.timezone('timezone', item.timezone);
+  const shownAbbr = typeof item.timezone_abbr === 'string' ? item.timezone_abbr : '';
+  // A zone that names none (empty: the site's; `UTCfoo`) keeps the source's abbreviation only when that names a zone itself.
+  const abbr = resolveZone(timezone) ? (timezoneAbbr(timezone, new Date(`${startUtc.replace(' ', 'T')}Z`)) ?? '') : isEventTimezone(shownAbbr) ? shownAbbr : '';
+  const cost = (typeof item.cost_details === 'object' && item.cost_details !== null ? item.cost_details : {}) as SourceCost;
+  rules.within('cost', cost.values);
+  const values = costFromInput(Array.isArray(cost.values) ? cost.values : [])?.values ?? [];
+  const symbol = rules.text('cost_details.currency_symbol', cost.currency_symbol);
+  const stored = withStorableSymbol({ values, currencySymbol: symbol, currencyPosition: cost.currency_position === 'prefix' || cost.currency_position === 'postfix' ? cost.currency_position : '' });
   // The source shows the event's own URL as its website when it has none.
-  const website = text(item, 'website');
+  const shownWebsite = item.website;
+  const website = phpEmpty(shownWebsite) || shownWebsite === item.url ? null : rules.note('website', shownWebsite, sanitizeUrl(rules.url('website', shownWebsite)));
   return {
     start_local: start,
     end_local: end < start ? start : end,
     start_utc: startUtc,
     end_utc: endUtc < startUtc ? startUtc : endUtc,
-    timezone: text(item, 'timezone'),
-    timezone_abbr: text(item, 'timezone_abbr'),
+    timezone: rules.note('timezone', item.timezone, timezone),
+    timezone_abbr: rules.note('timezone_abbr', item.timezone_abbr, abbr),
     all_day: flag(item, 'all_day'),
     hidden: flag(item, 'hide_from_listings'),
     featured: flag(item, 'featured'),
     show_map: flag(item, 'show_map'),
     show_map_link: flag(item, 'show_map_link'),
-    website: website === '' || website === text(item, 'url') ? null : website,
+    website,
     cost: values.length ? JSON.stringify(values) : null,
-    currency_symbol: typeof cost.currency_symbol === 'string' ? cost.currency_symbol : '',
-    currency_position: cost.currency_position === 'prefix' || cost.currency_position === 'postfix' ? cost.currency_position : '',
+    currency_symbol: rules.note('cost_details.currency_symbol', symbol, stored.currencySymbol),
+    currency_position: stored.currencyPosition,
     currency_code: typeof cost.currency_code === 'string' ? cost.currency_code : '',
   };
 }
@@ -160,11 +182,11 @@ async function asSeries(tx: Store, run: ImportRun, id: number, lines: unknown, d
 /** Imports one event of the source (`item`, as the source shows it); `series` when it is the series of occurrences the source listed. */
 async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds, into: KindImport, series?: SourceSeries): Promise<void> {
   const { report } = into;
-  const post = sourcePost(item, 'title');
+  const rules = new ItemRules(run.keepHtml, run.now);
+  const post = sourcePost(item, 'event', 'title', rules);
   const fields = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-  const details = post ? eventDetails(fields) : 'no id or dates';
-  if (!post || typeof details === 'string') {
-    report.skipped.push({ sourceId: typeof fields.id === 'number' ? fields.id : undefined, reason: `not an event: ${details as string}` });
+  if (typeof post === 'string') {
+    report.skipped.push({ sourceId: typeof fields.id === 'number' ? fields.id : undefined, reason: post });
     return;
   }
   const [venueIds, organizerIds] = [linkedIds(fields.venue).slice(0, 1), linkedIds(fields.organizer)];
@@ -172,6 +194,8 @@ async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds,
     await pullDeferred(run, 'venue', venueIds, linked.venues);
     await pullDeferred(run, 'organizer', organizerIds, linked.organizers);
   }
+  /** The event's details under the write rules, once it is to be written. */
+  let details: ReturnType<typeof eventDetails> | undefined;
   /** The links here, once the event is to be written: links to items not imported are reported then. */
   let links: { venue: number | null; organizers: number[]; terms: (readonly [TermKind, number[]])[] } | undefined;
   const missed = { count: 0 };
@@ -179,15 +203,22 @@ async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds,
     run,
     fields,
     post,
+    rules,
     {
       kind: 'event',
+      titleKey: 'title',
       // An event the original did not unlock shows `all_day: null`.
       redacted: fields.all_day === null,
       menuOrder: fields.sticky === true ? -1 : 0,
       get: (tx, id, lock) => tx.events.get(id, { lock }),
       incomplete: () => missed.count > 0,
+      check: (checking) => {
+        checking.required('title', fields.title);
+        for (const list of ['organizer', 'categories', 'tags'] as const) checking.within(list, linkedIds(fields[list]), true);
+        details = eventDetails(fields, checking);
+      },
       prepare: () => {
-        if (details.end_local === details.start_local && text(fields, 'end_date') < text(fields, 'start_date')) report.warnings.push(`event ${post.id}: it ends before it starts; imported ending when it starts`);
+        if (details && String(fields.end_date) < details.start_local) report.warnings.push(`event ${post.id}: it ends before it starts; imported ending when it starts`);
         links = {
           venue: mapped(venueIds, linked.venues.ids, 'venue', post.id, report, missed)[0] ?? null,
           organizers: [...new Set(mapped(organizerIds, linked.organizers.ids, 'organizer', post.id, report, missed))],
@@ -202,7 +233,7 @@ async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds,
         for (const kind of [CATEGORIES, TAGS]) await tx.events.setTerms(id, kind.taxonomy, []);
       },
       details: async (tx, id, isNew, status) => {
-        if (!links) throw new Error('event links were not prepared');
+        if (!links || !details) throw new Error('event links were not prepared');
         const created = isNew ? { status } : undefined;
         if (isNew) await tx.events.insertDetails(id, { ...details, venue_id: links.venue });
         else await tx.events.updateDetails(id, { ...details, venue_id: links.venue });

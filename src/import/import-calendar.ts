@@ -33,6 +33,11 @@ export interface ImportCalendarOptions extends SourceOptions {
   since?: Date;
   /** New items take their source id where it is free here (best into an empty store), so that old links keep working. */
   keepIds?: boolean;
+  /**
+   * Keep the source's HTML in titles, descriptions and excerpts as an administrator's write
+   * (`unfiltered_html`) keeps it; by default it is filtered as an author's write is.
+   */
+  keepHtml?: boolean;
   /** How featured images are side-loaded (the calendar's image policy), or `false` not to copy them. */
   images?: ImageImportOptions | false;
   /** The calendar's `recurrence` options (its id base and limits), for the series imported. */
@@ -70,6 +75,7 @@ export function prepareRun(store: Store, options: ImportCalendarOptions): { run:
     fallbackAuthor: options.fallbackAuthor ?? 0,
     dryRun: options.dryRun ?? false,
     keepIds: options.keepIds ?? false,
+    keepHtml: options.keepHtml ?? false,
     since: options.since && utcWallClock(options.since),
     // Images on the source's own origin come as its pages do; elsewhere they face the image policy and the hosts allowed.
     images: options.images === false ? undefined : new ImageImporter({ ...options.images, hosts: [...(options.images?.hosts ?? []), ...source.policy.allowHosts, source.policy.originHost] }),

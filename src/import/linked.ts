@@ -1,13 +1,19 @@
 /**
  * Imports a source's venues or organizers: each becomes the item it became last time (updated
  * when the source changed it since), or a new one; in one transaction per item, with its record.
+ * Their fields go through the rules of their API writes (`venueKind.details`,
+ * `organizerKind.details`: texts as `sanitize_text_field`, websites checked and cleaned).
  */
 import type { Store } from '../store/index.js';
-import { importPost, sourcePost } from './posts.js';
+import type { LinkedInput } from '../resources/linked/rules.js';
+import { organizerKind } from '../resources/organizers/kind.js';
+import { venueKind } from '../resources/venues/kind.js';
+import type { VenuesTable, OrganizersTable } from '../store/database.js';
+import { importPost, sourcePost, type PostText } from './posts.js';
 import { emptyReport, type KindReport } from './report.js';
 import type { ImportRun } from './run.js';
+import { ItemRules, Refusal } from './write-rules.js';
 
-const text = (item: Record<string, unknown>, key: string) => (typeof item[key] === 'string' ? (item[key] as string) : '');
 const flag = (item: Record<string, unknown>, key: string) => (item[key] === true ? 1 : 0);
 
 /** A coordinate the source shows, if it is one. */
@@ -16,36 +22,38 @@ function coordinate(value: unknown, most: number): number | null {
   return value !== undefined && value !== null && value !== '' && Number.isFinite(n) && Math.abs(n) <= most ? n : null;
 }
 
-/** A venue's details as the source shows them. */
-function venueDetails(item: Record<string, unknown>) {
-  return {
-    address: text(item, 'address'),
-    city: text(item, 'city'),
-    country: text(item, 'country'),
-    province: text(item, 'province'),
-    state: text(item, 'state'),
-    zip: text(item, 'zip'),
-    phone: text(item, 'phone'),
-    stateprovince: text(item, 'stateprovince'),
-    website: text(item, 'website'),
-    show_map: flag(item, 'show_map'),
-    show_map_link: flag(item, 'show_map_link'),
-    geo_lat: coordinate(item.geo_lat, 90),
-    geo_lng: coordinate(item.geo_lng, 180),
-  };
+/** The text fields each kind's write takes besides its name and description. */
+const TEXT_FIELDS = {
+  venue: ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'],
+  organizer: ['phone', 'email'],
+} as const;
+
+/**
+ * The details of a source venue or organizer as its API write stores them, its name and
+ * description (`text`) included in the check that a store can hold them all; throws a
+ * {@link Refusal} naming the field that fails.
+ */
+function checkedDetails(kind: 'venue' | 'organizer', item: Record<string, unknown>, text: PostText, rules: ItemRules): Omit<VenuesTable, 'post_id'> | Omit<OrganizersTable, 'post_id'> {
+  const input: LinkedInput = { website: rules.url('website', item.website) };
+  for (const field of TEXT_FIELDS[kind]) input[field] = rules.text(field, item[field]);
+  // WordPress refuses a post with neither title nor content (a name of blanks, or only tags).
+  if (!text.title.trim() && !text.content.trim()) throw new Refusal(KINDS[kind].titleKey, 'empty once filtered, and so is the description: an API write refuses such an item');
+  const details = kind === 'venue' ? { ...venueKind.blank(), ...venueKind.details(input, undefined) } : { ...organizerKind.blank(), ...organizerKind.details(input, undefined) };
+  rules.storable({ [KINDS[kind].titleKey]: text.title, description: text.content, ...details });
+  for (const field of [...TEXT_FIELDS[kind], 'website'] as const) rules.note(field, item[field], String((details as Record<string, unknown>)[field]));
+  return kind === 'venue'
+    ? { ...(details as Omit<VenuesTable, 'post_id'>), show_map: flag(item, 'show_map'), show_map_link: flag(item, 'show_map_link'), geo_lat: coordinate(item.geo_lat, 90), geo_lng: coordinate(item.geo_lng, 180) }
+    : details;
 }
 
-/** An organizer's details as the source shows them. */
-const organizerDetails = (item: Record<string, unknown>) => ({ phone: text(item, 'phone'), website: text(item, 'website'), email: text(item, 'email') });
-
 /** Writes the details of an imported item (`update`: it has some already). */
-async function saveDetails(tx: Store, kind: 'venue' | 'organizer', id: number, item: Record<string, unknown>, update: boolean): Promise<void> {
+async function saveDetails(tx: Store, kind: 'venue' | 'organizer', id: number, details: Omit<VenuesTable, 'post_id'> | Omit<OrganizersTable, 'post_id'>, update: boolean): Promise<void> {
   if (kind === 'venue') {
-    const details = venueDetails(item);
-    await (update ? tx.venues.updateDetails(id, details) : tx.venues.insertDetails(id, details));
+    const venue = details as Omit<VenuesTable, 'post_id'>;
+    await (update ? tx.venues.updateDetails(id, venue) : tx.venues.insertDetails(id, venue));
   } else {
-    const details = organizerDetails(item);
-    await (update ? tx.organizers.updateDetails(id, details) : tx.organizers.insertDetails(id, details));
+    const organizer = details as Omit<OrganizersTable, 'post_id'>;
+    await (update ? tx.organizers.updateDetails(id, organizer) : tx.organizers.insertDetails(id, organizer));
   }
 }
 
@@ -60,23 +68,34 @@ export interface KindImport {
 
 /** Imports one venue or organizer of the source (`item`, as the source shows it). */
 export async function importLinkedItem(run: ImportRun, kind: 'venue' | 'organizer', item: unknown, into: KindImport, options: { ignoreSince?: boolean } = {}): Promise<void> {
-  const post = sourcePost(item, KINDS[kind].titleKey);
-  if (!post) {
+  const rules = new ItemRules(run.keepHtml, run.now);
+  const post = sourcePost(item, kind, KINDS[kind].titleKey, rules);
+  if (typeof post === 'string') {
     const id = typeof item === 'object' && item !== null && 'id' in item && typeof item.id === 'number' ? item.id : undefined;
-    into.report.skipped.push({ sourceId: id, reason: `not a ${kind} (no id or dates)` });
+    into.report.skipped.push({ sourceId: id, reason: post });
     return;
   }
   const fields = item as Record<string, unknown>;
+  let details: ReturnType<typeof checkedDetails> | undefined;
   await importPost(
     run,
     fields,
     post,
+    rules,
     {
       kind,
+      titleKey: KINDS[kind].titleKey,
       // What the original shows of an item it did not unlock: `[]` for its name (`venue`, `organizer`).
       redacted: Array.isArray(fields[KINDS[kind].titleKey]),
       get: (tx, id, lock) => (kind === 'venue' ? tx.venues : tx.organizers).get(id, { lock }),
-      details: (tx, id, isNew) => saveDetails(tx, kind, id, fields, !isNew),
+      check: (checking, text) => {
+        checking.required(KINDS[kind].titleKey, fields[KINDS[kind].titleKey]);
+        details = checkedDetails(kind, fields, text, checking);
+      },
+      details: async (tx, id, isNew) => {
+        if (!details) throw new Error(`${kind} details were not checked`);
+        await saveDetails(tx, kind, id, details, !isNew);
+      },
     },
     into.ids,
     into.report,

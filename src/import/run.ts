@@ -25,6 +25,8 @@ export interface ImportRun {
   dryRun: boolean;
   /** New items take their source id where it is free here. */
   keepIds: boolean;
+  /** Titles and texts keep the source's HTML as an administrator's write would (else filtered as an author's). */
+  keepHtml: boolean;
   /** Items the source modified before this UTC time (`YYYY-MM-DD HH:MM:SS`) are left as they are. */
   since?: string;
   /** The rules and index of recurring events here (the calendar's default recurrence options). */

@@ -1,37 +1,55 @@
 /**
  * Imports a source's categories (parents before children) and tags: each term becomes the
  * term it became last time (or an existing one with its slug), updated where the source
- * changed it, or a new one; in one transaction per term, with its record (`map.ts`).
+ * changed it, or a new one; in one transaction per term, with its record (`map.ts`). Names,
+ * slugs and descriptions go through the rules of a term write.
  */
 import type { ChangeKind } from '../store/database.js';
 import { withRetry } from '../store/retry.js';
 import type { TermKind } from '../resources/terms/args.js';
+import { fitsColumns } from '../resources/terms/rules.js';
 import { sanitizeTermName } from '../text/sanitize.js';
 import { sanitizeTitle } from '../text/slug.js';
+import { ItemRules, Refusal, type Alteration } from './write-rules.js';
 import { insertKeepingId } from './keep-ids.js';
 import { emptyReport, type KindReport } from './report.js';
 import type { ImportRun } from './run.js';
 
-/** A term as the source shows it. */
+/** A term as the source shows it, under the rules of a term write. */
 interface SourceTerm {
   id: number;
   name: string;
   slug: string;
   description: string;
   parent: number;
+  /** What the rules changed. */
+  altered: Alteration[];
 }
 
-/** The term in a source item, if it has the shape of one. */
-function sourceTerm(item: unknown): SourceTerm | undefined {
+/**
+ * The term in a source item, as a term write stores it: its name as `sanitize_term_field`
+ * makes it (refused when that leaves nothing), its slug made one (else the name's, else
+ * `<kind>-<id>`), both within the columns; `undefined` when it has no term's shape; throws a
+ * {@link Refusal} naming the field that fails.
+ */
+function sourceTerm(item: unknown, kind: TermKind, rules: ItemRules): SourceTerm | undefined {
   if (typeof item !== 'object' || item === null) return undefined;
   const t = item as Record<string, unknown>;
   if (!Number.isSafeInteger(t.id) || typeof t.name !== 'string' || t.name.trim() === '') return undefined;
+  const name = rules.note('name', t.name, sanitizeTermName(rules.text('name', t.name)));
+  if (!name) throw new Refusal('name', 'empty once cleaned, and a term write requires one');
+  const description = rules.text('description', t.description);
+  // A term write refuses what its columns cannot hold (WordPress' database layer would fail).
+  if (!fitsColumns(name, undefined)) throw new Refusal('name', 'too long for a term name');
+  if (!fitsColumns(undefined, description)) throw new Refusal('description', 'too large to store');
+  const slug = rules.text('slug', t.slug);
   return {
     id: t.id as number,
-    name: t.name,
-    slug: typeof t.slug === 'string' ? t.slug : '',
-    description: typeof t.description === 'string' ? t.description : '',
+    name,
+    slug: rules.note('slug', slug, sanitizeTitle(slug) || sanitizeTitle(name) || `${kind.key}-${t.id as number}`),
+    description: rules.note('description', t.description, description),
     parent: Number.isSafeInteger(t.parent) ? (t.parent as number) : 0,
+    altered: rules.altered,
   };
 }
 
@@ -67,9 +85,15 @@ export async function importTerms(run: ImportRun, kind: TermKind, onProgress?: (
   for await (const page of run.source.pages(kind.collection, { hide_empty: 'false' })) {
     if (page.failure) report.unreadPages.push(`page ${page.page} of ${page.totalPages} (${page.failure.message})`);
     for (const item of page.items) {
-      const term = sourceTerm(item);
-      if (term) terms.push(term);
-      else report.skipped.push({ sourceId: typeof item === 'object' && item !== null && 'id' in item && typeof item.id === 'number' ? item.id : undefined, reason: 'not a term (no id or name)' });
+      const sourceId = typeof item === 'object' && item !== null && 'id' in item && typeof item.id === 'number' ? item.id : undefined;
+      try {
+        const term = sourceTerm(item, kind, new ItemRules(run.keepHtml, now));
+        if (term) terms.push(term);
+        else report.skipped.push({ sourceId, reason: 'not a term (no id or name)' });
+      } catch (e) {
+        if (!(e instanceof Refusal)) throw e;
+        report.skipped.push({ sourceId, reason: e.message });
+      }
     }
   }
   const ids = new Map<number, number>();
@@ -77,8 +101,7 @@ export async function importTerms(run: ImportRun, kind: TermKind, onProgress?: (
   const ordered = parentsFirst(terms, report);
   for (const [done, term] of ordered.entries()) {
     onProgress?.(done, ordered.length);
-    const name = sanitizeTermName(term.name);
-    const slug = sanitizeTitle(term.slug) || sanitizeTitle(name) || `${kind.key}-${term.id}`;
+    const { name, slug } = term;
     const parent = kind.hierarchical && term.parent ? (ids.get(term.parent) ?? 0) : 0;
     try {
       if (run.dryRun) {
@@ -86,7 +109,9 @@ export async function importTerms(run: ImportRun, kind: TermKind, onProgress?: (
         const known = await map.find(recordKind, term.id);
         const row = (known && (await store.terms.get(kind.taxonomy, known.itemId))) || (await store.terms.bySlug(kind.taxonomy, slug));
         ids.set(term.id, row ? row.id : -term.id);
-        report[!row ? 'created' : row.name !== name || row.description !== term.description || (kind.hierarchical && row.parent !== parent) || row.slug !== slug ? 'updated' : 'unchanged']++;
+        const result = !row ? 'created' : row.name !== name || row.description !== term.description || (kind.hierarchical && row.parent !== parent) || row.slug !== slug ? 'updated' : 'unchanged';
+        report[result]++;
+        if (result !== 'unchanged') report.altered.push(...term.altered.map((a) => ({ sourceId: term.id, ...a })));
         continue;
       }
       // Warnings of the attempt that commits: a transaction run again must not say things twice.
@@ -128,6 +153,7 @@ export async function importTerms(run: ImportRun, kind: TermKind, onProgress?: (
       ids.set(term.id, outcome.id);
       report[outcome.result]++;
       report.warnings.push(...notes);
+      if (outcome.result !== 'unchanged') report.altered.push(...term.altered.map((a) => ({ sourceId: term.id, ...a })));
     } catch (e) {
       report.skipped.push({ sourceId: term.id, reason: e instanceof Error ? e.message : String(e) });
     }

@@ -154,6 +154,26 @@ describe('calendar-events-rest import', () => {
     }
   }, 120_000);
 
+  it('lists what the write rules changed, skips what they refuse, and keeps the HTML with --keep-html', async () => {
+    const hostile = await hostileSource({
+      events: (res) => json(res, 200, archivePage('events', [sourceEvent(1, { title: '<script>alert(1)</script>Gig' }), sourceEvent(2, { website: 'javascript:alert(7)' })])),
+    });
+    try {
+      const args = ['import', hostile.root, '--rate', '1000'];
+      const filtered = await cli.run([...args, '--db', join(dir, 'filtered.sqlite')]);
+      expect(filtered.code, filtered.stderr).toBe(0);
+      const out = lines(filtered.stdout);
+      expect(out).toContain('events: 1 created, 0 updated, 0 unchanged, 1 skipped');
+      expect(out).toContain('altered event 1 title: "<script>alert(1)</script>Gig" → "alert(1)Gig"');
+      expect(out).toContainEqual(expect.stringMatching(/^skipped event 2: website: "javascript:alert\(7\)" is not a URL an API write accepts$/));
+      const kept = await cli.run([...args, '--db', join(dir, 'kept.sqlite'), '--keep-html']);
+      expect(kept.code, kept.stderr).toBe(0);
+      expect(lines(kept.stdout).filter((l) => l.startsWith('altered'))).toEqual([]);
+    } finally {
+      await hostile.close();
+    }
+  }, 120_000);
+
   it('fails in one line on a source that is not there', async () => {
     const run = await cli.run(['import', 'http://127.0.0.1:9/wp-json', '--db', join(dir, 'none.sqlite'), '--rate', '1000']);
     expect(run.code).toBe(1);

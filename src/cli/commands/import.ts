@@ -33,6 +33,8 @@ export interface ImportCommandOptions extends StoreOptions {
   allowHost: string[];
   /** `--max-page-bytes`: the largest answer of the source read. */
   maxPageBytes: number;
+  /** `--keep-html`: the source's HTML kept as an administrator's write keeps it. */
+  keepHtml?: boolean;
 }
 
 /** A `--since` date: ISO 8601, in UTC unless it names an offset (`2026-01-01`, `2026-01-01T09:00+01:00`). */
@@ -91,7 +93,7 @@ function authorization(o: ImportCommandOptions): string | undefined {
 
 const NOUNS: Record<ImportedKind, string> = { category: 'categories', tag: 'tags', venue: 'venues', organizer: 'organizers', event: 'events', image: 'images' };
 
-/** The report's lines: counts per kind, then what was left out and why, then the warnings. */
+/** The report's lines: counts per kind, then what was left out and why, what the write rules changed, then the warnings. */
 export function reportLines(report: ImportReport, since?: Date): string[] {
   const lines: string[] = [];
   const kinds = Object.entries(report.kinds) as [ImportedKind, ImportReport['kinds'][ImportedKind]][];
@@ -109,6 +111,8 @@ export function reportLines(report: ImportReport, since?: Date): string[] {
   for (const [kind, r] of kinds) {
     for (const s of r.skipped) lines.push(kind === 'image' ? `image not side-loaded: ${s.reason}` : `skipped ${kind} ${s.sourceId ?? '(no id)'}: ${s.reason}`);
     for (const p of r.unreadPages) lines.push(`unread ${NOUNS[kind]} ${p}: left for the next run`);
+    // Quoted as JSON: what a source sends may hold line breaks and controls.
+    for (const a of r.altered) lines.push(`altered ${kind} ${a.sourceId} ${a.field}: ${JSON.stringify(a.from)} → ${JSON.stringify(a.to)}`);
     for (const w of r.warnings) lines.push(`warning (${NOUNS[kind]}): ${w}`);
   }
   lines.push(`${report.dryRun ? 'read' : 'imported'} from ${report.source} in ${report.seconds.toFixed(1)} s`);
@@ -142,6 +146,7 @@ export async function runImport(o: ImportCommandOptions): Promise<number> {
         requestsPerSecond: o.rate,
         allowHosts: o.allowHost,
         maxPageBytes: o.maxPageBytes,
+        keepHtml: o.keepHtml,
         authors,
         fallbackAuthor: o.fallbackAuthor,
         onProgress: (kind, done, total) => {

@@ -22,11 +22,16 @@ type Ctx = RequestContext;
 /** A date the events API accepts: a number, or a string `strtotime` reads (not the epoch). */
 const time = (value: unknown, ctx: Ctx) => isTime(value, ctx.now());
 
-/** A date an event write accepts: as {@link time}, but a date that does not exist (`2026-02-30`) fails. */
-const writeTime = (value: unknown, ctx: Ctx) => isTime(value, ctx.now(), { strictCalendar: true });
+/** A date an event write accepts at `now`: as {@link time}, but a date that does not exist (`2026-02-30`) fails. */
+export const isWriteTime = (value: unknown, now: Date) => isTime(value, now, { strictCalendar: true });
+
+const writeTime = (value: unknown, ctx: Ctx) => isWriteTime(value, ctx.now());
 
 /** Width of the `timezone` column. */
 const TIMEZONE_COLUMN = 64;
+
+/** A `timezone` an event write accepts: empty (the site's), or a zone name that fits the column. */
+export const isEventTimezone = (v: unknown) => v === '' || (typeof v === 'string' && v.length <= TIMEZONE_COLUMN && isValidTimezone(v));
 
 /** Width of a term name (WordPress' and the store's `name` column). */
 const TERM_NAME_MAX = 200;
@@ -154,10 +159,7 @@ export function eventWriteArgs<R extends boolean>(required: R) {
     slug: arg({ type: 'string', description: 'event.slug' }, { check: nonEmptyString }),
     excerpt: arg({ type: 'string', description: 'event.excerpt' }, { check: nonEmptyString }),
     status: arg({ type: 'string', description: 'event.status' }, { check: registeredStatus }),
-    timezone: arg(
-      { type: 'string', description: 'event.timezone' },
-      { check: (v: unknown) => v === '' || (typeof v === 'string' && v.length <= TIMEZONE_COLUMN && isValidTimezone(v)) },
-    ),
+    timezone: arg({ type: 'string', description: 'event.timezone' }, { check: isEventTimezone }),
     all_day: arg({ default: false, type: 'boolean', description: 'event.all_day' }),
     start_date: arg({ type: 'string', description: 'event.start_date' }, { required, check: writeTime }),
     end_date: arg({ type: 'string', description: 'event.end_date' }, { required, check: writeTime }),

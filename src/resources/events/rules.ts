@@ -53,14 +53,18 @@ const flag = (v: unknown) => (v ? 1 : 0);
 const SYMBOL_COLUMN = 32;
 
 /**
- * The cost of a write as stored. A "symbol" longer than any currency sign (inferred from
- * text such as `Entry for the whole family 5`) is dropped, as when no symbol can be inferred:
- * the display then uses the site's default.
+ * A cost as stored. A "symbol" longer than any currency sign (inferred from text such as
+ * `Entry for the whole family 5`) is dropped, as when no symbol can be inferred: the display
+ * then uses the site's default.
  */
+export function withStorableSymbol(cost: StoredCost): StoredCost {
+  return cost.currencySymbol.length > SYMBOL_COLUMN ? { ...cost, currencySymbol: '', currencyPosition: '' } : cost;
+}
+
+/** The cost of a write as stored ({@link withStorableSymbol}). */
 function storableCost(input: unknown): StoredCost | null {
   const cost = costFromInput(input);
-  if (cost && cost.currencySymbol.length > SYMBOL_COLUMN) return { ...cost, currencySymbol: '', currencyPosition: '' };
-  return cost;
+  return cost && withStorableSymbol(cost);
 }
 
 /** 400 for a write that would side-load more images than `limits.imagesPerRequest`, named by the parameter that went over. */

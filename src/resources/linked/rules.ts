@@ -58,7 +58,7 @@ const MAX_STORED_BYTES = 65_535;
  * limits name it), so that every dialect behaves alike and none answers 500. Values are
  * measured as stored: the HTML filter may lengthen them.
  */
-function assertStorable(values: Record<string, unknown>): void {
+export function assertStorable(values: Record<string, unknown>): void {
   const failures = new Map<string, ParamFailure>();
   for (const [name, value] of Object.entries(values)) {
     if (typeof value !== 'string' || Buffer.byteLength(value) <= MAX_STORED_BYTES) continue;

@@ -223,7 +223,7 @@ export class TermService {
 }
 
 /** Whether a name and a description fit the terms table (`undefined` = not written). */
-function fitsColumns(name: string | undefined, description: string | undefined): boolean {
+export function fitsColumns(name: string | undefined, description: string | undefined): boolean {
   const { nameCharacters, descriptionBytes } = TERM_COLUMN_LIMITS;
   return (name === undefined || [...name].length <= nameCharacters) && (description === undefined || Buffer.byteLength(description) <= descriptionBytes);
 }
