@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_EVENTS } from '../../src/import/events.js';
 import { importCalendar, type ImportCalendarOptions } from '../../src/import/import-calendar.js';
@@ -97,6 +98,24 @@ describe('memory and paging', () => {
     expect(report.kinds.venue.unreadPages).toEqual([expect.stringMatching(/^page 1 of 1 \(.*larger than 262144 bytes/)]);
     expect(report.kinds.organizer).toMatchObject({ created: 1, unreadPages: [] });
   }, 30_000);
+
+  it('counts the bytes of a compressed page once decoded: a page is read, a bomb is not', async () => {
+    const gzipped = (res: ServerResponse, body: string) => {
+      const bytes = gzipSync(body);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bytes.length) }).end(bytes);
+    };
+    const source = open(
+      await hostileSource({
+        venues: (res) => gzipped(res, JSON.stringify(archivePage('venues', [sourceVenue(1)]))),
+        // About 3 KiB on the wire, 4 MiB once decoded.
+        organizers: (res) => gzipped(res, JSON.stringify(archivePage('organizers', [sourceOrganizer(1, { description: ' '.repeat(4 * 1024 * 1024) })]))),
+      }),
+    );
+    const target = open(await sqliteTarget());
+    const report = await importCalendar(target.store, { root: source.root, ...QUICK, maxPageBytes: 1024 * 1024 });
+    expect(report.kinds.venue).toMatchObject({ created: 1, unreadPages: [] });
+    expect(report.kinds.organizer.unreadPages).toEqual([expect.stringMatching(/larger than 1048576 bytes \(it goes on past that\)/)]);
+  });
 
   it('stops at the first page that adds nothing, whatever total the source announces', async () => {
     const source = open(
