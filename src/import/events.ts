@@ -73,7 +73,7 @@ async function pullDeferred(run: ImportRun, kind: 'venue' | 'organizer', sourceI
   }
 }
 
-/** The start of an event's cost as the source shows it (`cost_details`), the currency code aside. */
+/** An event's cost as the source shows it (`cost_details`). */
 interface SourceCost {
   currency_symbol?: unknown;
   currency_position?: unknown;
@@ -96,7 +96,7 @@ function eventDetails(item: Record<string, unknown>, rules: ItemRules): Omit<Eve
   const cost = (typeof item.cost_details === 'object' && item.cost_details !== null ? item.cost_details : {}) as SourceCost;
   rules.within('cost', cost.values);
   const values = costFromInput(Array.isArray(cost.values) ? cost.values : [])?.values ?? [];
-  const symbol = rules.text('cost_details.currency_symbol', cost.currency_symbol);
+  const symbol = typeof cost.currency_symbol === 'string' ? rules.text('cost_details.currency_symbol', cost.currency_symbol) : '';
   const stored = withStorableSymbol({ values, currencySymbol: symbol, currencyPosition: cost.currency_position === 'prefix' || cost.currency_position === 'postfix' ? cost.currency_position : '' });
   // The source shows the event's own URL as its website when it has none.
   const shownWebsite = item.website;
