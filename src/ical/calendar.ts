@@ -18,7 +18,7 @@ const PRODUCT = { company: 'calendar-events-rest', product: 'calendar', language
  * A `VCALENDAR` of written events (RFC 5545 §3.4): its properties, the `VTIMEZONE` of every zone
  * the events use (for the years they use it in), then the events in the order given.
  */
-export function calendarBytes(head: CalendarHead, events: readonly Vevent[]): Buffer {
+export async function calendarBytes(head: CalendarHead, events: readonly Vevent[]): Promise<Buffer> {
   const text = new ICalCalendar({
     name: head.name,
     description: head.description ?? null,
@@ -34,6 +34,7 @@ export function calendarBytes(head: CalendarHead, events: readonly Vevent[]): Bu
     for (const y of e.years) set.add(y);
     years.set(e.tzid, set);
   }
-  const zones = [...years].sort(([a], [b]) => a.localeCompare(b)).map(([tzid, used]) => Buffer.from(vtimezone(tzid, used)));
+  const zones: Buffer[] = [];
+  for (const [tzid, used] of [...years].sort(([a], [b]) => a.localeCompare(b))) zones.push(Buffer.from(await vtimezone(tzid, used)));
   return Buffer.concat([Buffer.from(text.slice(0, end)), ...zones, ...events.map((e) => e.bytes), Buffer.from('END:VCALENDAR\r\n')]);
 }

@@ -9,6 +9,7 @@
 import type { Store } from '../store/index.js';
 import { withRetry } from '../store/retry.js';
 import { isDatabaseUnavailable } from '../store/unavailable.js';
+import { yieldTurn } from '../scheduling/turns.js';
 import type { SeriesService } from './series.js';
 
 /** `until` as a wall clock (`YYYY-MM-DD HH:MM:SS`, UTC). */
@@ -22,7 +23,10 @@ export async function extendIndex(store: Store, series: SeriesService, siteZone:
   const target = wallClock(until);
   const ids = (await store.db.selectFrom('series').select('id').where('complete', '=', 0).where('indexed_until', '<', target).execute()).map((r) => r.id);
   let added = 0;
-  for (const id of ids) {
+  for (const [i, id] of ids.entries()) {
+    // SQLite answers without ever leaving the loop: it turns between two series, or a thousand
+    // of them would hold it for seconds.
+    if (i > 0) await yieldTurn();
     try {
       added += await withRetry(() =>
         store.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, OccurrencesTable, SeriesTable } from '../store/database.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
 import { isStoredId } from '../ids.js';
@@ -115,10 +115,14 @@ export class OccurrenceStore {
       .execute();
   }
 
-  /** The first and last local start in a series' index. */
-  async span(seriesId: number): Promise<{ first?: string; last?: string }> {
-    const row = await this.db.selectFrom('occurrences').select((eb) => [eb.fn.min('start_local').as('first'), eb.fn.max('start_local').as('last')]).where('series_id', '=', seriesId).executeTakeFirst();
-    return { first: row?.first ?? undefined, last: row?.last ?? undefined };
+  /** The years (of its zone's wall clocks) a series' occurrences start or end in, ascending. */
+  async years(seriesId: number): Promise<number[]> {
+    const years = new Set<number>();
+    for (const column of ['start_local', 'end_local'] as const) {
+      const rows = await this.db.selectFrom('occurrences').select(sql<string>`substr(${sql.ref(column)}, 1, 4)`.as('year')).distinct().where('series_id', '=', seriesId).execute();
+      for (const r of rows) years.add(Number(r.year));
+    }
+    return [...years].filter(Number.isSafeInteger).sort((a, b) => a - b);
   }
 
   /** Inserts occurrences. */

@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
+import { IANAZone } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { icalZone, localTime, vtimezone } from '../../src/ical/zones.js';
+import { FIRST_CHANGE_YEAR, icalZone, localTime, onsetsOf, vtimezone, walkedOnsets } from '../../src/ical/zones.js';
 
 // The VTIMEZONEs the feeds write, read back by ical.js: every local time they give must denote
 // the instant it was written for, in zones with unusual rules and in years whose rules differ.
@@ -31,8 +32,8 @@ describe('VTIMEZONE', () => {
     ['Pacific/Chatham', [2026]],
   ];
 
-  it.each(cases)('gives every local time of %s its instant (%j)', (zone, years) => {
-    const vtz = vtimezone(zone, years);
+  it.each(cases)('gives every local time of %s its instant (%j)', async (zone, years) => {
+    const vtz = await vtimezone(zone, years);
     let checked = 0;
     for (const year of years) {
       // Every 5 hours 17 minutes through the year: all hours of the day, both sides of each change.
@@ -47,13 +48,13 @@ describe('VTIMEZONE', () => {
     expect(checked).toBeGreaterThan(1600 * years.length);
   });
 
-  it('is folded, names the zone and lists one observance per change', () => {
-    const vtz = vtimezone('Europe/Paris', [2027]);
+  it('is folded, names the zone and lists one observance per change', async () => {
+    const vtz = await vtimezone('Europe/Paris', [2027]);
     expect(vtz).toMatch(/^BEGIN:VTIMEZONE\r\nTZID:Europe\/Paris\r\n/);
     expect(vtz.endsWith('END:VTIMEZONE\r\n')).toBe(true);
     expect(vtz.match(/BEGIN:(?:STANDARD|DAYLIGHT)/g)).toEqual(['BEGIN:STANDARD', 'BEGIN:DAYLIGHT', 'BEGIN:STANDARD']);
     expect(vtz).toContain('BEGIN:DAYLIGHT\r\nDTSTART:20270328T020000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n');
-    expect(vtimezone('Asia/Tokyo', [2027]).match(/BEGIN:(?:STANDARD|DAYLIGHT)/g)).toEqual(['BEGIN:STANDARD']);
+    expect((await vtimezone('Asia/Tokyo', [2027])).match(/BEGIN:(?:STANDARD|DAYLIGHT)/g)).toEqual(['BEGIN:STANDARD']);
   });
 });
 
@@ -80,5 +81,40 @@ describe('local times', () => {
     expect(icalZone('europe/paris')).toBe('Europe/Paris');
     expect(icalZone('US/Eastern')).toBe('America/New_York');
     for (const zone of ['UTC', 'Etc/UTC', 'GMT', 'UTC+2', 'UTC-3:30', 'EST', '+02:00', '', 'Not/AZone']) expect(icalZone(zone), zone).toBeUndefined();
+  });
+});
+
+describe('the years a VTIMEZONE is worked out for (issue 28, finding 2)', () => {
+  const zones = Intl.supportedValuesOf('timeZone');
+
+  it(`finds no zone changing its offset before ${FIRST_CHANGE_YEAR}, so those years take one observance`, () => {
+    const changed = zones.filter((zone) => {
+      const first = walkedOnsets(zone, 1000)[0]!.to;
+      for (let year = 1000; year < FIRST_CHANGE_YEAR; year += 3) {
+        for (const month of [0, 6]) if (IANAZone.create(zone).offset(Date.UTC(year, month, 1)) !== first) return true;
+      }
+      return false;
+    });
+    expect(changed).toEqual([]);
+  });
+
+  it('gives far years the onsets a walk of them finds, in every zone', () => {
+    const wrong: string[] = [];
+    for (const zone of zones) {
+      for (const year of [2129, 3001, 9999]) {
+        if (JSON.stringify(onsetsOf(zone, year)) !== JSON.stringify(walkedOnsets(zone, year))) wrong.push(`${zone} ${year}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('writes the observances of the years used only, and a year without change only when its offset is new', async () => {
+    // The review's series: from 1001, with one date in 9998 (25,102 observances before, one per year of the span).
+    const vtz = await vtimezone('Europe/Paris', [1001, 9998]);
+    expect(vtz.match(/BEGIN:(?:STANDARD|DAYLIGHT)/g)).toEqual(['BEGIN:STANDARD', 'BEGIN:STANDARD', 'BEGIN:DAYLIGHT', 'BEGIN:STANDARD']);
+    expect(vtz).toContain('DTSTART:10010101T000000');
+    expect(vtz).toContain('DTSTART:99980101T000000');
+    // Forty years of a zone without daylight time: one observance.
+    expect((await vtimezone('Asia/Tokyo', Array.from({ length: 40 }, (_, i) => 1990 + i))).match(/BEGIN:(?:STANDARD|DAYLIGHT)/g)).toEqual(['BEGIN:STANDARD']);
   });
 });

@@ -200,8 +200,9 @@ export class EventService {
   async seriesParts(seriesId: number, window?: { from?: string; to?: string }): Promise<SeriesParts | undefined> {
     const [row, rules] = [await this.store.events.get(seriesId), await this.store.occurrences.series(seriesId)];
     if (!row || !rules || row.series_id !== seriesId) return undefined;
-    const { first, last } = await this.store.occurrences.span(seriesId);
-    const years = first && last ? Array.from({ length: Number(last.slice(0, 4)) - Number(first.slice(0, 4)) + 1 }, (_, i) => Number(first.slice(0, 4)) + i) : [];
+    // The years the occurrences fall in, not the span between them: a series from the year 1001
+    // with one date in 9998 needs the observances of two years, not of 9,000.
+    const years = await this.store.occurrences.years(seriesId);
     return {
       row,
       times: this.deps.series.seriesTimes(rules, row, this.deps.timezone),

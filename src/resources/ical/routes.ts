@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RequestContext } from '../../context.js';
 import { READABLE, endpoint, route, type Route } from '../../http/route.js';
 import { calendarBytes } from '../../ical/calendar.js';
@@ -10,7 +11,9 @@ import type { EventRow } from '../events/queries.js';
 import { eventFilter, unlocked } from '../events/archive.js';
 import { readEvent } from '../events/routes.js';
 import { eventFileArgs, eventFileBySlugArgs, feedArgs, feedStart } from './args.js';
-import { eventOf, type FeedEntry } from './service.js';
+import { ENTRIES_PER_SLICE, eventOf, type FeedEntry } from './service.js';
+import { viewerKey } from '../../auth/capabilities.js';
+import { slices, yieldTurn } from '../../scheduling/turns.js';
 
 /** The media type of calendar files (RFC 5545 §8.1). */
 const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
@@ -26,6 +29,16 @@ const utcWallClock = (ms: number) => new Date(Math.max(0, ms)).toISOString().sli
 
 const dayBefore = (wallClock: string) => new Date(Date.parse(`${wallClock.slice(0, 10)}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 const dayAfter = (wallClock: string) => `${new Date(Date.parse(`${wallClock.slice(0, 10)}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)} 23:59:59`;
+
+/**
+ * What decides the bytes of a calendar file besides the store: the mount's URLs and language,
+ * the caller's view, what they sent (a password, `context=edit` unlock events), and `parts`.
+ */
+function fileKey(ctx: RequestContext & { params: Record<string, unknown> }, ...parts: string[]): string {
+  const sent = [ctx.params, ctx.input('password'), ctx.input('context')];
+  const text = [ctx.urls.root, ctx.urls.home, domainOf(ctx), ctx.locale, viewerKey(ctx.principal), JSON.stringify(sent), ...parts].join('\n');
+  return createHash('sha256').update(text).digest('base64');
+}
 
 /** The headers of a calendar file named `name`. */
 function fileHeaders(name: string): Record<string, string> {
@@ -43,32 +56,40 @@ async function feed(ctx: RequestContext & { params: Record<string, unknown> }) {
   const { ical } = ctx.options;
   const { query } = await eventFilter(ctx, { start: feedStart(ctx) });
   const version = await ctx.version();
-  const { keys, total } = await ctx.services.events.list({ ...query, offset: 0, limit: ical.maxEvents }, version);
-  // Trashed within the change log's retention: a client that syncs less often starts over anyway.
-  const since = utcWallClock(ctx.now().getTime() - ctx.options.changes.retentionMs);
-  const trashed = await ctx.services.events.list({ ...query, trashed: { since }, offset: 0, limit: ical.maxEvents }, version);
-  // Occurrences of a series are written once, as the series (see `seriesVevents`).
-  const single = keys.filter((key) => !key.of_series);
-  const series = [...new Set(keys.flatMap((key) => (key.of_series ? [key.of_series] : [])))];
-  const entries: FeedEntry[] = [
-    ...single.map((key) => ({ key, redacted: !!key.password && !unlocked(ctx, key), cancelled: false })),
-    ...trashed.keys.map((key) => ({ key, redacted: true, cancelled: true })),
-  ];
+  // Trashed within the change log's retention (to the minute, so that a feed stays the same
+  // file for a while): a client that syncs less often starts over anyway.
+  const since = utcWallClock(Math.floor((ctx.now().getTime() - ctx.options.changes.retentionMs) / 60_000) * 60_000);
   const domain = domainOf(ctx);
-  const events = await ctx.services.ical.vevents(entries, { urls: ctx.urls, principal: ctx.principal, version, domain });
-  // The window's occurrences are looked at for starts the zone skips or repeats (a day either side of its bounds).
-  const window = { from: query.startsOnOrAfter && dayBefore(query.startsOnOrAfter), to: query.endsOnOrBefore && dayAfter(query.endsOnOrBefore) };
-  for (const id of series) events.push(...(await seriesVevents(ctx, id, version, window)));
-  const cut = total > keys.length;
-  const body = calendarBytes(
-    {
-      name: ical.name ?? `Events – ${domain}`,
-      description: cut ? `The first ${keys.length} of ${total} events: narrow the feed with end_date or a filter to see the others.` : undefined,
-      refreshMinutes: ical.refreshMinutes,
-    },
-    events,
-  );
-  return { body, headers: { ...fileHeaders('events'), 'X-TEC-Total': String(total), 'X-Calendar-Feed-Limit': String(ical.maxEvents) } };
+  const key = fileKey(ctx, 'feed', JSON.stringify(query), since);
+  return ctx.services.ical.file(version, key, async () => {
+    const { keys, total } = await ctx.services.events.list({ ...query, offset: 0, limit: ical.maxEvents }, version);
+    const trashed = await ctx.services.events.list({ ...query, trashed: { since }, offset: 0, limit: ical.maxEvents }, version);
+    // Occurrences of a series are written once, as the series (see `seriesVevents`).
+    const single = keys.filter((key) => !key.of_series);
+    const series = [...new Set(keys.flatMap((key) => (key.of_series ? [key.of_series] : [])))];
+    const entries: FeedEntry[] = [
+      ...single.map((key) => ({ key, redacted: !!key.password && !unlocked(ctx, key), cancelled: false })),
+      ...trashed.keys.map((key) => ({ key, redacted: true, cancelled: true })),
+    ];
+    const events = await ctx.services.ical.vevents(entries, { urls: ctx.urls, principal: ctx.principal, version, domain });
+    // The window's occurrences are looked at for starts the zone skips or repeats (a day either side of its bounds).
+    const window = { from: query.startsOnOrAfter && dayBefore(query.startsOnOrAfter), to: query.endsOnOrBefore && dayAfter(query.endsOnOrBefore) };
+    for (const [i, id] of series.entries()) {
+      // A series costs what a slice of plain events does, or more: the loop turns between two.
+      if (i > 0) await yieldTurn();
+      events.push(...(await seriesVevents(ctx, id, version, window)));
+    }
+    const cut = total > keys.length;
+    const body = await calendarBytes(
+      {
+        name: ical.name ?? `Events – ${domain}`,
+        description: cut ? `The first ${keys.length} of ${total} events: narrow the feed with end_date or a filter to see the others.` : undefined,
+        refreshMinutes: ical.refreshMinutes,
+      },
+      events,
+    );
+    return { body, headers: { ...fileHeaders('events'), 'X-TEC-Total': String(total), 'X-Calendar-Feed-Limit': String(ical.maxEvents) } };
+  });
 }
 
 /**
@@ -99,13 +120,15 @@ async function seriesVevents(ctx: RequestContext, seriesId: number, version: str
   const rules = { rrule: times.recurrence.rrule, rdates: times.recurrence.rdates, exdates: [...times.recurrence.exdates, ...apart.filter((o) => o.cancelled).map((o) => o.original_start), ...hidden] };
   const written = vevent(redacted(row, master), { domain, protected: !!row.password, cancelled: false, recurrence: { seriesId, zone: times.zone, rules, years } });
   if (written) out.push(written);
-  const rendered = await ctx.services.events.renderJson(visible, view, async () => visible);
-  visible.forEach((r, i) => {
-    const json = rendered[i];
-    if (!json || !r.occurrence) return;
-    const part = vevent(redacted(r, json), { domain, protected: !!r.password, cancelled: false, recurrence: { seriesId, zone: times.zone, recurrenceId: r.occurrence.originalStart, years } });
-    if (part) out.push(part);
-  });
+  for await (const slice of slices(visible, ENTRIES_PER_SLICE)) {
+    const rendered = await ctx.services.events.renderJson(slice, view, async () => slice);
+    slice.forEach((r, i) => {
+      const json = rendered[i];
+      if (!json || !r.occurrence) return;
+      const part = vevent(redacted(r, json), { domain, protected: !!r.password, cancelled: false, recurrence: { seriesId, zone: times.zone, recurrenceId: r.occurrence.originalStart, years } });
+      if (part) out.push(part);
+    });
+  }
   return out;
 }
 
@@ -116,16 +139,20 @@ function readable(ctx: RequestContext, row: EventRow): boolean {
 
 /** `GET /ics/events/{id}` and `…/by-slug/{slug}`: one event's calendar file, answered as its JSON read is (403s, 404s); a series' with its rules. */
 function eventFile(bySlug: boolean) {
-  return async (ctx: RequestContext) => {
+  return async (ctx: RequestContext & { params: Record<string, unknown> }) => {
     const { row, json } = await readEvent(ctx, bySlug);
+    const name = row.slug && /^[\w-]{1,100}$/.test(row.slug) ? row.slug : `event-${row.id}`;
     if (row.series_id === row.id && !row.occurrence) {
-      const parts = await seriesVevents(ctx, row.id, await ctx.version());
-      const name = row.slug && /^[\w-]{1,100}$/.test(row.slug) ? row.slug : `event-${row.id}`;
-      return { body: calendarBytes({ name: parts[0]?.summary || name, refreshMinutes: ctx.options.ical.refreshMinutes }, parts), headers: fileHeaders(name) };
+      // A series' file is worked out in slices (its edited occurrences, the years of its zone) and kept per store version.
+      const version = await ctx.version();
+      const key = fileKey(ctx, 'series', String(row.id));
+      return ctx.services.ical.file(version, key, async () => {
+        const parts = await seriesVevents(ctx, row.id, version);
+        return { body: await calendarBytes({ name: parts[0]?.summary || name, refreshMinutes: ctx.options.ical.refreshMinutes }, parts), headers: fileHeaders(name) };
+      });
     }
     const written = vevent(eventOf(json), { domain: domainOf(ctx), protected: !!row.password, cancelled: false });
-    const name = row.slug && /^[\w-]{1,100}$/.test(row.slug) ? row.slug : `event-${row.id}`;
-    const body = calendarBytes({ name: written?.summary || name, refreshMinutes: ctx.options.ical.refreshMinutes }, written ? [written] : []);
+    const body = await calendarBytes({ name: written?.summary || name, refreshMinutes: ctx.options.ical.refreshMinutes }, written ? [written] : []);
     return { body, headers: fileHeaders(name) };
   };
 }

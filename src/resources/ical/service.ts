@@ -4,12 +4,25 @@ import type { Urls } from '../../http/urls.js';
 import { vevent, type Vevent } from '../../ical/vevent.js';
 import type { RawJson } from '../../http/raw-json.js';
 import { redact } from '../../posts/redact.js';
+import { slices } from '../../scheduling/turns.js';
 import type { CalendarEvent } from '../../schemas/types.js';
 import type { EventService } from '../events/rules.js';
 import type { EventKey } from '../events/queries.js';
 
 /** Bytes of written events kept per store version: the feeds of many callers' views. */
 const WRITTEN_BYTES = 32 * 1024 * 1024;
+
+/** Bytes of whole feeds kept per store version. */
+const FEED_BYTES = 16 * 1024 * 1024;
+
+/** Events rendered and written between two turns of the event loop (up to a millisecond each on a busy machine). */
+export const ENTRIES_PER_SLICE = 20;
+
+/** A whole calendar file, as answered. */
+export interface FeedFile {
+  body: Buffer;
+  headers: Record<string, string>;
+}
 
 /** One event of a feed: its key, and how it is written. */
 export interface FeedEntry {
@@ -37,8 +50,22 @@ export interface FeedView {
  */
 export class IcalService {
   readonly #written = new VersionedItems<Vevent>({ maxSize: WRITTEN_BYTES, sizeOf: (v) => v.bytes.length + 64 });
+  readonly #files = new VersionedItems<FeedFile>({ maxSize: FEED_BYTES, sizeOf: (f) => f.body.length + 256 });
 
   constructor(private readonly events: EventService) {}
+
+  /**
+   * A calendar file as `write` makes it, kept per store version under `key` (what decides its
+   * bytes: the mount's URLs, the caller's view, the filter): a feed read again before the next
+   * write costs a lookup, whatever `Cache-Control` says, as the events' JSON does.
+   */
+  async file(version: string | undefined, key: string, write: () => Promise<FeedFile>): Promise<FeedFile> {
+    const kept = version === undefined ? undefined : this.#files.get(version, key);
+    const file = kept ?? (await write());
+    if (!kept && version !== undefined) this.#files.set(version, key, file);
+    // Headers are the request's own from here on (CORS, caching): the kept ones stay as written.
+    return { body: file.body, headers: { ...file.headers } };
+  }
 
   /** The entries written, in order; an event deleted since its key was read, or without a start, is left out. */
   async vevents(entries: readonly FeedEntry[], view: FeedView): Promise<Vevent[]> {
@@ -48,17 +75,20 @@ export class IcalService {
     const kept = entries.map((e) => (version === undefined ? undefined : this.#written.get(version, keyOf(e))));
     const missing = entries.filter((_, i) => kept[i] === undefined);
     const fresh = new Map<FeedEntry, Vevent>();
-    const json = missing.length ? await this.events.renderJson(missing.map((e) => e.key), { urls: view.urls, principal: view.principal, single: false, version }) : [];
-    missing.forEach((entry, i) => {
-      const rendered = json[i];
-      if (rendered === undefined) return;
-      // What the archive shows the caller of a locked event: the same redaction.
-      const event = entry.redacted ? redact(eventOf(rendered)) : eventOf(rendered);
-      const written = vevent(event, { domain: view.domain, protected: !!entry.key.password, cancelled: entry.cancelled });
-      if (!written) return;
-      fresh.set(entry, written);
-      if (version !== undefined) this.#written.set(version, keyOf(entry), written);
-    });
+    // A slice at a time, the loop turning between two: a thousand events cost half a second.
+    for await (const slice of slices(missing, ENTRIES_PER_SLICE)) {
+      const json = await this.events.renderJson(slice.map((e) => e.key), { urls: view.urls, principal: view.principal, single: false, version });
+      slice.forEach((entry, i) => {
+        const rendered = json[i];
+        if (rendered === undefined) return;
+        // What the archive shows the caller of a locked event: the same redaction.
+        const event = entry.redacted ? redact(eventOf(rendered)) : eventOf(rendered);
+        const written = vevent(event, { domain: view.domain, protected: !!entry.key.password, cancelled: entry.cancelled });
+        if (!written) return;
+        fresh.set(entry, written);
+        if (version !== undefined) this.#written.set(version, keyOf(entry), written);
+      });
+    }
     return entries.flatMap((e, i) => kept[i] ?? fresh.get(e) ?? []);
   }
 }
