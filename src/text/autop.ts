@@ -6,7 +6,10 @@
  * Deliberate differences, all for linear running time on hostile input (V8 has no
  * possessive quantifiers and backtracks where PCRE's limits would give up):
  *  - where upstream matches a tag as `<name[^>]*>`, this port uses `[^<>]*` — a tag whose
- *    attribute value holds a raw `<` is not recognised by the clean-up steps;
+ *    attribute value holds a raw `<` is not recognised by the clean-up steps. The one `<`
+ *    allowed is that of the `<!-- wpnl -->` placeholder a newline inside the tag has become
+ *    by then: upstream's `[^>]*>` ends at the placeholder's `>`, and so does this port
+ *    (`TAG_REST`), with upstream's results for such tags, quirks included;
  *  - `\s*<tag` patterns only start at the beginning of a white-space run (same matches);
  *  - the `<li` unwrapping, the newline preservation in `script`/`style`/`svg`/`math`
  *    and the newline → `<br />` step are hand-written scanners with upstream's semantics.
@@ -26,18 +29,26 @@ const LEADING_WS = `(?:(?<!${WS})${WS}*)?`;
 
 const re = (source: string, flags = 'g'): RegExp => new RegExp(source, flags);
 
+/**
+ * Upstream's `[^>]*` after a tag name, up to its first `>`. Newlines inside tags are
+ * `<!-- wpnl -->` placeholders before any clean-up step runs: a tag whose attributes span
+ * lines reaches its first `>` only through one.
+ */
+const TAG_REST = '[^<>]*(?:<!-- wpnl --)?';
+
 const BR_PAIR = re(`<br${WS}*/?>${WS}*<br${WS}*/?>`);
 const BLOCK_OPEN = re(`(<${BLOCKS}[\\t\\n\\v\\f\\r />])`);
 const BLOCK_CLOSE = re(`(</${BLOCKS}>)`);
 const HR = re(`(<hr${WS}*?/?>)`);
-const BLOCK_TAG = `</?${BLOCKS}[^<>]*>`;
+const BLOCK_TAG = `</?${BLOCKS}${TAG_REST}>`;
 const EMPTY_P = re(`<p>${WS}*</p>`);
 const P_IN_CONTAINER = /<p>([^<]+)<\/(div|address|form)>/g;
 const WRAPPED_BLOCK_TAG = re(`<p>${WS}*(${BLOCK_TAG})${WS}*</p>`);
 const P_BEFORE_BLOCK_TAG = re(`<p>${WS}*(${BLOCK_TAG})`);
 const P_CLOSE_AFTER_BLOCK_TAG = re(`(${BLOCK_TAG})${WS}*</p>`);
+const BLOCKQUOTE_IN_P = re(`<p><blockquote(${TAG_REST})>`, 'gi');
 const BR_AFTER_BLOCK_TAG = re(`(${BLOCK_TAG})${WS}*<br />`);
-const BR_BEFORE_BLOCK_TAG = re(`<br />(${WS}*</?(?:p|li|div|dl|dd|dt|th|pre|td|ul|ol)[^<>]*>)`);
+const BR_BEFORE_BLOCK_TAG = re(`<br />(${WS}*</?(?:p|li|div|dl|dd|dt|th|pre|td|ul|ol)${TAG_REST}>)`);
 
 const NEWLINE_PLACEHOLDER = ' <!-- wpnl --> ';
 const PRESERVED_NEWLINE = '<WPPreserveNewline />';
@@ -69,17 +80,17 @@ export function wpautop(text: string, br = true): string {
     s = s.replace(re(`</option>${WS}*`), '</option>');
   }
   if (s.includes('</object>')) {
-    s = s.replace(re(`(<object[^<>]*>)${WS}*`), '$1');
+    s = s.replace(re(`(<object${TAG_REST}>)${WS}*`), '$1');
     s = s.replace(re(`${LEADING_WS}</object>`), '</object>');
-    s = s.replace(re(`${LEADING_WS}(</?(?:param|embed)[^<>]*>)${WS}*`), '$1');
+    s = s.replace(re(`${LEADING_WS}(</?(?:param|embed)${TAG_REST}>)${WS}*`), '$1');
   }
   if (s.includes('<source') || s.includes('<track')) {
-    s = s.replace(re(`([<\\[](?:audio|video)[^<>\\[\\]]*[>\\]])${WS}*`), '$1');
+    s = s.replace(re(`([<\\[](?:audio|video)[^<>\\[\\]]*(?:<!-- wpnl --)?[>\\]])${WS}*`), '$1');
     s = s.replace(re(`${LEADING_WS}([<\\[]/(?:audio|video)[>\\]])`), '$1');
-    s = s.replace(re(`${LEADING_WS}(<(?:source|track)[^<>]*>)${WS}*`), '$1');
+    s = s.replace(re(`${LEADING_WS}(<(?:source|track)${TAG_REST}>)${WS}*`), '$1');
   }
   if (s.includes('<figcaption')) {
-    s = s.replace(re(`${LEADING_WS}(<figcaption[^<>]*>)`), '$1');
+    s = s.replace(re(`${LEADING_WS}(<figcaption${TAG_REST}>)`), '$1');
     s = s.replace(re(`</figcaption>${WS}*`), '</figcaption>');
   }
 
@@ -96,7 +107,7 @@ export function wpautop(text: string, br = true): string {
   s = s.replace(P_IN_CONTAINER, '<p>$1</p></$2>');
   s = s.replace(WRAPPED_BLOCK_TAG, '$1');
   s = unwrapListItems(s);
-  s = s.replace(/<p><blockquote([^<>]*)>/gi, '<blockquote$1><p>');
+  s = s.replace(BLOCKQUOTE_IN_P, '<blockquote$1><p>');
   s = s.split('</blockquote></p>').join('</p></blockquote>');
   s = s.replace(P_BEFORE_BLOCK_TAG, '$1');
   s = s.replace(P_CLOSE_AFTER_BLOCK_TAG, '$1');

@@ -78,6 +78,55 @@ describe('wpautop', () => {
     expect(autop(svg)).toBe(`<p>${svg}</p>`);
   });
 
+  describe('block tags whose attributes span lines', () => {
+    // Upstream's tag patterns are `[^>]*>`. Newlines inside tags are `<!-- wpnl -->`
+    // placeholders by the time they run, so such a tag ends, for them, at the placeholder's
+    // `>`. Each expectation below is traced through the PHP step by step.
+
+    it('closes the paragraph before the block (issue 29, measured on the original)', () => {
+      expect(autop('Intro line\n<div\n  class="note"\n  id="n1">Body</div>\nAfter')).toBe(
+        '<p>Intro line</p>\n<div\n  class="note"\n  id="n1">Body</div>\n<p>After</p>',
+      );
+    });
+
+    it('leaves a stray </p> after an opening tag alone in its paragraph', () => {
+      // `<p><table <!-- wpnl -->` loses its `<p>`; the `</p>` after `class="grid">` follows
+      // no tag upstream's pattern sees, so it stays.
+      expect(autop('Before\n<table\n  class="grid">\n<tr><td>1</td></tr>\n</table>\nAfter')).toBe(
+        '<p>Before</p>\n<table\n  class="grid"></p>\n<tr>\n<td>1</td>\n</tr>\n</table>\n<p>After</p>',
+      );
+    });
+
+    it('keeps the <br /> after such a tag, and drops the one before its closing tag', () => {
+      expect(autop('<div\n  class="note">\nBody\n</div>')).toBe('<div\n  class="note"><br />\nBody\n</div>');
+      expect(autop('<div class="note">\nBody\n</div>')).toBe('<div class="note">\nBody\n</div>');
+    });
+
+    it('moves the <p> into a <blockquote> at the placeholder, as upstream', () => {
+      // `<p><blockquote([^>]*)>` captures ` <!-- wpnl --`: the `<p>` lands inside the tag,
+      // and the placeholder, no longer followed by a space, becomes a bare newline.
+      expect(autop('Intro\n<blockquote\n>Quote</blockquote>\nAfter')).toBe(
+        '<p>Intro</p>\n<blockquote \n<p> >Quote</p></blockquote>\n<p>After</p>',
+      );
+      expect(autop('<blockquote\n  cite="x">Q</blockquote>')).toBe('<blockquote \n<p>   cite="x">Q</p></blockquote>');
+    });
+
+    it('sets a <pre> aside whatever its tag holds', () => {
+      expect(autop('Intro\n<pre\n  class="code">a\n\nb</pre>\nAfter')).toBe(
+        '<p>Intro</p>\n<pre\n  class="code">a\n\nb</pre>\n<p>After</p>',
+      );
+    });
+
+    it('collapses white space after the placeholder in media and caption tags', () => {
+      // `([<\[](?:audio|video)[^>\]]*[>\]])\s*` ends at the placeholder and eats the
+      // indentation after it.
+      expect(autop('<video\n  controls>\n<source src="a.mp4">\n</video>')).toBe('<p><video \ncontrols><source src="a.mp4"></video></p>');
+      expect(autop('<figure>\n<img src="a.jpg">\n<figcaption\n  class="c">Cap</figcaption>\n</figure>')).toBe(
+        '<figure>\n<img src="a.jpg"><figcaption\n  class="c">Cap</figcaption></figure>',
+      );
+    });
+  });
+
   it('keeps a figure with its caption together', () => {
     const figure = '<figure><img src="example.jpg" /><figcaption>Caption</figcaption></figure>';
     expect(autop(figure)).toBe(figure);

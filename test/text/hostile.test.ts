@@ -77,6 +77,9 @@ const LINEAR: Record<Fn, number> = {
   sanitizeUrl: 3, // ` ` → `%20`
 };
 
+/** A `<div>` whose attributes span lines, after a line of text (50 characters: 1 MB holds whole copies). */
+const MULTILINE_DIV = 'Intro line\n<div\n class="note"\n id="n1">Body</div>\n';
+
 /** Output of a function that leaves the text as it is. */
 const same = (input: string) => input;
 
@@ -252,6 +255,27 @@ const CASES = {
         jsonLdDescription: jsonPara(rep('&lt;div', n - 1)),
         escapeJsString: `${rep('&lt;div', n)}&gt;`,
         sanitizeUrl: `http://${rep('div', n)}`,
+      };
+    },
+  },
+  'block tags whose attributes span lines': {
+    // wpautop's tag patterns step over the `<!-- wpnl -->` placeholder of a newline inside
+    // a tag (autop.ts): one per tag, so the work stays linear.
+    input: fill(MULTILINE_DIV),
+    expected: (input) => {
+      const n = whole(MULTILINE_DIV);
+      const paragraphs = rep('<p>Intro line</p>\n<div\n class="note"\n id="n1">Body</div>\n', n);
+      return {
+        wptexturize: same(input),
+        convertChars: same(input),
+        wpautop: paragraphs,
+        renderContent: paragraphs.trimEnd(),
+        ksesTitle: rep('Intro line\nBody\n', n),
+        // KSES rebuilds the tag on one line.
+        ksesPost: rep('Intro line\n<div class="note" id="n1">Body</div>\n', n),
+        jsonLdDescription: jsonPara(words30(rep('Intro line Body ', 10).trim().split(' '))),
+        escapeJsString: rep('Intro line\\n&lt;div\\n class=&quot;note&quot;\\n id=&quot;n1&quot;&gt;Body&lt;/div&gt;\\n', n),
+        sanitizeUrl: `http://${rep('Intro%20linediv%20class=note%20id=n1Body/div', n)}`,
       };
     },
   },
