@@ -64,6 +64,14 @@ export interface CalendarOptions {
   getUser?: (request: CoreRequest) => User | null | Promise<User | null>;
   /** Whether a user id exists (for `author` fields). Default: any positive id. */
   userExists?: (id: number) => boolean | Promise<boolean>;
+  /**
+   * Who may name another user as an item's `author`. Default `false`, as the original: anyone
+   * allowed to write the item (a contributor's event owned by user 1 stays a draft). `true`:
+   * WordPress core's rule, another user only with the kind's `edit_others` capability, else 403
+   * `rest_cannot_edit_others`, on every write (events and their occurrences, venues, organizers,
+   * and those created inside an event write).
+   */
+  strictAuthor?: boolean;
   /** Extra or overriding description dictionaries by locale. */
   dictionaries?: Record<string, Dictionary>;
   /** Bounds on what one request can make the calendar do (README "Limits"). */
@@ -174,6 +182,7 @@ export interface ResolvedOptions {
   trustProxy: boolean;
   getUser: (request: CoreRequest) => User | null | Promise<User | null>;
   userExists: (id: number) => boolean | Promise<boolean>;
+  strictAuthor: boolean;
   dictionaries: Record<string, Dictionary>;
   limits: Limits;
   onError: (error: unknown) => void;
@@ -206,6 +215,12 @@ function positiveNumber(name: string, value: number): number {
 
 function wholeOrZero(name: string, value: number, unit: 'seconds' | 'milliseconds' = 'seconds'): number {
   if (!Number.isSafeInteger(value) || value < 0) throw invalidOption(name, value, `a whole number of ${unit} (0 or more)`);
+  return value;
+}
+
+/** `true` or `false`, or the error naming the option. */
+function flag(name: string, value: boolean): boolean {
+  if (typeof value !== 'boolean') throw invalidOption(name, value, 'true or false');
   return value;
 }
 
@@ -244,6 +259,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     trustProxy: o.trustProxy ?? false,
     getUser: o.getUser ?? (() => null),
     userExists: o.userExists ?? ((id) => Number.isInteger(id) && id > 0),
+    strictAuthor: flag('strictAuthor', o.strictAuthor ?? false),
     dictionaries: o.dictionaries ?? {},
     limits: resolveLimits(o.limits),
     onError,

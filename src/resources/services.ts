@@ -40,16 +40,18 @@ export interface ServiceOptions {
   limits: Pick<Limits, 'imageBytes' | 'imageBytesInFlight' | 'imagesPerRequest'>;
   recurrence: RecurrenceOptions;
   onError: (error: unknown) => void;
+  /** Another user as `author` only with the kind's `edit_others` (`posts/author.ts`). */
+  strictAuthor: boolean;
 }
 
 /** Builds the services over a store. */
 export function createServices(store: Store, options: ServiceOptions): Services {
   const images = new ImageService(store, options);
-  const venues = new LinkedPostService(store, images, venueKind);
-  const organizers = new LinkedPostService(store, images, organizerKind);
+  const venues = new LinkedPostService(store, images, venueKind, options.strictAuthor);
+  const organizers = new LinkedPostService(store, images, organizerKind, options.strictAuthor);
   const terms = new TermService(store);
   const series = new SeriesService(options.recurrence, options.onError);
-  const events = new EventService(store, { images, terms, venues, organizers, timezone: options.timezone, imagesPerRequest: options.limits.imagesPerRequest, series });
+  const events = new EventService(store, { images, terms, venues, organizers, timezone: options.timezone, imagesPerRequest: options.limits.imagesPerRequest, series, strictAuthor: options.strictAuthor });
   const horizon = new HorizonKeeper(series, (until) => extendIndex(store, series, options.timezone, until, new Date(), options.onError), options.onError);
   return {
     terms,

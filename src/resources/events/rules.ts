@@ -11,6 +11,7 @@ import { moveToTrash } from '../../posts/trash.js';
 import { present, recheck, type WriteTarget } from '../../posts/write-target.js';
 import { EVENT } from '../../posts/kinds.js';
 import { storedSlugForm, uniquePostSlug } from '../../posts/slug.js';
+import { assertAuthorAllowed, type AuthorWrite } from '../../posts/author.js';
 import { filterContent, filterExcerpt, filterTitle } from '../../posts/text.js';
 import { parseLinkedEntries, type LinkedEntry } from '../linked/entries.js';
 import { termList } from './args.js';
@@ -167,6 +168,8 @@ export class EventService {
       imagesPerRequest: number;
       /** Recurring events' rules and index. */
       series: SeriesService;
+      /** Another user as `author` only with `edit_others` (`strictAuthor`). */
+      strictAuthor?: boolean;
     },
   ) {}
 
@@ -217,6 +220,11 @@ export class EventService {
     const found = await this.store.events.bySlug(slug);
     const stored = storedSlugForm(slug);
     return found ?? (stored !== slug ? this.store.events.bySlug(stored) : undefined);
+  }
+
+  /** Refuses an event write that names an `author` `p` may not name (`strictAuthor`: another user only with `edit_others`). */
+  private assertAuthor(input: EventInput, p: Principal | null, write: AuthorWrite): void {
+    assertAuthorAllowed(this.deps.strictAuthor === true, EVENT, input.author, p, write);
   }
 
   /** Whether `p` may read, edit or delete the event. */
@@ -292,6 +300,13 @@ export class EventService {
     if (input.organizer !== undefined) {
       organizers = parseLinkedEntries('organizer', input.organizer);
       if (!organizers) throw apiError('could-not-create-organizer', 'The organizer could not be created from the provided data', 400);
+    }
+    // Items given as data are created: their authors follow the rule of a create of their kind.
+    for (const [service, entries] of [
+      [this.deps.venues, venue],
+      [this.deps.organizers, organizers],
+    ] as const) {
+      for (const e of entries ?? []) if ('data' in e) service.assertAuthor(e.data, p, 'create');
     }
     // Each image URL is a download of up to `imageBytes` for up to 8 s: a request may ask for a bounded number.
     let downloads = this.deps.images.downloads(input.image) ? 1 : 0;
@@ -478,6 +493,7 @@ export class EventService {
 
   /** Creates an event and everything it links, in one transaction; its links come back with it, for rendering. */
   async create(input: EventInput, p: Principal | null, now: Date): Promise<{ row: EventRow; links: EventLinks }> {
+    this.assertAuthor(input, p, 'create');
     const site = this.deps.timezone;
     const zone = input.timezone || site;
     const allDay = input.all_day === true;
@@ -565,6 +581,8 @@ export class EventService {
    * recurring events (README "Recurring events").
    */
   async update(target: WriteTarget<EventRow>, input: EventInput, sent: (name: string) => boolean, p: Principal | null, now: Date): Promise<EventRow> {
+    // Whatever the scope: an occurrence's edit names its author as an update of the series does.
+    this.assertAuthor(input, p, 'update');
     // Bad dates are refused before anything is fetched; the transaction computes them again from the row it locks.
     this.sentTimes(target.row, input, sent, now);
     const entries = await this.linkedEntries(input, p);

@@ -3,6 +3,8 @@ import { isRecord, isScalar } from '../../args/checks.js';
 import { toId } from '../../ids.js';
 import type { RequestContext } from '../../context.js';
 import { isUrlOrEmpty } from '../../text/url.js';
+import { existingUser } from '../../posts/args.js';
+import { namedAuthor } from '../../posts/author.js';
 
 /** One linked venue/organizer of an event write: an existing id, or data for a new item. */
 export type LinkedEntry = { id: number } | { data: Record<string, unknown> };
@@ -33,6 +35,8 @@ function validData(type: LinkedType, data: Record<string, unknown>): boolean {
   const name = data[type];
   if (typeof name !== 'string' || name.trim() === '' || name === '0') return false;
   if (!isUrlOrEmpty(data.website ?? '')) return false;
+  // An author, unless null, is a user id as the `author` parameter is: a number no column holds is a 400, not a 500.
+  if (data.author !== undefined && data.author !== null && namedAuthor(data) === undefined) return false;
   return STRING_FIELDS[type].every((f) => data[f] === undefined || blankField(data[f]) || typeof data[f] === 'string');
 }
 
@@ -69,12 +73,14 @@ export function parseLinkedEntries(type: LinkedType, value: unknown): LinkedEntr
   return entries;
 }
 
-/** First-pass check of `venue`/`organizer`: every id names an existing item of the type. */
+/** First-pass check of `venue`/`organizer`: every id names an existing item of the type, every author given an existing user. */
 export function linkedEntryCheck(type: LinkedType) {
   return async (value: unknown, ctx: RequestContext): Promise<boolean> => {
     const entries = parseLinkedEntries(type, value);
     if (!entries) return false;
-    for (const e of entries) if ('id' in e && (await ctx.services.posts.typeOf(e.id)) !== type) return false;
+    for (const e of entries) {
+      if ('id' in e ? (await ctx.services.posts.typeOf(e.id)) !== type : namedAuthor(e.data) !== undefined && !(await existingUser(e.data.author, ctx))) return false;
+    }
     return true;
   };
 }

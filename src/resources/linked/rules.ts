@@ -10,6 +10,7 @@ import { moveToTrash } from '../../posts/trash.js';
 import { present, recheck, type WriteTarget } from '../../posts/write-target.js';
 import { filterContent, filterTitle } from '../../posts/text.js';
 import { storedSlugForm } from '../../posts/slug.js';
+import { assertAuthorAllowed, namedAuthor, type AuthorWrite } from '../../posts/author.js';
 import type { Store } from '../../store/index.js';
 import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTable } from './queries.js';
 import { withRetry } from '../../store/retry.js';
@@ -78,6 +79,8 @@ export class LinkedPostService<T extends LinkedTable> {
     private readonly store: Store,
     private readonly images: ImageService,
     readonly kind: LinkedKind<T>,
+    /** Another user as `author` only with `edit_others` (`strictAuthor`). */
+    private readonly strictAuthor = false,
   ) {}
 
   private rows(s: Store = this.store): LinkedPostStore<T> {
@@ -126,6 +129,7 @@ export class LinkedPostService<T extends LinkedTable> {
    */
   async create(input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
     // Refused before an image URL is fetched and recorded, so that a refusal writes nothing.
+    this.assertAuthor(input, p, 'create');
     this.assertCreatable(input, p);
     const image = await this.images.choose(input.image, p);
     const row = await withRetry(() =>
@@ -143,6 +147,14 @@ export class LinkedPostService<T extends LinkedTable> {
     // WordPress refuses a post with neither title nor content (a name of blanks, or only tags).
     if (!title.trim() && !content?.trim()) throw this.notCreated();
     return { title, content };
+  }
+
+  /**
+   * Refuses a write of this kind that names an `author` `p` may not name (`strictAuthor`:
+   * another user only with `edit_others`); an item created inside an event write is a `create`.
+   */
+  assertAuthor(input: { author?: unknown }, p: Principal | null, write: AuthorWrite): void {
+    assertAuthorAllowed(this.strictAuthor, this.kind.info, namedAuthor(input), p, write);
   }
 
   private notCreated(): ApiError {
@@ -175,7 +187,7 @@ export class LinkedPostService<T extends LinkedTable> {
     }
     const id = await insertPost(tx, {
       type: this.kind.info.type,
-      author: typeof input.author === 'number' ? input.author : (p?.id ?? 0),
+      author: namedAuthor(input) ?? p?.id ?? 0,
       ...newPostState(input, p, siteZone, now),
       title,
       content,
@@ -193,6 +205,7 @@ export class LinkedPostService<T extends LinkedTable> {
    * `status` of `trash` goes through the trash rule, and leaving the trash restores the slug.
    */
   async update(target: WriteTarget<LinkedRow<T>>, input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
+    this.assertAuthor(input, p, 'update');
     const text: { title?: string; content?: string } = {};
     const title = input[this.kind.titleKey];
     if (title !== undefined) text.title = filterTitle(String(title), p);
@@ -207,7 +220,8 @@ export class LinkedPostService<T extends LinkedTable> {
         const table = this.rows(tx);
         const row = recheck(await table.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'edit', r));
         const changes: Parameters<Store['posts']['update']>[1] = { ...text };
-        if (input.author !== undefined) changes.author = input.author;
+        const author = namedAuthor(input);
+        if (author !== undefined) changes.author = author;
         if (image !== undefined) changes.image_id = (await this.images.record(tx, image)) ?? null;
         const { trashing, changes: moved } = await moveStatus(tx, this.kind.info, row, input, p, this.can(p, 'delete', row), siteZone, now);
         await tx.posts.update(row.id, { ...changes, ...moved });
