@@ -8,6 +8,7 @@ import { localToUtc, parseTime, resolveZone, snapToDayEnd, snapToDayStart, timez
 import { costFromInput, type StoredCost } from './cost.js';
 import { ApiError, apiError, invalidParam, invalidParams } from '../../http/errors.js';
 import { moveToTrash } from '../../posts/trash.js';
+import { assertPublicationDates } from '../../posts/dates.js';
 import { present, recheck, type WriteTarget } from '../../posts/write-target.js';
 import { EVENT } from '../../posts/kinds.js';
 import { storedSlugForm, uniquePostSlug } from '../../posts/slug.js';
@@ -499,13 +500,14 @@ export class EventService {
     const allDay = input.all_day === true;
     const times = this.times(this.wallClock('start_date', input.start_date, zone, now), this.wallClock('end_date', input.end_date, zone, now), zone, allDay);
     const recurrence = this.deps.series.check(input.recurrence, this.seriesTimesOf(times), now);
+    // Publication dates are read (a bad one refused) before anything is fetched.
+    const { status, date, date_utc } = newPostState(input, p, site, now, zone);
     const entries = await this.linkedEntries(input, p);
     const image = await this.deps.images.choose(input.image, p);
     const cost = input.cost !== undefined ? storableCost(input.cost) : null;
     const created = await withRetry(() =>
       this.store.transaction(async (tx) => {
         const { venue, organizers, venueRows, organizerRows } = await this.link(tx, entries, p, now);
-        const { status, date, date_utc } = newPostState(input, p, site, now, zone);
         const title = filterTitle(input.title ?? '', p);
         const id = await insertPost(tx, {
           type: 'event',
@@ -585,6 +587,7 @@ export class EventService {
     this.assertAuthor(input, p, 'update');
     // Bad dates are refused before anything is fetched; the transaction computes them again from the row it locks.
     this.sentTimes(target.row, input, sent, now);
+    assertPublicationDates(input, this.deps.timezone, now, input.timezone || target.row.timezone);
     const entries = await this.linkedEntries(input, p);
     const image = await this.deps.images.choose(input.image, p);
     const apply: ApplyUpdate = (tx, t, i, s, change) => this.applyUpdate(tx, t, i, s, p, now, entries, image, change);

@@ -10,6 +10,7 @@ import { moveToTrash } from '../../posts/trash.js';
 import { present, recheck, type WriteTarget } from '../../posts/write-target.js';
 import { filterContent, filterTitle } from '../../posts/text.js';
 import { storedSlugForm } from '../../posts/slug.js';
+import { assertPublicationDates } from '../../posts/dates.js';
 import { assertAuthorAllowed, namedAuthor, type AuthorWrite } from '../../posts/author.js';
 import type { Store } from '../../store/index.js';
 import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTable } from './queries.js';
@@ -131,6 +132,7 @@ export class LinkedPostService<T extends LinkedTable> {
     // Refused before an image URL is fetched and recorded, so that a refusal writes nothing.
     this.assertAuthor(input, p, 'create');
     this.assertCreatable(input, p);
+    assertPublicationDates(input, siteZone, now);
     const image = await this.images.choose(input.image, p);
     const row = await withRetry(() =>
       this.store.transaction(async (tx) => this.rows(tx).get(await this.insertIn(tx, input, p, siteZone, now, image))),
@@ -170,6 +172,8 @@ export class LinkedPostService<T extends LinkedTable> {
    */
   async insertIn(tx: Store, input: LinkedInput, p: Principal | null, siteZone: string, now: Date, image?: ImageChoice): Promise<number> {
     const { title, content } = this.assertCreatable(input, p);
+    // Dates are read (a bad one refused) before a duplicate is looked for, as upstream reads them first.
+    const state = newPostState(input, p, siteZone, now);
     const table = this.rows(tx);
     // A password-protected item's title and description are hidden from who may not edit it:
     // matching them would let a create tell whether a guess was right.
@@ -188,7 +192,7 @@ export class LinkedPostService<T extends LinkedTable> {
     const id = await insertPost(tx, {
       type: this.kind.info.type,
       author: namedAuthor(input) ?? p?.id ?? 0,
-      ...newPostState(input, p, siteZone, now),
+      ...state,
       title,
       content,
       // Drafts get their slug too.
@@ -214,6 +218,7 @@ export class LinkedPostService<T extends LinkedTable> {
     if (!(text.title ?? target.row.title).trim() && !(text.content ?? target.row.content).trim()) {
       throw apiError(`could-not-update-${this.kind.info.noun}`, `The ${this.kind.info.noun} could not be updated`, 400);
     }
+    assertPublicationDates(input, siteZone, now);
     const image = await this.images.choose(input.image, p);
     return withRetry(() =>
       this.store.transaction(async (tx) => {
