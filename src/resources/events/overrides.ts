@@ -86,11 +86,14 @@ export async function overridesOf(tx: Store, seriesId: number): Promise<number[]
 /**
  * Gives a series' overrides what decides who sees them: its status (a series made a draft,
  * published or trashed takes its occurrences along, edited ones included; term counts follow),
- * author, password and hidden flag.
+ * password and hidden flag, and its author when it changed from `formerAuthor`: an occurrence
+ * given an author of its own (`scope=this`) keeps it, as an event keeps the author it was given.
  */
-export async function followSeries(tx: Store, series: Pick<EventRow, 'id' | 'status' | 'status_before_trash' | 'author' | 'password' | 'hidden'>): Promise<void> {
+export async function followSeries(tx: Store, series: Pick<EventRow, 'id' | 'status' | 'status_before_trash' | 'author' | 'password' | 'hidden'>, formerAuthor = series.author): Promise<void> {
   for (const id of await overridesOf(tx, series.id)) {
-    await tx.posts.update(id, { status: series.status, status_before_trash: series.status_before_trash, author: series.author, password: series.password });
+    const follows: Parameters<Store['posts']['update']>[1] = { status: series.status, status_before_trash: series.status_before_trash, password: series.password };
+    if (formerAuthor !== series.author && (await tx.posts.get(id))?.author === formerAuthor) follows.author = series.author;
+    await tx.posts.update(id, follows);
     await tx.events.updateDetails(id, { hidden: series.hidden });
   }
 }

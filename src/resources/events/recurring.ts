@@ -208,7 +208,7 @@ export class RecurringWrites {
       this.series.checkTimes({ ...times, recurrence: moved }, this.ctx.now);
       await removeOverrides(tx, await this.series.reindex(tx, after.id, { ...times, recurrence: moved }, this.ctx.now, { reset }));
     }
-    if (isSeries && VISIBILITY.some((k) => before[k] !== after[k])) await followSeries(tx, after);
+    if (isSeries && VISIBILITY.some((k) => before[k] !== after[k])) await followSeries(tx, after, before.author);
   }
 
   /**
