@@ -17,6 +17,8 @@ import { phpEmpty } from '../php/empty.js';
 import { costFromInput } from '../resources/events/cost.js';
 import { isEventTimezone } from '../resources/events/args.js';
 import { withStorableSymbol } from '../resources/events/rules.js';
+import { cleanText } from '../http/params.js';
+import { importedCost } from './cost.js';
 import { sanitizeUrl } from '../text/url.js';
 import { ItemRules } from './write-rules.js';
 import { ApiError } from '../http/errors.js';
@@ -93,11 +95,17 @@ function eventDetails(item: Record<string, unknown>, rules: ItemRules): Omit<Eve
   const shownAbbr = typeof item.timezone_abbr === 'string' ? item.timezone_abbr : '';
   // A zone that names none (empty: the site's; `UTCfoo`) keeps the source's abbreviation only when that names a zone itself.
   const abbr = resolveZone(timezone) ? (timezoneAbbr(timezone, new Date(`${startUtc.replace(' ', 'T')}Z`)) ?? '') : isEventTimezone(shownAbbr) ? shownAbbr : '';
-  const cost = (typeof item.cost_details === 'object' && item.cost_details !== null ? item.cost_details : {}) as SourceCost;
-  rules.within('cost', cost.values);
-  const values = costFromInput(Array.isArray(cost.values) ? cost.values : [])?.values ?? [];
-  const symbol = typeof cost.currency_symbol === 'string' ? rules.text('cost_details.currency_symbol', cost.currency_symbol) : '';
-  const stored = withStorableSymbol({ values, currencySymbol: symbol, currencyPosition: cost.currency_position === 'prefix' || cost.currency_position === 'postfix' ? cost.currency_position : '' });
+  const details = (typeof item.cost_details === 'object' && item.cost_details !== null ? item.cost_details : {}) as SourceCost;
+  rules.within('cost', item.cost);
+  rules.within('cost_details.values', details.values);
+  const symbol = typeof details.currency_symbol === 'string' ? rules.text('cost_details.currency_symbol', details.currency_symbol) : '';
+  const shownValues = costFromInput(Array.isArray(details.values) ? details.values : [])?.values.map(cleanText) ?? [];
+  const { currencySymbol, currencyPosition } = withStorableSymbol({ values: shownValues, currencySymbol: symbol, currencyPosition: details.currency_position === 'prefix' || details.currency_position === 'postfix' ? details.currency_position : '' });
+  const shownCost = typeof item.cost === 'number' && Number.isFinite(item.cost) ? String(item.cost) : rules.text('cost', typeof item.cost === 'string' ? item.cost : '');
+  const cost = importedCost({ cost: shownCost, values: shownValues, currencySymbol, currencyPosition });
+  // Where the source's cost cannot be rendered the same here (a cost the original's own locale rendered), the difference is reported.
+  rules.note('cost', shownCost, cost.cost);
+  rules.note('cost_details.values', JSON.stringify(shownValues), JSON.stringify(cost.values));
   // The source shows the event's own URL as its website when it has none.
   const shownWebsite = item.website;
   const website = phpEmpty(shownWebsite) || shownWebsite === item.url ? null : rules.note('website', shownWebsite, sanitizeUrl(rules.url('website', shownWebsite)));
@@ -114,10 +122,10 @@ function eventDetails(item: Record<string, unknown>, rules: ItemRules): Omit<Eve
     show_map: flag(item, 'show_map'),
     show_map_link: flag(item, 'show_map_link'),
     website,
-    cost: values.length ? JSON.stringify(values) : null,
-    currency_symbol: rules.note('cost_details.currency_symbol', symbol, stored.currencySymbol),
-    currency_position: stored.currencyPosition,
-    currency_code: typeof cost.currency_code === 'string' ? cost.currency_code : '',
+    cost: cost.stored ? JSON.stringify(cost.stored.values) : null,
+    currency_symbol: rules.note('cost_details.currency_symbol', symbol, currencySymbol),
+    currency_position: currencyPosition,
+    currency_code: typeof details.currency_code === 'string' ? details.currency_code : '',
   };
 }
 
