@@ -2,7 +2,7 @@
  * The fields every imported post shares (title, text, slug, status, dates, author), read from
  * the source's JSON and written as an API write of the same fields writes them
  * (`write-rules.ts`): titles and texts arrive rendered (texturized, in paragraphs) and are
- * stored so once filtered, which renders to the same HTML again.
+ * stored so once filtered, in a form that renders to the same HTML again (`texts.ts`).
  */
 import type { PostType } from '../store/database.js';
 import type { Store } from '../store/index.js';
@@ -13,6 +13,7 @@ import { insertKeepingId } from './keep-ids.js';
 import { passwordOf } from './wordpress.js';
 import type { KindReport } from './report.js';
 import type { ImportRun } from './run.js';
+import { storedText } from './texts.js';
 import { Refusal, type ItemRules } from './write-rules.js';
 
 /** What the source shows of a post: its id, author, status and dates (checked), the rest as shown. */
@@ -72,8 +73,9 @@ function postText(post: SourcePost, titleKey: string, rules: ItemRules): PostTex
   const { shown } = post;
   return {
     title: rules.html(titleKey, shown.title, 'title'),
-    content: rules.html('description', shown.content, 'content'),
-    excerpt: rules.html('excerpt', shown.excerpt, 'excerpt'),
+    // Stored so that they render as the source showed them (as filtered), `wpautop` being run again.
+    content: storedText(rules.html('description', shown.content, 'content'), 'content'),
+    excerpt: storedText(rules.html('excerpt', shown.excerpt, 'excerpt'), 'excerpt'),
     slug: rules.text('slug', shown.slug),
   };
 }
