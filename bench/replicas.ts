@@ -51,7 +51,8 @@ export interface ReplicaBenchOptions {
   log: (line: string) => void;
 }
 
-interface Cluster {
+/** A throw-away primary and two replicas (`.ci/replication.sh`). */
+export interface Cluster {
   primary: string;
   replicas: string[];
   /** Data directories: `primary`, `r1`, `r2`. */
@@ -70,7 +71,7 @@ function parentOf(pid: number): number | undefined {
 }
 
 /** CPU seconds used so far by one server of the cluster: its postmaster and every backend and worker it started. */
-function serverCpuSeconds(dir: string, server: 'primary' | 'r1' | 'r2'): number {
+export function serverCpuSeconds(dir: string, server: 'primary' | 'r1' | 'r2'): number {
   const postmaster = Number(readFileSync(join(dir, server, 'postmaster.pid'), 'utf8').split('\n')[0]);
   let total = cpuSeconds(postmaster) ?? 0;
   for (const entry of readdirSync('/proc')) {
@@ -84,7 +85,7 @@ function serverCpuSeconds(dir: string, server: 'primary' | 'r1' | 'r2'): number 
 const databaseCpu = (dir: string) => ({ primary: serverCpuSeconds(dir, 'primary'), replicas: serverCpuSeconds(dir, 'r1') + serverCpuSeconds(dir, 'r2') });
 
 /** Starts a primary and two replicas with the CI script. */
-async function startCluster(): Promise<Cluster> {
+export async function startCluster(): Promise<Cluster> {
   const parent = mkdtempSync(join(tmpdir(), 'calendar-bench-replicas-'));
   chmodSync(parent, 0o755);
   const dir = join(parent, 'cluster');
@@ -103,7 +104,7 @@ async function startCluster(): Promise<Cluster> {
 }
 
 /** The first column of the first row of `text` on `url`, as text. */
-async function query(url: string, text: string): Promise<string> {
+export async function query(url: string, text: string): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -12,6 +12,8 @@
  * BENCH_SERIES=0 (skip the recurring events' calendar: 1,000 weekly series, 100k occurrences) ·
  * BENCH_REPLICAS=0 (skip the read-replica case: a PostgreSQL primary and two replicas started
  * with .ci/replication.sh, which needs PostgreSQL's binaries) ·
+ * BENCH_SOAK=1 (then the soak and hostile-load case, bench/soak.ts; `only`: that case alone, its
+ * results merged into the files) with BENCH_SOAK_MINUTES, BENCH_SOAK_RATE, BENCH_SOAK_HOSTILE ·
  * CALENDAR_BENCH_POSTGRES_URL=postgres://….
  */
 import { cpus, loadavg } from 'node:os';
@@ -26,6 +28,7 @@ import { startServer, stopServer, type ServerProcess } from './server.js';
 import { evaluateTargets } from './targets.js';
 import { SERIES_SIZE, seriesCases, seriesDataset, seriesWorkingCopy } from './series.js';
 import { benchReplicas, replicaMarkdown, type ReplicaRow } from './replicas.js';
+import { benchSoak, saveSoakAlone, soakConfig, soakMarkdown, type SoakReport } from './soak.js';
 
 type Framework = 'express' | 'fastify';
 
@@ -44,6 +47,7 @@ const config = {
   /** Flags for the calendar servers' `node` (e.g. V8 heap sizes), to measure what they trade. */
   nodeFlags: list(env.BENCH_NODE_FLAGS, '').flatMap((f) => f.split(' ')).filter(Boolean),
   readme: process.argv.includes('--readme'),
+  soak: env.BENCH_SOAK === 'only' ? 'only' : env.BENCH_SOAK === '1' ? 'after' : undefined,
 };
 
 const SOURCES = {
@@ -51,6 +55,7 @@ const SOURCES = {
   'fastify-server': 'examples/fastify/server.ts',
   'ceiling-express': 'bench/ceiling-express.ts',
   'ceiling-fastify': 'bench/ceiling-fastify.ts',
+  'soak-server': 'bench/soak-server.ts',
 };
 // Filled by main(): the compiled files (BENCH_TSX=1 runs the sources under tsx instead).
 let SERVER_SCRIPT: Record<Framework, string>;
@@ -177,7 +182,22 @@ async function ceilings(results: CaseResult[], requests: Map<string, BenchReques
 const selected = (cases: BenchCase[]) =>
   config.cases ? cases.filter((c) => config.cases!.some((s) => c.name === s || (!cases.some((x) => x.name === s) && c.name.includes(s)))) : cases;
 
+/** The soak case (bench/soak.ts) on ports of its own. */
+async function runSoak(script: string): Promise<SoakReport> {
+  const soak = soakConfig(env);
+  log(`soak: ${soak.minutes} minutes at ${soak.rate} req/s, ${soak.hostilePerSecond} hostile actions/s, two Express instances on PostgreSQL`);
+  const report = await benchSoak({ ...soak, script, port: PORT + 20, log });
+  for (const t of report.targets) console.log(`${t.ok ? 'PASS' : 'MISS'}  ${t.name}: ${t.measured}`);
+  return report;
+}
+
 async function main(): Promise<void> {
+  if (config.soak === 'only') {
+    const compiled = env.BENCH_TSX === '1' ? SOURCES : await buildServers({ 'soak-server': SOURCES['soak-server'] });
+    saveSoakAlone(await runSoak(compiled['soak-server']));
+    log('done: the soak in bench/results.json (soak) and bench/results.md');
+    return;
+  }
   log(`bench: sizes ${config.sizes.join(', ')} · ${config.frameworks.join(', ')}${config.postgres ? ' (+ fastify on postgres)' : ''} · ${config.seconds} s per case, ${config.connections} connections`);
   const compiled = env.BENCH_TSX === '1' ? SOURCES : await buildServers(SOURCES);
   SERVER_SCRIPT = { express: compiled['express-server'], fastify: compiled['fastify-server'] };
@@ -235,6 +255,7 @@ async function main(): Promise<void> {
     }
   }
   await ceilings(results, requests);
+  const soak = config.soak ? await runSoak(compiled['soak-server']) : undefined;
 
   const rows: Row[] = results.map((r) => ({
     size: r.size,
@@ -251,15 +272,17 @@ async function main(): Promise<void> {
     ceiling: r.ceilingRps,
     fraction: r.fractionOfCeiling,
   }));
-  const targets = [...evaluateTargets(results, seeding), ...replicaTargets];
+  const caseTargets = [...evaluateTargets(results, seeding), ...replicaTargets];
+  // The soak's verdicts are listed in its own section of the Markdown.
+  const targets = [...caseTargets, ...(soak?.targets ?? [])];
   const machine = { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageAtEnd: loadavg() };
-  const report = { date: new Date().toISOString(), machine, config: { ...config, postgres: Boolean(config.postgres) }, seeding, results, replicas: replicaRows, targets };
+  const report = { date: new Date().toISOString(), machine, config: { ...config, postgres: Boolean(config.postgres) }, seeding, results, replicas: replicaRows, soak, targets };
   writeFileSync('bench/results.json', `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\n${formatTable(rows)}\n`);
   for (const s of seeding) console.log(`seeding ${s.size} events (${s.db}): ${s.seconds.toFixed(1)} s (${s.cpuSeconds?.toFixed(1)} s CPU)${s.reused ? ' (reused)' : ''}`);
   console.log('');
   for (const t of targets) console.log(`${t.ok ? 'PASS' : 'MISS'}  ${t.name}: ${t.measured}`);
-  const md = markdownTable(rows, seeding, targets, { ...machine, date: report.date, seconds: config.seconds, connections: config.connections }) + (replicaRows.length ? `\n${replicaMarkdown(replicaRows)}` : '');
+  const md = markdownTable(rows, seeding, caseTargets, { ...machine, date: report.date, seconds: config.seconds, connections: config.connections }) + (replicaRows.length ? `\n${replicaMarkdown(replicaRows)}` : '') + (soak ? `\n${soakMarkdown(soak)}` : '');
   writeFileSync('bench/results.md', md);
   if (config.readme) updateReadme(md);
   log('done: bench/results.json, bench/results.md');
