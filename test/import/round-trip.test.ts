@@ -14,10 +14,13 @@ import { importTarget } from './target.js';
 // people write them (`$25,50`, `Free`, `10 – 20 €`, `€ 5`, `0`, lists, ranges…) and every other
 // field an event has; imported with credentials and kept ids into a fresh store on each
 // database, each event is read on both sides (as an admin, `context=edit`) and compared field
-// by field. Only the origin differs (the source is served on 127.0.0.1, the target at
-// http://example.org): it is written as the target's before comparing. One event written by an
-// administrator with HTML an author may not write shows what sanitising changes: listed in the
-// report, and that field only left out of the comparison.
+// by field. Ids, authors (mapped one to one), dates of creation and modification are the
+// source's, so they are compared too. What is set aside, each where it is done below: the
+// origin (the source is served on 127.0.0.1, the target at http://example.org), written as the
+// target's; e-mail addresses, obfuscated anew at random on each read, decoded; `json_ld`'s
+// description of an event without an excerpt, made from the raw text the v1 API never shows.
+// One event written by an administrator with HTML an author may not write shows what sanitising
+// changes: listed in the report, and that field only left out of the comparison.
 
 /** Costs as a write takes them: texts with their symbols and separators, numbers, lists. */
 const COSTS: unknown[] = [
@@ -58,6 +61,7 @@ const DESCRIPTIONS = [
   (i: number) => `<p>Programme <strong>${i}</strong> &amp; <a href="https://example.com/a?x=1&y=2">suite</a></p>\n\n<ul><li>Un</li><li>Deux</li></ul>\nDernière ligne -- "citée"`,
   (i: number) => `Intro ${i}\n<div class="note" id="n${i}">Body &eacute;t&eacute;&nbsp;!</div>\nAfter<br>line<br />two`,
   (i: number) => `<blockquote>Quote ${i}</blockquote>\n<pre>  keep\n    spaces -- "as is"</pre>\n<!-- a comment -->\n[gallery ids="1,2"] 5 > 3 < 4`,
+  (i: number) => `Intro line ${i}\n<div\n  class="note"\n  id="n${i}">Body</div>\nAfter`,
   (i: number) => `<h2>Titre ${i}</h2>\n<img src="https://img.example/a.png" alt="A &quot;b&quot;" width="10">\n<table><tr><td>a</td><td>b</td></tr></table>\n\n\n<em>fin</em>'s`,
 ];
 
@@ -121,7 +125,8 @@ async function seed(): Promise<Seeded> {
       title: `Soirée n°${i} “${typeof cost === 'string' ? cost : JSON.stringify(cost)}” & <em>amis</em>${i % 2 ? ` -- l'été "live"` : ''}`,
       description: DESCRIPTIONS[i % DESCRIPTIONS.length]!(i),
       ...(i % 2 ? { excerpt: i % 4 === 1 ? `Court résumé ${i}` : i % 8 === 3 ? `<b>Court</b> résumé ${i}` : `<blockquote>Extrait ${i}</blockquote>` } : {}),
-      ...(i % 3 === 0 ? { slug: i % 6 ? `Mon Événement ${i}!` : `soiree-${i}` } : {}),
+      // A slug of 200 characters, once.
+      ...(i % 3 === 0 ? { slug: i === 9 ? `long-${'x'.repeat(195)}` : i % 6 ? `Mon Événement ${i}!` : `soiree-${i}` } : {}),
       status,
       ...(status === 'future' ? { date: '2099-01-01 10:00:00' } : i % 5 === 2 ? { date: '2020-02-29 08:15:00' } : {}),
       start_date: `20${20 + i}-0${1 + (i % 9)}-${String(1 + (i % 25)).padStart(2, '0')} ${allDay ? '00:00:00' : '19:45:00'}`,
