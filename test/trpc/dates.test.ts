@@ -3,7 +3,7 @@
 // 400 `rest_invalid_date` an HTTP client gets (it used to be dated "now"); nothing is written.
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorOf, createCalendarContext, createCalendarRouter, type CalendarRouter } from '../../src/trpc/index.js';
+import { apiErrorOf, createCalendarContext, createCalendarRouter, type CalendarRouter, type EventCreateInput } from '../../src/trpc/index.js';
 import { DIALECTS, USERS, testCalendar, type TestCalendar } from '../helpers/harness.js';
 
 const EVENT = { title: 'Dated', start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 11:00:00' };
@@ -40,10 +40,11 @@ describe.each(DIALECTS)('tRPC: publication dates on $name', ({ url }) => {
   it('answers 400 rest_invalid_date for a nested venue or organizer with an unparsable date, as HTTP does', async () => {
     const total = async () => ((await t.request('GET', '/venues', { as: 'admin', query: { status: 'any' } })).body.total as number) ?? 0;
     const before = await total();
-    for (const [input, param] of [
+    const cases: [EventCreateInput, 'date' | 'date_utc'][] = [
       [{ ...EVENT, venue: { venue: 'Nested hall', date: 'foo' } }, 'date'],
       [{ ...EVENT, organizer: [{ organizer: 'Nested org', date_utc: 'bar' }] }, 'date_utc'],
-    ] as const) {
+    ];
+    for (const [input, param] of cases) {
       const http = await t.request('POST', '/events', { as: 'admin', json: input });
       expect(http.body).toEqual({ code: 'rest_invalid_date', message: 'Invalid date.', data: { status: 400, param } });
       const error = await thrown(admin().events.create(input));

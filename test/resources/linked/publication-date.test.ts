@@ -4,6 +4,7 @@
 // services) is a 400 `rest_invalid_date` where it used to date the item "now".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/http/errors.js';
+import { ORGANIZER, VENUE } from '../../../src/posts/kinds.js';
 import type { LinkedInput } from '../../../src/resources/linked/rules.js';
 import type { Services } from '../../../src/resources/services.js';
 import { ADMIN, NOW, servicesOf, targetOf } from '../../helpers/direct.js';
@@ -39,7 +40,7 @@ describe.each(DIALECTS)('venues and organizers: publication dates on $name', ({ 
 
   describe.each(KINDS)('$name', (k) => {
     const dates = (body: { date: string; date_utc: string }) => [body.date, body.date_utc];
-    const service = () => (k.name === 'venues' ? services.venues : services.organizers);
+    const service = () => services.linked(k.name === 'venues' ? VENUE : ORGANIZER);
 
     it('keep the digits of a date with its own offset, then read them in the site zone', async () => {
       const created = await t.request('POST', `/${k.name}`, { as: 'admin', json: { [k.titleKey]: unique('Offset '), date: '2026-01-05T10:00:00+02:00' } });
