@@ -17,6 +17,8 @@ export interface PostsTable {
   status: string;
   /** The status a trashed post had, for restoring and for permission checks. */
   status_before_trash: string | null;
+  /** The slug a trashed post had, given back when it leaves the trash (WordPress' `_wp_desired_post_slug`). */
+  slug_before_trash: string | null;
   title: string;
   content: string;
   excerpt: string;

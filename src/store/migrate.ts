@@ -5,6 +5,7 @@ import * as termCounts from './migrations/002_term_counts.js';
 import * as changes from './migrations/003_changes.js';
 import * as importedItems from './migrations/004_imported_items.js';
 import * as recurrence from './migrations/005_recurrence.js';
+import * as slugBeforeTrash from './migrations/006_slug_before_trash.js';
 import type { MigrationContext } from './migrations/001_init.js';
 
 type InCodeMigration = { up(ctx: MigrationContext): Promise<void>; down(ctx: MigrationContext): Promise<void> };
@@ -16,6 +17,7 @@ const MIGRATIONS: [string, InCodeMigration][] = [
   ['003_changes', changes],
   ['004_imported_items', importedItems],
   ['005_recurrence', recurrence],
+  ['006_slug_before_trash', slugBeforeTrash],
 ];
 
 /**
