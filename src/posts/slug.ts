@@ -28,49 +28,55 @@ export function truncateSlug(slug: string, max: number): string {
 }
 
 /**
- * A slug free among posts of the type: `name`, `name-2`, `name-3`…
+ * A slug free among posts of the type, as WordPress' `sanitize_title` and
+ * `wp_unique_post_slug` make it: the text's slug (at most 200 characters), or when another
+ * post has it `slug-2`, `slug-3`…, each cut to fit the column with its suffix.
  * `""` when the text has no slug character (the caller then uses the post id).
  */
 export async function uniquePostSlug(tx: Store, type: PostType, text: string, exceptId?: number): Promise<string> {
-  return freeSlug(tx, type, truncateSlug(sanitizeTitle(text), 190), exceptId);
+  return freeSlug(tx, type, sanitizeTitle(text), exceptId);
 }
 
-/** `base` (already a slug), or the first of `base-2`, `base-3`… free among posts of the type. */
+/**
+ * `wp_unique_post_slug` for `base` (already a slug): `base` when no other post of the type
+ * has it, else the first free of `base-2`, `base-3`…, `base` cut before each suffix so that
+ * the whole fits the slug column.
+ */
 async function freeSlug(tx: Store, type: PostType, base: string, exceptId?: number): Promise<string> {
   if (!base) return '';
   if (!(await tx.posts.slugTaken(type, base, exceptId))) return base;
   for (let n = 2; ; n++) {
-    const candidate = `${base}-${n}`;
+    const candidate = `${truncateSlug(base, SLUG_COLUMN - String(n).length - 1)}-${n}`;
     if (!(await tx.posts.slugTaken(type, candidate, exceptId))) return candidate;
   }
 }
 
+/** What WordPress appends to the slug of a trashed post. */
+const TRASHED = '__trashed';
+
 /**
- * The slug of a trashed post: `slug__trashed` (numbered when another trashed post has it),
- * the slug cut so that the whole fits the slug column, as WordPress cuts it to 191. A draft's
- * empty slug becomes `__trashed` as in WordPress.
+ * The slug of a trashed post, as WordPress' `wp_add_trashed_suffix_to_post_name_for_post`
+ * makes it: its first 191 characters and `__trashed` (a slug already ending so is kept), then
+ * made unique as any slug (`…__trashed-2`, cut to fit). A draft's empty slug becomes `__trashed`.
  */
 export async function trashedSlug(tx: Store, type: PostType, stored: string | null, id: number): Promise<string> {
   const slug = stored ?? '';
-  const suffix = '__trashed';
-  const base = `${truncateSlug(slug, SLUG_COLUMN - suffix.length)}${suffix}`;
-  if (!(await tx.posts.slugTaken(type, base, id))) return base;
-  for (let n = 2; ; n++) {
-    const candidate = `${truncateSlug(slug, SLUG_COLUMN - suffix.length - String(n).length - 1)}${suffix}-${n}`;
-    if (!(await tx.posts.slugTaken(type, candidate, id))) return candidate;
-  }
+  return freeSlug(tx, type, slug.endsWith(TRASHED) ? slug : `${truncateSlug(slug, SLUG_COLUMN - TRASHED.length)}${TRASHED}`, id);
 }
 
 /**
- * The slug a trashed post had before (its `__trashed` suffix removed), made unique again;
- * `null` when it had none (a draft's: the caller derives one if the new status needs it).
+ * The slug of a post leaving the trash: the one it had before (`before`, kept when it was
+ * trashed, as WordPress keeps `_wp_desired_post_slug`), made unique again. A post trashed
+ * before that was kept gets its trashed slug without the suffix. `null` when it had none (a
+ * draft's: the caller derives one if the new status needs it).
  */
-export async function restoredSlug(tx: Store, type: PostType, slug: string | null, id: number): Promise<string | null> {
+export async function restoredSlug(tx: Store, type: PostType, slug: string | null, id: number, before: string | null = null): Promise<string | null> {
+  if (before) return (await freeSlug(tx, type, before, id)) || slug;
   if (!slug) return slug;
-  const before = slug.replace(/__trashed(?:-\d+)?$/, '');
-  if (before === slug) return slug;
-  if (!before) return null;
-  return (await freeSlug(tx, type, before, id)) || slug;
+  const stripped = slug.replace(/__trashed(?:-\d+)?$/, '');
+  if (stripped === slug) return slug;
+  if (!stripped) return null;
+  return (await freeSlug(tx, type, stripped, id)) || slug;
 }
 
 /**

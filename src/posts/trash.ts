@@ -27,6 +27,7 @@ export async function moveToTrash(
     status: 'trash',
     status_before_trash: current.status,
     slug: await trashedSlug(tx, kind.type, current.slug, current.id),
+    slug_before_trash: current.slug,
     ...(isUndated(current) ? { date: stamp.local, date_utc: stamp.utc } : {}),
     modified: stamp.local,
     modified_utc: stamp.utc,
@@ -39,6 +40,12 @@ export async function moveToTrash(
  * (`foo__trashed` → `foo`, or `foo-2` when another post took `foo` meanwhile), as WordPress
  * restores its desired slug.
  */
-export async function leaveTrash(tx: Store, kind: PostKindInfo, current: PostRow, status: string): Promise<Pick<PostRow, 'status' | 'status_before_trash' | 'slug'>> {
-  return { status, status_before_trash: null, slug: await restoredSlug(tx, kind.type, current.slug, current.id) };
+export async function leaveTrash(
+  tx: Store,
+  kind: PostKindInfo,
+  current: PostRow,
+  status: string,
+): Promise<Pick<PostRow, 'status' | 'status_before_trash' | 'slug' | 'slug_before_trash'>> {
+  const slug = await restoredSlug(tx, kind.type, current.slug, current.id, current.slug_before_trash);
+  return { status, status_before_trash: null, slug, slug_before_trash: null };
 }

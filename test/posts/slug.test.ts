@@ -104,14 +104,21 @@ describe('uniquePostSlug', () => {
     expect(await uniquePostSlug(store, 'event', '<b></b>')).toBe('');
   });
 
-  it('cuts the slug to 190 characters before numbering it', async () => {
+  it('keeps a slug of 200 characters whole, and cuts it only to fit a number (wp_unique_post_slug)', async () => {
+    // Issue 29: the original keeps a given 200-character slug; this port once cut every slug to 190.
     const long = 'a'.repeat(300);
-    expect(await uniquePostSlug(store, 'event', long)).toBe('a'.repeat(190));
-    await seed('a'.repeat(190));
-    expect(await uniquePostSlug(store, 'event', long)).toBe(`${'a'.repeat(190)}-2`);
+    expect(await uniquePostSlug(store, 'event', long)).toBe('a'.repeat(200));
+    await seed('a'.repeat(200));
+    expect(await uniquePostSlug(store, 'event', long)).toBe(`${'a'.repeat(198)}-2`);
+    // Each number is fitted on its own: `-10` takes one more character than `-9`.
+    for (let n = 2; n <= 9; n++) await seed(`${'a'.repeat(198)}-${n}`);
+    expect(await uniquePostSlug(store, 'event', long)).toBe(`${'a'.repeat(197)}-10`);
     // A cut never ends in a dash or splits an encoded character.
-    expect(await uniquePostSlug(store, 'event', `${'b'.repeat(189)} cd`)).toBe('b'.repeat(189));
-    expect(await uniquePostSlug(store, 'event', `${'c'.repeat(188)}中`)).toBe('c'.repeat(188));
+    expect(await uniquePostSlug(store, 'event', `${'b'.repeat(199)} cd`)).toBe('b'.repeat(199));
+    expect(await uniquePostSlug(store, 'event', `${'c'.repeat(195)}中`)).toBe('c'.repeat(195));
+    expect(await uniquePostSlug(store, 'event', `${'c'.repeat(191)}中`)).toBe(`${'c'.repeat(191)}%e4%b8%ad`);
+    await seed(`${'d'.repeat(197)}-e`);
+    expect(await uniquePostSlug(store, 'event', `${'d'.repeat(197)}-e`)).toBe(`${'d'.repeat(197)}-2`);
   });
 });
 
@@ -150,18 +157,21 @@ describe('trashedSlug', () => {
     expect(await trashedSlug(store, 'organizer', 'party', id)).toBe('party__trashed');
   });
 
-  it('cuts the slug so that the whole fits the 200-character column', async () => {
+  it("keeps the first 191 characters before `__trashed`, and cuts the whole to fit a number (WordPress')", async () => {
     const slug = 'a'.repeat(200);
     const id = await seed(slug);
     const first = await trashedSlug(store, 'event', slug, id);
     expect(first).toBe(`${'a'.repeat(191)}__trashed`);
-    expect(first).toHaveLength(200);
     await seed(first, 'event', 'trash');
-    const second = await trashedSlug(store, 'event', slug, id);
-    expect(second).toBe(`${'a'.repeat(189)}__trashed-2`);
-    expect(second).toHaveLength(200);
+    // wp_unique_post_slug cuts `…__trashed` itself: `_truncate_post_slug($slug, 198) . '-2'`.
+    expect(await trashedSlug(store, 'event', slug, id)).toBe(`${'a'.repeat(191)}__trash-2`);
     // The cut does not end in a dash.
     expect(await trashedSlug(store, 'event', `${'b'.repeat(190)}-cd`, id)).toBe(`${'b'.repeat(190)}__trashed`);
+  });
+
+  it('keeps a slug that already ends in `__trashed`', async () => {
+    const id = await seed('party__trashed');
+    expect(await trashedSlug(store, 'event', 'party__trashed', id)).toBe('party__trashed');
   });
 });
 
@@ -197,6 +207,21 @@ describe('restoredSlug', () => {
     expect(await restoredSlug(store, 'event', 'party__trashedx', id)).toBe('party__trashedx');
     expect(await restoredSlug(store, 'event', null, id)).toBeNull();
     expect(await restoredSlug(store, 'event', '', id)).toBe('');
+  });
+
+  it('gives back the slug kept when the post was trashed, whole', async () => {
+    const slug = 'a'.repeat(200);
+    const id = await seed(`${'a'.repeat(191)}__trashed`, 'event', 'trash');
+    expect(await restoredSlug(store, 'event', `${'a'.repeat(191)}__trashed`, id, slug)).toBe(slug);
+    // Kept slugs win over the trashed one, whatever it became meanwhile.
+    expect(await restoredSlug(store, 'event', 'renamed', id, 'party__trashed')).toBe('party__trashed');
+  });
+
+  it('numbers the kept slug when another post took it meanwhile, cut to fit', async () => {
+    const slug = 'a'.repeat(200);
+    await seed(slug);
+    const id = await seed(`${'a'.repeat(191)}__trashed`, 'event', 'trash');
+    expect(await restoredSlug(store, 'event', `${'a'.repeat(191)}__trashed`, id, slug)).toBe(`${'a'.repeat(198)}-2`);
   });
 
   it('undoes trashedSlug', async () => {

@@ -957,7 +957,8 @@ describe.each(DIALECTS)('linked posts on $name', ({ url }) => {
         for (const item of [a, b]) {
           const trashed = await t.request('DELETE', path(item.id), { as: 'admin' });
           expect(trashed.status).toBe(200);
-          expect(trashed.body.slug).toMatch(/__trashed(-\d+)?$/);
+          // A numbered `…__trashed` is cut to fit as any slug (wp_unique_post_slug): `…__trash-2`.
+          expect(trashed.body.slug).toMatch(/__trash(?:ed)?(-\d+)?$/);
           expect(trashed.body.slug.length).toBeLessThanOrEqual(200);
           expect((await get(trashed.body.slug, 'admin')).body.id).toBe(item.id);
         }
