@@ -45,6 +45,13 @@ describe('renderContent', () => {
     const stored = filterForCaller('<script>alert(1)</script><p>ok</p>', false, 'content');
     expect(renderContent(stored)).toBe('<p>alert(1)</p>\n<p>ok</p>');
   });
+
+  it('renders a block tag whose attributes span lines as the original (issue 29, measured)', () => {
+    const description = 'Intro line\n<div\n  class="note"\n  id="n1">Body</div>\nAfter';
+    // Stored as sent by a caller with unfiltered_html; KSES rebuilds the tag on one line for others.
+    expect(renderContent(filterForCaller(description, true, 'content'))).toBe('<p>Intro line</p>\n<div\n  class="note"\n  id="n1">Body</div>\n<p>After</p>');
+    expect(renderContent(filterForCaller(description, false, 'content'))).toBe('<p>Intro line</p>\n<div class="note" id="n1">Body</div>\n<p>After</p>');
+  });
 });
 
 describe('renderExcerpt', () => {
