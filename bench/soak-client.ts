@@ -41,6 +41,8 @@ export interface MinuteTally {
   unexpected: Record<string, number>;
   /** The first few of those (request, status, start of the body). */
   samples: string[];
+  /** Requests sent again because the server closed their idle kept-alive socket as they went out. */
+  keepAliveRaces: number;
   /** Latency of each kind in the minute, and of each pool's requests together. */
   latency: Map<string, LatencyFigures>;
   pools: Partial<Record<Pool, LatencyFigures>>;
@@ -73,9 +75,13 @@ export class SoakClient {
   private minuteTally = emptyMinute();
   private readonly poolMinute: Record<Pool, RecordableHistogram> = { mix: createHistogram(), hostile: createHistogram(), probe: createHistogram() };
   private readonly inFlight: Record<Pool, number> = { mix: 0, hostile: 0, probe: 0 };
+  /** Requests sent again after a kept-alive socket was closed under them (see `send`), this minute. */
+  private keepAliveRaces = 0;
 
   constructor(private readonly ports: readonly number[]) {
-    const agents = (pool: Pool) => ports.map(() => new Agent({ keepAlive: true, maxSockets: SOCKETS[pool] }));
+    // Idle sockets are closed after 4 s, before the server's keepAliveTimeout (5 s, which Node's
+    // agent would otherwise take from the answers' Keep-Alive header and race the server on).
+    const agents = (pool: Pool) => ports.map(() => new Agent({ keepAlive: true, maxSockets: SOCKETS[pool], timeout: 4000 }));
     this.agents = { mix: agents('mix'), hostile: agents('hostile'), probe: agents('probe') };
   }
 
@@ -107,20 +113,33 @@ export class SoakClient {
       const payload = request.body === undefined ? undefined : Buffer.from(request.body);
       const headers: Record<string, string> = { ...request.headers };
       if (payload) headers['content-length'] = String(payload.length);
-      const req = httpRequest({ host: '127.0.0.1', port: this.ports[instance], method: request.method, path: request.path, headers, agent: this.agents[pool][instance] }, (res) => {
-        const status = res.statusCode ?? 0;
-        // Bodies are read only where the mix needs them or the report quotes them.
-        const keep = request.onAnswer !== undefined || !request.expect.includes(status);
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => {
-          if (keep) chunks.push(chunk);
+      const attempt = (first: boolean) => {
+        let answered = false;
+        const req = httpRequest({ host: '127.0.0.1', port: this.ports[instance], method: request.method, path: request.path, headers, agent: this.agents[pool][instance] }, (res) => {
+          answered = true;
+          const status = res.statusCode ?? 0;
+          // Bodies are read only where the mix needs them or the report quotes them.
+          const keep = request.onAnswer !== undefined || !request.expect.includes(status);
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => {
+            if (keep) chunks.push(chunk);
+          });
+          res.on('end', () => finish({ status, body: Buffer.concat(chunks).toString() }));
+          res.on('error', (error: NodeJS.ErrnoException) => finish({ error: error.code ?? error.message }));
         });
-        res.on('end', () => finish({ status, body: Buffer.concat(chunks).toString() }));
-        res.on('error', (error: NodeJS.ErrnoException) => finish({ error: error.code ?? error.message }));
-      });
-      req.setTimeout(TIMEOUT_MS, () => req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })));
-      req.on('error', (error: NodeJS.ErrnoException) => finish({ error: error.code ?? error.message }));
-      req.end(payload);
+        req.setTimeout(TIMEOUT_MS, () => req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })));
+        req.on('error', (error: NodeJS.ErrnoException) => {
+          // The server closed a kept-alive socket (idle past its keepAliveTimeout) as this request
+          // went out on it: no answer was started, so it is sent again once, as Node's docs advise;
+          // the report counts these apart. A server that died would reset fresh sockets too.
+          if (first && !answered && req.reusedSocket && error.code === 'ECONNRESET') {
+            this.keepAliveRaces++;
+            attempt(false);
+          } else finish({ error: error.code ?? error.message });
+        });
+        req.end(payload);
+      };
+      attempt(true);
     });
   }
 
@@ -133,6 +152,8 @@ export class SoakClient {
   /** The minute's tally, and a new one started. */
   endMinute(): MinuteTally {
     const tally = this.minuteTally;
+    tally.keepAliveRaces = this.keepAliveRaces;
+    this.keepAliveRaces = 0;
     for (const [kind, state] of this.kinds) {
       if (state.minute.count > 0) tally.latency.set(kind, figures(state.minute));
       state.minute.reset();
@@ -149,6 +170,7 @@ export class SoakClient {
   reset(): void {
     this.kinds.clear();
     this.minuteTally = emptyMinute();
+    this.keepAliveRaces = 0;
     for (const histogram of Object.values(this.poolMinute)) histogram.reset();
   }
 
@@ -201,7 +223,7 @@ export class SoakClient {
 }
 
 function emptyMinute(): MinuteTally {
-  return { requests: 0, serverErrors: {}, connectionErrors: {}, unexpected: {}, samples: [], latency: new Map(), pools: {} };
+  return { requests: 0, serverErrors: {}, connectionErrors: {}, unexpected: {}, samples: [], keepAliveRaces: 0, latency: new Map(), pools: {} };
 }
 
 function figures(h: RecordableHistogram): LatencyFigures {

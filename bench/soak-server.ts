@@ -21,6 +21,7 @@ total.enable();
 let seq = 0;
 
 const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+const mb = (bytes: number) => Math.round(bytes / 1024 / 102.4) / 10;
 const figures = (h: IntervalHistogram) => ({
   count: h.count,
   p50: ms(h.percentile(50)),
@@ -38,8 +39,10 @@ process.on('SIGUSR2', () => {
     resolutionMs: RESOLUTION_MS,
     window: figures(window),
     total: figures(total),
-    rssMb: Math.round(memory.rss / 1024 / 102.4) / 10,
-    heapUsedMb: Math.round(memory.heapUsed / 1024 / 102.4) / 10,
+    rssMb: mb(memory.rss),
+    heapUsedMb: mb(memory.heapUsed),
+    heapTotalMb: mb(memory.heapTotal),
+    externalMb: mb(memory.external),
   };
   window.reset();
   process.stdout.write(`soak-window ${JSON.stringify(line)}\n`);
