@@ -185,7 +185,7 @@ const selected = (cases: BenchCase[]) =>
 /** The soak case (bench/soak.ts) on ports of its own. */
 async function runSoak(script: string): Promise<SoakReport> {
   const soak = soakConfig(env);
-  log(`soak: ${soak.minutes} minutes at ${soak.rate} req/s, ${soak.hostilePerSecond} hostile actions/s, two Express instances on PostgreSQL`);
+  log(`soak: ${soak.minutes} minute${soak.minutes === 1 ? '' : 's'} at ${soak.rate} req/s, ${soak.hostilePerSecond} hostile actions/s, two Express instances on PostgreSQL`);
   const report = await benchSoak({ ...soak, script, port: PORT + 20, log });
   for (const t of report.targets) console.log(`${t.ok ? 'PASS' : 'MISS'}  ${t.name}: ${t.measured}`);
   return report;

@@ -30,6 +30,17 @@ const figures = (h: IntervalHistogram) => ({
   mean: ms(h.mean),
 });
 
+// V8's heap used, read every second: its least value in a window is about what is left after the
+// collector's full passes, the figure that grows when something leaks (RSS swings by tens of MB
+// with the collector's phase, and V8 keeps pages it freed).
+let heapFloor = Infinity;
+let heapPeak = 0;
+setInterval(() => {
+  const used = process.memoryUsage().heapUsed;
+  heapFloor = Math.min(heapFloor, used);
+  heapPeak = Math.max(heapPeak, used);
+}, 1000).unref();
+
 process.on('SIGUSR2', () => {
   // The first signal starts the measured run: what came before (start-up, warm-up) is dropped.
   if (seq === 0) total.reset();
@@ -41,10 +52,12 @@ process.on('SIGUSR2', () => {
     total: figures(total),
     rssMb: mb(memory.rss),
     heapUsedMb: mb(memory.heapUsed),
-    heapTotalMb: mb(memory.heapTotal),
-    externalMb: mb(memory.external),
+    heapFloorMb: mb(Math.min(heapFloor, memory.heapUsed)),
+    heapPeakMb: mb(Math.max(heapPeak, memory.heapUsed)),
   };
   window.reset();
+  heapFloor = Infinity;
+  heapPeak = 0;
   process.stdout.write(`soak-window ${JSON.stringify(line)}\n`);
 });
 
