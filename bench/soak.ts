@@ -207,6 +207,8 @@ export async function benchSoak(options: SoakOptions): Promise<SoakReport> {
   // Should this process die mid-run, its servers go with it (the cluster's directory stays in /tmp).
   const killServers = () => servers.forEach((s) => s.child.kill('SIGKILL'));
   process.once('exit', killServers);
+  // Stopped on every way out, so that a failed run does not keep sending.
+  const timers: { stop(): void }[] = [];
   try {
     if (!options.postgres) cluster = await startCluster();
     const url = options.postgres ?? cluster!.primary;
@@ -239,6 +241,7 @@ export async function benchSoak(options: SoakOptions): Promise<SoakReport> {
     const mix = new SoakMix(fixtures);
     const hostile = hostileActions(fixtures, [...ports, Number(new URL(url).port) || 5432]);
     const traffic = startTraffic(client, mix, hostile, options, fixtures);
+    timers.push(traffic, { stop: () => client.close() });
     log(`soak: ${options.warmupSeconds} s of warm-up at ${options.rate} req/s`);
     await sleep(options.warmupSeconds * 1000);
 
@@ -255,6 +258,7 @@ export async function benchSoak(options: SoakOptions): Promise<SoakReport> {
     let mark = performance.now();
     let rss: number[][] = servers.map(() => []);
     const sampler = setInterval(() => servers.forEach((s, i) => rss[i]!.push(rssMb(s.pid) ?? NaN)), 1000);
+    timers.push({ stop: () => clearInterval(sampler) });
     const minutes: SoakMinute[] = [];
     const count = Math.ceil(options.minutes);
     let last: WindowLine[] = [];
@@ -333,6 +337,7 @@ export async function benchSoak(options: SoakOptions): Promise<SoakReport> {
     report.targets = soakTargets(report);
     return report;
   } finally {
+    for (const t of timers) t.stop();
     await Promise.all(servers.map((s) => stopServer(s)));
     process.off('exit', killServers);
     await cluster?.remove();
