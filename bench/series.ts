@@ -10,7 +10,7 @@ import { resolveOptions } from '../src/options.js';
 import { parseRecurrence } from '../src/recurrence/rules.js';
 import { SeriesService } from '../src/recurrence/series.js';
 import { connectDatabase } from '../src/store/connect.js';
-import { Store } from '../src/store/index.js';
+import { Store } from '../src/resources/store.js';
 import { API, ADMIN_TOKEN, type BenchCase } from './cases.js';
 import { DATA_DIR } from './dataset.js';
 import { seedCalendar, type SeedFixtures } from './seed.js';

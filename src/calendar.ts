@@ -6,10 +6,12 @@ import { ResponseCache } from './http/response-cache.js';
 import type { CoreRequest, CoreResponse } from './http/types.js';
 import { resolveOptions, type CalendarOptions, type ResolvedOptions } from './options.js';
 import type { User } from './auth/capabilities.js';
+import { rootIndex } from './resources/index/root.js';
 import { ROUTES } from './resources/registry.js';
 import { createServices, type Services } from './resources/services.js';
 import { connectDatabase } from './store/connect.js';
-import { Store, dropStore, migrateStore } from './store/index.js';
+import { Store } from './resources/store.js';
+import { dropStore, migrateStore } from './store/index.js';
 import { migrationStatus } from './store/migrate.js';
 import { isDatabaseUnavailable } from './store/unavailable.js';
 import { ApiError } from './http/errors.js';
@@ -103,6 +105,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
     options: resolved,
     services: createServices(store, resolved),
     routes: ROUTES,
+    root: (index, urls, now) => rootIndex(index, urls, resolved.timezone, now),
     version,
     responses: resolved.responseCache ? { cache: new ResponseCache(resolved.responseCache.maxBytes) } : undefined,
   });

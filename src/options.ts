@@ -13,10 +13,13 @@ import { invalidOption } from './option-error.js';
 import { resolvePermalinks, type Permalinks } from './http/permalinks.js';
 import { ROLES } from './auth/capabilities.js';
 import { databaseTarget } from './store/connect.js';
-import { POSITION_HEADER } from './replication/position.js';
+import { POSITION_HEADER } from './store/lsn.js';
 import type { ReplicationOptions } from './replication/router.js';
 import type { ResolvedWebhooks, WebhookOptions } from './webhooks/deliverer.js';
 import { resolveWebhooks } from './webhooks/options.js';
+import type { RecurrenceOptions } from './recurrence/series.js';
+
+export type { RecurrenceOptions } from './recurrence/series.js';
 
 /** How a host configures a calendar. */
 export interface CalendarOptions {
@@ -157,15 +160,10 @@ export interface CalendarOptions {
   doc?: 'original' | 'complete';
 }
 
-/** How recurring events are indexed and bounded. */
-export interface RecurrenceOptions {
-  idBase: number;
-  horizonMonths: number;
-  maxHorizonMonths: number;
-  maxOccurrences: number;
-  maxLines: number;
-  maxDates: number;
-  maxCandidates: number;
+// A request sees the resolved options as `ctx.options` (the HTTP core declares only what it reads).
+declare module './http/context.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the merge itself is the declaration
+  interface ContextOptions extends ResolvedOptions {}
 }
 
 /** Options with every default applied. */

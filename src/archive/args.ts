@@ -1,7 +1,7 @@
 import { arg } from '../args/arg.js';
 import { phpPositiveInteger } from '../args/checks.js';
 import { phpInteger } from '../php/numeric.js';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../http/context.js';
 
 /** `page` of every archive. */
 export const pageArg = arg({ default: 1, description: 'archive.page', type: 'integer' }, { check: phpPositiveInteger });

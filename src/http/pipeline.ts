@@ -1,8 +1,6 @@
 import { runCheck, typeFailure, type Arg, type Args } from '../args/arg.js';
 import { toPrincipal, type Principal } from '../auth/capabilities.js';
-import type { RequestContext } from '../context.js';
-import type { ResolvedOptions } from '../options.js';
-import type { Services } from '../resources/services.js';
+import type { ContextOptions, ContextServices, RequestContext } from './context.js';
 import { ApiError, apiError, forbidden, invalidParams, missingParams, noRoute } from './errors.js';
 import { INVALID_PARAMETER, type ParamFailure } from '../args/failure.js';
 import { callerHeaders } from './cors.js';
@@ -12,7 +10,6 @@ import { limitFailure } from './limits.js';
 import { isDatabaseUnavailable } from '../store/unavailable.js';
 import { cleanStrings, parseBracketString, readBody, type ParamMap } from './params.js';
 import { routeObject } from './route-description.js';
-import { rootIndex } from '../resources/index/root.js';
 import { bodyBytes } from './raw-json.js';
 import { checkPreconditions, entityTag, hasPrecondition, notModified, notModifiedHeaders, type CurrentRepresentation } from './conditional.js';
 import type { Endpoint, HandlerContext, Reply, Route } from './route.js';
@@ -22,9 +19,14 @@ import type { ResponseCache, Settle } from './response-cache.js';
 
 /** What the pipeline needs of a calendar. */
 export interface Core {
-  options: ResolvedOptions;
-  services: Services;
+  options: ContextOptions;
+  services: ContextServices;
   routes: readonly Route[];
+  /**
+   * The REST root's index (`GET /wp-json/`) built on the namespace index's JSON, when
+   * `rootIndex` is on: given by the calendar, which knows what the site says of itself.
+   */
+  root?: (index: unknown, urls: Urls, now: Date) => unknown;
   /** The store's version now (`store/version.ts`); `undefined` where the dialect has none. */
   version: () => Promise<string | undefined>;
   /** Rendered logged-out reads, kept under the store version; absent when off. */
@@ -68,7 +70,8 @@ async function answerRoot(core: Core, req: CoreRequest): Promise<CoreResponse | 
   const inner = await dispatch(core, plainRead(req, `/${core.options.namespace}`));
   if (!inner || inner.status !== 200 || inner.body === undefined) return inner;
   const urls = urlsFor(req, core.options.namespace, core.options.baseUrl, core.options.trustProxy);
-  const body = bodyBytes(rootIndex(JSON.parse(Buffer.from(inner.body).toString('utf8')) as Parameters<typeof rootIndex>[0], urls.home, urls.root, core.options, new Date()));
+  if (!core.root) return null;
+  const body = bodyBytes(core.root(JSON.parse(Buffer.from(inner.body).toString('utf8')), urls, new Date()));
   return readAnswer(req, 200, { ...inner.headers, ETag: entityTag(body) }, body, req.method.toUpperCase() === 'HEAD');
 }
 
@@ -171,7 +174,7 @@ export function isUnavailableAnswer(response: CoreResponse | null): boolean {
   return response !== null && UNAVAILABLE.has(response);
 }
 
-function errorBody(error: unknown, options: ResolvedOptions): ApiError {
+function errorBody(error: unknown, options: ContextOptions): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseUnavailable(error)) {
     return new ApiError('rest_service_unavailable', 'The calendar store is unavailable; try again shortly.', { status: 503 });
@@ -184,7 +187,7 @@ function errorBody(error: unknown, options: ResolvedOptions): ApiError {
  * The answer to a request the calendar cannot serve at all (its store did not open, or its
  * tables are not set up): the error in the API's shape; `null` outside the namespace.
  */
-export function failedStart(options: ResolvedOptions, req: CoreRequest, error: unknown): CoreResponse | null {
+export function failedStart(options: ContextOptions, req: CoreRequest, error: unknown): CoreResponse | null {
   if (underNamespace(req.path, options.namespace) === null) return null;
   const e = errorBody(error, options);
   const method = req.method.toUpperCase();
@@ -192,7 +195,7 @@ export function failedStart(options: ResolvedOptions, req: CoreRequest, error: u
 }
 
 /** Whether `dispatch` answers `req` (a path in the namespace, or the REST root's index). */
-export function answers(options: ResolvedOptions, req: CoreRequest): boolean {
+export function answers(options: ContextOptions, req: CoreRequest): boolean {
   return underNamespace(req.path, options.namespace) !== null || (options.rootIndex && isRoot(req));
 }
 

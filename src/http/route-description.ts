@@ -3,7 +3,7 @@
  * WordPress describes its routes (`namespace`, `methods`, `endpoints` with their `args`).
  */
 import type { Args } from '../args/arg.js';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from './context.js';
 import { describe } from '../i18n/index.js';
 import type { Route } from './route.js';
 

@@ -1,53 +1,14 @@
-import type { Args, ParamsOf } from '../args/arg.js';
-import type { RequestContext } from '../context.js';
+/** Declaring routes and their endpoints (their types are the request context's: `http/context.ts`). */
+import type { Args } from '../args/arg.js';
+import type { Endpoint, HandlerContext, Method, RequestContext, Route } from './context.js';
 
-/** HTTP verbs the API registers handlers for. */
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type { Endpoint, HandlerContext, Method, Reply, Route } from './context.js';
 
 /** WordPress' verb groups. */
 export const READABLE = ['GET'] as const satisfies readonly Method[];
 export const CREATABLE = ['POST'] as const satisfies readonly Method[];
 export const EDITABLE = ['POST', 'PUT', 'PATCH'] as const satisfies readonly Method[];
 export const DELETABLE = ['DELETE'] as const satisfies readonly Method[];
-
-/** What a handler answers: a JSON value, with a status (default 200) and extra headers. */
-export interface Reply {
-  status?: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
-
-/** What handlers and permission checks receive. */
-export interface HandlerContext<A extends Args<RequestContext>> extends RequestContext {
-  params: ParamsOf<A>;
-}
-
-/** One verb group of a route: its arguments, who may call it, and what it does. */
-export interface Endpoint<A extends Args<RequestContext> = Args<RequestContext>> {
-  methods: readonly Method[];
-  args: A;
-  /**
-   * Whether the caller may use this endpoint. Also run for the `Allow` header of a request
-   * matched to a sibling endpoint, so it must cope with arguments it did not declare.
-   */
-  permission?: (ctx: HandlerContext<A>) => boolean | Promise<boolean>;
-  handler: (ctx: HandlerContext<A>) => Reply | Promise<Reply>;
-}
-
-/** A route: its upstream pattern (relative to the namespace) and its endpoints in registration order. */
-export interface Route {
-  /** E.g. `/categories/(?P<id>\d+)`; `""` for the namespace index itself. */
-  pattern: string;
-  endpoints: Endpoint[];
-  /** Whether the pattern has path parameters (such routes get no `_links` in the index). */
-  hasCaptures: boolean;
-  regex: RegExp;
-  /**
-   * Whether its answers come from the primary even with read replicas (README "Read replicas"):
-   * they are checked against state a client carries from another node (a sync token).
-   */
-  primaryOnly?: boolean;
-}
 
 /**
  * Declares an endpoint, keeping its argument types for its handler and permission check. The

@@ -1,7 +1,7 @@
 import { phpEmpty } from '../php/empty.js';
 import { has } from '../auth/capabilities.js';
 import { toId } from '../ids.js';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../http/context.js';
 
 /**
  * `image`: the id of an image attachment, or an absolute http(s) URL

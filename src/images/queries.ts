@@ -6,6 +6,11 @@ import type { AttachmentsTable, Database } from '../store/database.js';
 export type AttachmentRow = Selectable<AttachmentsTable>;
 
 /** Image attachments (featured images of events, venues and organizers). */
+/** What image records need of a store (a transaction's, or the calendar's): its attachments. */
+export interface AttachmentsAccess {
+  attachments: AttachmentStore;
+}
+
 export class AttachmentStore {
   constructor(private readonly db: Kysely<Database>) {}
 

@@ -11,7 +11,8 @@ import { nowDates } from '../posts/dates.js';
 import { imageJson } from './json.js';
 import type { AttachmentRow } from './queries.js';
 import type { Image } from '../schemas/types.js';
-import type { Store } from '../store/index.js';
+import type { AttachmentsAccess } from './queries.js';
+import type { PostsAccess } from '../posts/queries.js';
 
 /** An `image` value as a write's transaction records it (see {@link ImageService.choose}). */
 export type ImageChoice = undefined | null | { id: number } | { url: string; image: FetchedImage; author: number };
@@ -22,7 +23,7 @@ export class ImageService {
   readonly budget: ByteBudget;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: AttachmentsAccess,
     private readonly options: {
       imageHosts: readonly string[];
       timezone: string;
@@ -75,7 +76,7 @@ export class ImageService {
   }
 
   /** The attachment id of a chosen image, inside the write's transaction: a downloaded one is recorded once per URL. */
-  async record(tx: Store, choice: ImageChoice): Promise<number | null | undefined> {
+  async record(tx: AttachmentsAccess & PostsAccess, choice: ImageChoice): Promise<number | null | undefined> {
     if (choice === undefined || choice === null) return choice;
     if ('id' in choice) return choice.id;
     // Another write may have recorded the same URL since it was downloaded.

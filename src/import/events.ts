@@ -11,7 +11,7 @@ import { importPost, sourcePost } from './posts.js';
 import { emptyReport, type KindReport } from './report.js';
 import type { ImportRun } from './run.js';
 import { SourceError } from './source.js';
-import type { Store } from '../store/index.js';
+import type { Store } from '../resources/store.js';
 import { resolveZone, timezoneAbbr } from '../dates/index.js';
 import { phpEmpty } from '../php/empty.js';
 import { costFromInput } from '../resources/events/cost.js';

@@ -7,7 +7,7 @@
 import { fetchImage, type FetchedImage } from '../images/fetch-image.js';
 import { titleFromUrl } from '../images/file-name.js';
 import { ByteBudget } from '../images/byte-budget.js';
-import type { Store } from '../store/index.js';
+import type { Store } from '../resources/store.js';
 import { insertKeepingId } from './keep-ids.js';
 import type { ImportMap } from './map.js';
 

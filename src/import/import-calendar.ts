@@ -6,20 +6,22 @@
  * is.
  */
 import type { ImportedKind } from '../store/database.js';
-import type { Store } from '../store/index.js';
+import type { Store } from '../resources/store.js';
 import { CATEGORIES, TAGS } from '../resources/terms/args.js';
 import { importEvents } from './events.js';
 import { ImageImporter, type ImageImportOptions } from './images.js';
 import { importLinked, type KindImport } from './linked.js';
 import { ImportMap, sourceKey } from './map.js';
-import type { AuthorMapping } from './posts.js';
+import type { AuthorMapping } from './types.js';
 import { emptyReport, type KindReport } from './report.js';
-import type { ImportRun, ImportedPostKind } from './run.js';
+import type { ImportRun } from './run.js';
+import type { ImportedPostKind } from './types.js';
 import { Source, SourceError, type SourceOptions } from './source.js';
 import { importTerms } from './terms.js';
 import { resolveOptions, type CalendarOptions } from '../options.js';
 import { SeriesService } from '../recurrence/series.js';
-import { readCollection, type CollectionFacts } from './wordpress.js';
+import { readCollection } from './wordpress.js';
+import type { CollectionFacts } from './types.js';
 
 /** What to import from where, and how. */
 export interface ImportCalendarOptions extends SourceOptions {

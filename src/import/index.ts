@@ -2,7 +2,8 @@
 import type { Kysely } from 'kysely';
 import { connectDatabase } from '../store/connect.js';
 import type { ImportedKind } from '../store/database.js';
-import { Store, migrateStore } from '../store/index.js';
+import { Store } from '../resources/store.js';
+import { migrateStore } from '../store/index.js';
 import { migrationStatus } from '../store/migrate.js';
 import { importCalendar, type ImportCalendarOptions, type ImportReport } from './import-calendar.js';
 import { ImportMap, sourceKey } from './map.js';

@@ -1,5 +1,5 @@
 /** Keeping the source's ids (`keepIds`), so that old links and clients keep working unchanged. */
-import type { Store } from '../store/index.js';
+import type { Store } from '../resources/store.js';
 
 /**
  * Inserts a row under `sourceId` when it is given and free here, else under a new id; the id

@@ -4,7 +4,7 @@
  * Their fields go through the rules of their API writes (`venueKind.details`,
  * `organizerKind.details`: texts as `sanitize_text_field`, websites checked and cleaned).
  */
-import type { Store } from '../store/index.js';
+import type { Store } from '../resources/store.js';
 import type { LinkedInput } from '../resources/linked/rules.js';
 import { organizerKind } from '../resources/organizers/kind.js';
 import { venueKind } from '../resources/venues/kind.js';

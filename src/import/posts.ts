@@ -4,8 +4,9 @@
  * (`write-rules.ts`): titles and texts arrive rendered (texturized, in paragraphs) and are
  * stored so once filtered, in a form that renders to the same HTML again (`texts.ts`).
  */
+import type { AuthorMapping } from './types.js';
 import type { PostType } from '../store/database.js';
-import type { Store } from '../store/index.js';
+import type { Store } from '../resources/store.js';
 import { withRetry } from '../store/retry.js';
 import { uniquePostSlug } from '../posts/slug.js';
 import type { PreparedImage } from './images.js';
@@ -79,9 +80,6 @@ function postText(post: SourcePost, titleKey: string, rules: ItemRules): PostTex
     slug: rules.text('slug', shown.slug),
   };
 }
-
-/** How source authors become users here. */
-export type AuthorMapping = (sourceAuthor: number) => number | undefined;
 
 /**
  * The posts row of an imported post (for an insert or an update). An unknown status becomes a

@@ -1,15 +1,13 @@
 /** What every importer of one run shares: where it reads and writes, and how. */
-import type { Store } from '../store/index.js';
+import type { ImportedPostKind } from './types.js';
+import type { Store } from '../resources/store.js';
 import type { ImageImporter } from './images.js';
 import type { SeriesService } from '../recurrence/series.js';
 import type { ImportMap } from './map.js';
-import type { AuthorMapping } from './posts.js';
+import type { AuthorMapping } from './types.js';
 import type { KindReport } from './report.js';
 import type { Source } from './source.js';
-import type { CollectionFacts } from './wordpress.js';
-
-/** The post kinds an import copies. */
-export type ImportedPostKind = 'event' | 'venue' | 'organizer';
+import type { CollectionFacts } from './types.js';
 
 /** One import run's settings and shared state. */
 export interface ImportRun {

@@ -7,30 +7,11 @@
  * original registers some only with the block editor on) or refused to the account: the
  * import then goes without, and says so.
  */
-import type { ImportedPostKind } from './run.js';
+import type { CollectionFacts, ImportedPostKind, ListedItem } from './types.js';
 import { SourceError, type Source } from './source.js';
 
 /** The WordPress collection of each kind. */
 const COLLECTIONS: Record<ImportedPostKind, string> = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' };
-
-/** What a collection says of one item. */
-interface ListedItem {
-  /** Its password (`''` for none), when the account may see it; `undefined` read anonymously. */
-  password?: string;
-  /** Whether it is password-protected. */
-  protected: boolean;
-  /** Its modification date (UTC, `YYYY-MM-DD HH:MM:SS`) when listed. */
-  modified?: string;
-}
-
-/** What a kind's collection told. */
-export interface CollectionFacts {
-  kind: ImportedPostKind;
-  /** Every item listed (with the statuses asked for), by id. */
-  items: Map<number, ListedItem>;
-  /** Whether the passwords were shown, so that the v1 API may be asked to unlock items (`context=edit`). */
-  passwords: boolean;
-}
 
 /** `2026-11-27T20:30:08` (WordPress' `modified_gmt`) as the v1 API writes it. */
 const wallClock = (value: unknown) => (typeof value === 'string' ? value.replace('T', ' ').slice(0, 19) : undefined);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { arg } from '../args/arg.js';
 import { nonEmptyString, parseList } from '../args/checks.js';
 import { toId } from '../ids.js';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../http/context.js';
 import { isTime } from '../dates/index.js';
 import { ANY_STATUSES, isRegisteredStatus } from './status.js';
 import { has } from '../auth/capabilities.js';

@@ -6,7 +6,7 @@
 import { forbidden } from '../http/errors.js';
 import type { Principal } from '../auth/capabilities.js';
 import type { PostType } from '../store/database.js';
-import type { Store } from '../store/index.js';
+import type { PostsAccess } from './queries.js';
 import type { PostRow } from './queries.js';
 import { nowDates, publicationDates, updatedPublicationDates } from './dates.js';
 import type { PostKindInfo } from './kinds.js';
@@ -15,7 +15,7 @@ import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from './status.js'
 import { leaveTrash } from './trash.js';
 
 /** A post's columns as one update changes them. */
-export type PostChanges = Parameters<Store['posts']['update']>[1];
+export type PostChanges = Parameters<PostsAccess['posts']['update']>[1];
 
 /**
  * The status and publication dates of a new post: the status the caller may give it, the
@@ -57,7 +57,7 @@ export interface NewPost {
  * Inserts a post and returns its id. Its modification date is its publication date, as
  * WordPress inserts it.
  */
-export async function insertPost(tx: Store, post: NewPost): Promise<number> {
+export async function insertPost(tx: PostsAccess, post: NewPost): Promise<number> {
   const slug = post.slugSource !== null ? await uniquePostSlug(tx, post.type, post.slugSource) : '';
   const id = await tx.posts.insert({
     type: post.type,
@@ -96,7 +96,7 @@ export interface StatusMove {
  * the slug; a post never published is dated when it leaves the draft statuses.
  */
 export async function moveStatus(
-  tx: Store,
+  tx: PostsAccess,
   kind: PostKindInfo,
   row: PostRow,
   input: { status?: unknown; date?: unknown; date_utc?: unknown },

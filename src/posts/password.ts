@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Principal } from '../auth/capabilities.js';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../http/context.js';
 import type { PostKindInfo } from './kinds.js';
 
 /** Compares passwords in constant time (hashes make the lengths equal). */

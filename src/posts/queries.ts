@@ -8,6 +8,11 @@ import { adjustTermCounts, termIdsOf } from '../store/term-counts.js';
 export type PostRow = Selectable<PostsTable>;
 
 /** Writes and look-ups shared by every post type. */
+/** What the post lifecycle needs of a store (a transaction's, or the calendar's): its posts. */
+export interface PostsAccess {
+  posts: PostStore;
+}
+
 export class PostStore {
   constructor(
     private readonly db: Kysely<Database>,

@@ -1,5 +1,5 @@
 import type { PostType } from '../store/database.js';
-import type { Store } from '../store/index.js';
+import type { PostsAccess } from './queries.js';
 import { sanitizeTitle } from '../text/slug.js';
 
 /** Length of the store's slug column. */
@@ -33,7 +33,7 @@ export function truncateSlug(slug: string, max: number): string {
  * post has it `slug-2`, `slug-3`…, each cut to fit the column with its suffix.
  * `""` when the text has no slug character (the caller then uses the post id).
  */
-export async function uniquePostSlug(tx: Store, type: PostType, text: string, exceptId?: number): Promise<string> {
+export async function uniquePostSlug(tx: PostsAccess, type: PostType, text: string, exceptId?: number): Promise<string> {
   return freeSlug(tx, type, sanitizeTitle(text), exceptId);
 }
 
@@ -42,7 +42,7 @@ export async function uniquePostSlug(tx: Store, type: PostType, text: string, ex
  * has it, else the first free of `base-2`, `base-3`…, `base` cut before each suffix so that
  * the whole fits the slug column.
  */
-async function freeSlug(tx: Store, type: PostType, base: string, exceptId?: number): Promise<string> {
+async function freeSlug(tx: PostsAccess, type: PostType, base: string, exceptId?: number): Promise<string> {
   if (!base) return '';
   if (!(await tx.posts.slugTaken(type, base, exceptId))) return base;
   for (let n = 2; ; n++) {
@@ -59,7 +59,7 @@ const TRASHED = '__trashed';
  * makes it: its first 191 characters and `__trashed` (a slug already ending so is kept), then
  * made unique as any slug (`…__trashed-2`, cut to fit). A draft's empty slug becomes `__trashed`.
  */
-export async function trashedSlug(tx: Store, type: PostType, stored: string | null, id: number): Promise<string> {
+export async function trashedSlug(tx: PostsAccess, type: PostType, stored: string | null, id: number): Promise<string> {
   const slug = stored ?? '';
   return freeSlug(tx, type, slug.endsWith(TRASHED) ? slug : `${truncateSlug(slug, SLUG_COLUMN - TRASHED.length)}${TRASHED}`, id);
 }
@@ -70,7 +70,7 @@ export async function trashedSlug(tx: Store, type: PostType, stored: string | nu
  * before that was kept gets its trashed slug without the suffix. `null` when it had none (a
  * draft's: the caller derives one if the new status needs it).
  */
-export async function restoredSlug(tx: Store, type: PostType, slug: string | null, id: number, before: string | null = null): Promise<string | null> {
+export async function restoredSlug(tx: PostsAccess, type: PostType, slug: string | null, id: number, before: string | null = null): Promise<string | null> {
   if (before) return (await freeSlug(tx, type, before, id)) || slug;
   if (!slug) return slug;
   const stripped = slug.replace(/__trashed(?:-\d+)?$/, '');

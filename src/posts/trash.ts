@@ -1,5 +1,5 @@
 import { ApiError } from '../http/errors.js';
-import type { Store } from '../store/index.js';
+import type { PostsAccess } from './queries.js';
 import type { PostRow } from './queries.js';
 import { isUndated, nowDates } from './dates.js';
 import type { PostKindInfo } from './kinds.js';
@@ -13,13 +13,13 @@ import { restoredSlug, trashedSlug } from './slug.js';
  * A post never published (no UTC date) is dated now, as WordPress' `wp_update_post` clears
  * a draft's date that nobody set and then dates every post that is not a draft or pending one.
  */
-export async function moveToTrash(
-  tx: Store,
+export async function moveToTrash<T extends PostsAccess>(
+  tx: T,
   kind: PostKindInfo,
   current: PostRow,
   siteZone: string,
   now: Date,
-  alsoInside?: (tx: Store) => Promise<void>,
+  alsoInside?: (tx: T) => Promise<void>,
 ): Promise<void> {
   if (current.status === 'trash') throw new ApiError(`${kind.noun}-is-in-trash`, `The ${kind.noun} is already trashed`, { status: 410 });
   const stamp = nowDates(siteZone, now);
@@ -41,7 +41,7 @@ export async function moveToTrash(
  * restores its desired slug.
  */
 export async function leaveTrash(
-  tx: Store,
+  tx: PostsAccess,
   kind: PostKindInfo,
   current: PostRow,
   status: string,

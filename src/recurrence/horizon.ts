@@ -6,11 +6,25 @@
  * an editor past it (in the background, up to `maxHorizonMonths`). Reads never wait for it, and
  * anonymous reads never start it: their work stays bounded whatever window they ask for.
  */
-import type { Store } from '../store/index.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/database.js';
 import { withRetry } from '../store/retry.js';
 import { isDatabaseUnavailable } from '../store/unavailable.js';
 import { yieldTurn } from '../scheduling/turns.js';
-import type { SeriesService } from './series.js';
+import type { SeriesAccess, SeriesService } from './series.js';
+
+/** What the horizon job needs of the calendar's store: its tables, and transactions in which to read and index a series. */
+export interface HorizonStore {
+  db: Kysely<Database>;
+  transaction<T>(work: (tx: HorizonTx) => Promise<T>): Promise<T>;
+}
+
+/** A transaction of the horizon job: the index, and the series' own event (its times and zone, locked). */
+interface HorizonTx extends SeriesAccess {
+  events: SeriesAccess['events'] & {
+    get(id: number, options: { lock: boolean }): Promise<{ start_local: string; end_local: string; timezone: string; series_id: number | null } | undefined>;
+  };
+}
 
 /** `until` as a wall clock (`YYYY-MM-DD HH:MM:SS`, UTC). */
 const wallClock = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
@@ -19,7 +33,7 @@ const wallClock = (date: Date) => date.toISOString().slice(0, 19).replace('T', '
  * Indexes every series that never ends up to `until` (at most the furthest horizon), one
  * series per transaction; the number of occurrences added.
  */
-export async function extendIndex(store: Store, series: SeriesService, siteZone: string, until: Date, now: Date = new Date(), onError: (error: unknown) => void = () => undefined): Promise<number> {
+export async function extendIndex(store: HorizonStore, series: SeriesService, siteZone: string, until: Date, now: Date = new Date(), onError: (error: unknown) => void = () => undefined): Promise<number> {
   const target = wallClock(until);
   const ids = (await store.db.selectFrom('series').select('id').where('complete', '=', 0).where('indexed_until', '<', target).execute()).map((r) => r.id);
   let added = 0;

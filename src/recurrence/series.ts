@@ -8,12 +8,37 @@
 import type { Insertable } from 'kysely';
 import { resolveZone } from '../dates/index.js';
 import { invalidParams, type ApiError } from '../http/errors.js';
-import type { RecurrenceOptions } from '../options.js';
 import type { OccurrencesTable } from '../store/database.js';
-import type { Store } from '../store/index.js';
 import { expandStarts, occurrenceTimes, type Expansion, type SeriesTimes } from './expand.js';
-import type { OccurrenceRow, SeriesRow } from './queries.js';
+import type { OccurrenceRow, OccurrenceStore, SeriesRow } from './queries.js';
 import { parseRecurrence, RecurrenceError, type Recurrence } from './rules.js';
+
+/**
+ * What the index needs of a write's transaction: its occurrence index, and to mark an event as
+ * a series (the events' own queries, which sit above: structurally, not by import).
+ */
+export interface SeriesAccess {
+  occurrences: OccurrenceStore;
+  events: { updateDetails(postId: number, details: { series_id: number }): Promise<void> };
+}
+
+/** How recurring events are indexed and bounded (option `recurrence`, resolved). */
+export interface RecurrenceOptions {
+  /** The first occurrence id (post ids stay below it). */
+  idBase: number;
+  /** How far ahead a series that never ends is indexed when written, in months. */
+  horizonMonths: number;
+  /** How far ahead the index is ever extended, in months. */
+  maxHorizonMonths: number;
+  /** Occurrences a rule may have in all (one that ends) or within the horizon (one that never does). */
+  maxOccurrences: number;
+  /** Lines of one `recurrence`. */
+  maxLines: number;
+  /** RDATE and EXDATE values of one `recurrence`, together. */
+  maxDates: number;
+  /** Units of work one walk of a rule may spend (`walk.ts`). */
+  maxCandidates: number;
+}
 
 /** The end of time for finite rules: every occurrence is indexed. */
 const END_OF_TIME = '9999-12-31 23:59:59';
@@ -161,7 +186,7 @@ export class SeriesService {
   }
 
   /** New index rows for these original starts of a series, with new ids. */
-  private async newRows(tx: Store, seriesId: number, series: SeriesTimes, starts: readonly string[]): Promise<Insertable<OccurrencesTable>[]> {
+  private async newRows(tx: SeriesAccess, seriesId: number, series: SeriesTimes, starts: readonly string[]): Promise<Insertable<OccurrencesTable>[]> {
     const ids = await tx.occurrences.takeIds(starts.length, this.options.idBase);
     return starts.map((start, i) => {
       const t = occurrenceTimes(series, start);
@@ -170,7 +195,7 @@ export class SeriesService {
   }
 
   /** Makes the event `eventId` a series with these rules, and indexes its occurrences (inside the write's transaction). */
-  async create(tx: Store, eventId: number, series: SeriesTimes, now: Date): Promise<void> {
+  async create(tx: SeriesAccess, eventId: number, series: SeriesTimes, now: Date): Promise<void> {
     const { to, complete } = this.bound(series.recurrence, now);
     const { starts, more, exhausted } = this.expand(series, undefined, to, this.maxIndexed, { id: eventId });
     await tx.events.updateDetails(eventId, { series_id: eventId });
@@ -184,7 +209,7 @@ export class SeriesService {
    * start or else on the same day; occurrences the rules no longer have leave the index with
    * the events overriding them, and new ones get new ids. Returns the override events removed.
    */
-  async reindex(tx: Store, seriesId: number, series: SeriesTimes, now: Date, { reset = false } = {}): Promise<number[]> {
+  async reindex(tx: SeriesAccess, seriesId: number, series: SeriesTimes, now: Date, { reset = false } = {}): Promise<number[]> {
     const row = await tx.occurrences.series(seriesId);
     const { to, complete } = this.bound(series.recurrence, now);
     const bound = complete ? to : row && row.indexed_until > to && !row.complete ? row.indexed_until : to;
@@ -233,7 +258,7 @@ export class SeriesService {
    * Indexes a series further, up to `until` (at most the furthest horizon): the occurrences
    * after those already indexed. Returns how many were added.
    */
-  async extend(tx: Store, seriesId: number, series: SeriesTimes, until: string, now: Date): Promise<number> {
+  async extend(tx: SeriesAccess, seriesId: number, series: SeriesTimes, until: string, now: Date): Promise<number> {
     const row = await tx.occurrences.series(seriesId);
     if (!row || row.complete || row.indexed_until >= until) return 0;
     const to = until < this.maxHorizon(now) ? until : this.maxHorizon(now);

@@ -3,7 +3,7 @@ import { headerValue } from '../http/header-value.js';
 import type { CoreRequest, CoreResponse } from '../http/types.js';
 import type { ReplicaState } from '../store/dialects/dialect.js';
 import { isDatabaseUnavailable } from '../store/unavailable.js';
-import { POSITION_HEADER, formatPosition, parsePosition } from './position.js';
+import { POSITION_HEADER, formatPosition, parsePosition } from '../store/lsn.js';
 
 /** How reads wait for replicas and how long one that failed is left alone. */
 export interface ReplicationOptions {

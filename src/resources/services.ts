@@ -1,9 +1,9 @@
 import { SeriesService } from '../recurrence/series.js';
 import { HorizonKeeper, extendIndex } from '../recurrence/horizon.js';
 import type { Limits } from '../http/limits.js';
-import type { RecurrenceOptions } from '../options.js';
+import type { RecurrenceOptions } from '../recurrence/series.js';
 import type { PostKindInfo } from '../posts/kinds.js';
-import type { Store } from '../store/index.js';
+import type { Store } from './store.js';
 import type { LinkedTable } from './linked/queries.js';
 import type { PostStore } from '../posts/queries.js';
 import { ImageService } from '../images/service.js';
@@ -31,6 +31,12 @@ export interface Services {
   horizon: HorizonKeeper;
   /** The service of a linked kind (venue or organizer). */
   linked(kind: PostKindInfo): LinkedPostService<LinkedTable>;
+}
+
+// A request reaches these services as `ctx.services` (the HTTP core names no resource).
+declare module '../http/context.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the merge itself is the declaration
+  interface ContextServices extends Services {}
 }
 
 /** What the services need of the calendar's options. */

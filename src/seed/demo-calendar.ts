@@ -21,7 +21,7 @@ import type {
   TermsTable,
   VenuesTable,
 } from '../store/database.js';
-import { Store } from '../store/index.js';
+import { Store } from '../resources/store.js';
 import { recountAllTerms } from '../store/term-counts.js';
 import { seededRandom } from './random.js';
 import {

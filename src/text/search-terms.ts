@@ -1,6 +1,3 @@
-import { nonEmptyString } from '../args/checks.js';
-import type { ParamFailure } from '../args/failure.js';
-
 /** Words of a WordPress search: all `include` words must occur, no `exclude` word may. */
 export interface SearchWords {
   include: string[];
@@ -44,34 +41,9 @@ export function searchFragments(search: string): string[] {
   return search.match(FRAGMENT) ?? [];
 }
 
-/** Whether `pattern` matches more than `most` times in `text`, counting no further than that. */
-function moreThan(pattern: RegExp, text: string, most: number): boolean {
+/** Whether a venue or organizer search has more than `most` fragments, counting no further than that. */
+export function moreFragmentsThan(search: string, most: number): boolean {
   let n = 0;
-  for (const _ of text.matchAll(pattern)) if (++n > most) return true;
+  for (const _ of search.matchAll(FRAGMENT)) if (++n > most) return true;
   return false;
 }
-
-/**
- * The first-pass check of a `search` parameter: a non-empty string that `tooMany` does not
- * find cut into more than `limits.searchTerms` pieces, since every piece adds conditions to
- * the query (README "Limits").
- */
-function searchCheck(tooMany: (search: string, most: number) => boolean) {
-  return (value: unknown, ctx: { options: { limits: { searchTerms: number } } }): boolean | ParamFailure => {
-    const parsed = nonEmptyString.safeParse(value);
-    if (!parsed.success) return false;
-    const most = ctx.options.limits.searchTerms;
-    if (!tooMany(parsed.data, most)) return true;
-    const message = `search has more than ${most} words.`;
-    return { message, detail: { code: 'rest_param_too_large', message, data: { param: 'search' } } };
-  };
-}
-
-/** The check of the events archive's `search`: its terms as WordPress searches them (never more than nine). */
-export const eventSearchCheck = searchCheck((search, most) => {
-  const { include, exclude } = searchWords(search);
-  return include.length + exclude.length > most;
-});
-
-/** The check of the venue and organizer archives' `search`: its fragments. */
-export const linkedSearchCheck = searchCheck((search, most) => moreThan(FRAGMENT, search, most));

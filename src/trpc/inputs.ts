@@ -2,7 +2,7 @@ import { isRecord } from '../args/checks.js';
 import { z } from 'zod';
 import { typeFailure, type Args, type Check, type WpType } from '../args/arg.js';
 import { JSON_TYPES } from '../args/accepted.js';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../http/context.js';
 import { type ApiError, invalidParams, missingParams } from '../http/errors.js';
 import { INVALID_PARAMETER, type ParamFailure } from '../args/failure.js';
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { User } from '../auth/capabilities.js';
 import type { ChangeRow } from '../changes/log.js';
 import type { ChangeKind, ChangeType } from '../store/database.js';
-import type { Store } from '../store/index.js';
+import type { Store } from '../resources/store.js';
 import { postJson } from './post.js';
 import { webhookHeaders } from './signature.js';
 import { readOutcome } from '../changes/visibility.js';

@@ -6,7 +6,7 @@ import { connectDatabase } from '../../src/store/connect.js';
 import { createCalendar, type Calendar } from '../../src/index.js';
 import { DIALECTS, USERS, type As, type TestResponse } from '../helpers/harness.js';
 import { httpCalendar, type HttpCalendar } from '../helpers/http.js';
-import { Store } from '../../src/store/index.js';
+import { Store } from '../../src/resources/store.js';
 
 // The change feed over real HTTP (issue 16, item 3), on every database, and read by a second
 // instance over the same tables.

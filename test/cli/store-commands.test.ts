@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCalendar } from '../../src/index.js';
 import { connectDatabase } from '../../src/store/connect.js';
-import { Store } from '../../src/store/index.js';
+import { Store } from '../../src/resources/store.js';
 import { dropStore, migrationNames } from '../../src/store/migrate.js';
 import { countRows } from '../helpers/store.js';
 import { buildCli, lines, type BuiltCli } from './run-cli.js';

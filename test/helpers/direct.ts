@@ -3,7 +3,7 @@ import { toPrincipal, type Principal } from '../../src/auth/capabilities.js';
 import { apiError } from '../../src/http/errors.js';
 import type { WriteTarget } from '../../src/posts/write-target.js';
 import type { Services } from '../../src/resources/services.js';
-import { Store } from '../../src/store/index.js';
+import { Store } from '../../src/resources/store.js';
 import { USERS } from './harness.js';
 import type { StoreCalendar } from './store.js';
 

@@ -4,7 +4,7 @@ import { importLinked } from '../../src/import/linked.js';
 import type { ImportCalendarOptions } from '../../src/import/import-calendar.js';
 import { importTerms } from '../../src/import/terms.js';
 import { CATEGORIES, TAGS } from '../../src/resources/terms/args.js';
-import type { Store } from '../../src/store/index.js';
+import type { Store } from '../../src/resources/store.js';
 import { DIALECTS, type TestCalendar } from '../helpers/harness.js';
 import { httpCalendar, type HttpCalendar } from '../helpers/http.js';
 import { importTarget, type ImportTarget } from './target.js';

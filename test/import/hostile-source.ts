@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
 import { createCalendar, type Calendar } from '../../src/index.js';
 import { connectDatabase } from '../../src/store/connect.js';
-import { Store, migrateStore } from '../../src/store/index.js';
+import { Store } from '../../src/resources/store.js';
+import { migrateStore } from '../../src/store/index.js';
 import { requester, type TestCalendar } from '../helpers/harness.js';
 
 // A source that does what a hostile or broken site can do, for the importer's tests (issue 28):

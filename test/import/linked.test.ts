@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importLinked } from '../../src/import/linked.js';
 import type { ImportCalendarOptions } from '../../src/import/import-calendar.js';
-import type { Store } from '../../src/store/index.js';
+import type { Store } from '../../src/resources/store.js';
 import { DIALECTS, type TestCalendar } from '../helpers/harness.js';
 import { httpCalendar, type HttpCalendar } from '../helpers/http.js';
 import { importTarget, type ImportTarget } from './target.js';

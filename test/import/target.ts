@@ -5,7 +5,8 @@ import { ImportMap, sourceKey } from '../../src/import/map.js';
 import { prepareRun, type ImportCalendarOptions } from '../../src/import/import-calendar.js';
 import type { ImportRun } from '../../src/import/run.js';
 import { connectDatabase } from '../../src/store/connect.js';
-import { Store, migrateStore } from '../../src/store/index.js';
+import { Store } from '../../src/resources/store.js';
+import { migrateStore } from '../../src/store/index.js';
 import { requester, type TestCalendar } from '../helpers/harness.js';
 import type { HttpCalendar } from '../helpers/http.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importTerms } from '../../src/import/terms.js';
 import { CATEGORIES, TAGS } from '../../src/resources/terms/args.js';
-import type { Store } from '../../src/store/index.js';
+import type { Store } from '../../src/resources/store.js';
 import { DIALECTS, type TestCalendar } from '../helpers/harness.js';
 import { httpCalendar, type HttpCalendar } from '../helpers/http.js';
 import { importTarget, type ImportTarget } from './target.js';

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { restoredSlug, storedSlugForm, trashedSlug, truncateSlug, uniquePostSlug } from '../../src/posts/slug.js';
 import { connectDatabase } from '../../src/store/connect.js';
 import type { PostType } from '../../src/store/database.js';
-import { Store, migrateStore } from '../../src/store/index.js';
+import { Store } from '../../src/resources/store.js';
+import { migrateStore } from '../../src/store/index.js';
 import { postRow } from '../helpers/store.js';
 
 const NOW = '2026-01-01 10:00:00';

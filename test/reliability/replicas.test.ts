@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase } from './fixtures/postgres.js';
 import { TOKENS, TOKENS_ENV, http, startExampleServer, type ExampleServer } from './fixtures/processes.js';
 import { CAN_REPLICATE, addressSwitch, onDatabase, privateCluster, sharedCluster, waitUntil, type Cluster } from './fixtures/replication.js';
-import { parsePosition } from '../../src/replication/position.js';
+import { parsePosition } from '../../src/store/lsn.js';
 
 const POSITION = 'x-calendar-position';
 

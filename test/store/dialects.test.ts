@@ -22,7 +22,7 @@ import { dialectOf, type StoreDialect } from '../../src/store/dialects/index.js'
 import { mysqlDialect } from '../../src/store/dialects/mysql.js';
 import { postgresDialect } from '../../src/store/dialects/postgres.js';
 import { sqliteDialect } from '../../src/store/dialects/sqlite.js';
-import { Store } from '../../src/store/index.js';
+import { Store } from '../../src/resources/store.js';
 import { DIALECTS } from '../helpers/harness.js';
 
 const OBJECTS: Record<string, StoreDialect> = { sqlite: sqliteDialect, postgres: postgresDialect, mysql: mysqlDialect };

@@ -7,7 +7,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCalendar, type Calendar, type CoreRequest, type User } from '../../src/index.js';
-import { formatPosition, parsePosition } from '../../src/replication/position.js';
+import { formatPosition, parsePosition } from '../../src/store/lsn.js';
 import { createScratchDatabase, type ScratchDatabase } from '../reliability/fixtures/postgres.js';
 import { freePort } from '../reliability/fixtures/processes.js';
 import { CAN_REPLICATE, REPLICA_DEADLINE_MS, onDatabase, sharedCluster, type Cluster } from '../reliability/fixtures/replication.js';

@@ -3,7 +3,7 @@ import { InvalidArgumentError } from 'commander';
 import { DateTime } from 'luxon';
 import { importCalendar, type ImportReport } from '../../import/import-calendar.js';
 import type { ImportedKind } from '../../store/database.js';
-import { Store } from '../../store/index.js';
+import { Store } from '../../resources/store.js';
 import { migrateToLatest, migrationStatus } from '../../store/migrate.js';
 import { parseAllowedHost } from '../../images/allowed-hosts.js';
 import { describeTarget, isMissingSqliteFile, withDatabase } from '../database-target.js';

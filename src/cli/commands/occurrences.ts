@@ -1,7 +1,7 @@
 import { resolveOptions } from '../../options.js';
 import { extendIndex } from '../../recurrence/horizon.js';
 import { SeriesService } from '../../recurrence/series.js';
-import { Store } from '../../store/index.js';
+import { Store } from '../../resources/store.js';
 import { migrateToLatest } from '../../store/migrate.js';
 import { describeTarget, withDatabase } from '../database-target.js';
 import { printLine } from '../output.js';

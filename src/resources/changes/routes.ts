@@ -1,5 +1,5 @@
 import type { ChangeScope } from '../../changes/log.js';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../http/context.js';
 import { syncToken, tokenPosition } from '../../changes/token.js';
 import { ApiError } from '../../http/errors.js';
 import { READABLE, endpoint, route } from '../../http/route.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { acceptedObject } from '../../args/accepted.js';
 import type { Args } from '../../args/arg.js';
 import { isRecord } from '../../args/checks.js';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../http/context.js';
 import type { Route } from '../../http/route.js';
 import { isDescriptionKey } from '../../i18n/index.js';
 import { writeSchema, type JsonObject } from '../../schemas/json-schema.js';

@@ -1,5 +1,5 @@
 import type { ArgDoc, Args, WpType } from '../../args/arg.js';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../http/context.js';
 import type { Endpoint, Method, Route } from '../../http/route.js';
 import type { DescriptionKey } from '../../i18n/en.js';
 import { describe } from '../../i18n/index.js';

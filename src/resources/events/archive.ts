@@ -1,7 +1,7 @@
 import { parseList } from '../../args/checks.js';
 import { has } from '../../auth/capabilities.js';
 import { toId } from '../../ids.js';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../http/context.js';
 import { defaultEndBound, defaultStartBound, endOfDay, rawDefaultEnd, rawDefaultStart, startOfDay, strictBound } from '../../dates/index.js';
 import { apiError } from '../../http/errors.js';
 import { asQueryValue, encodedUrl, pagingUrls, type QueryPair } from '../../archive/urls.js';

@@ -1,9 +1,9 @@
 import { isTruthy, phpEmpty } from '../../php/empty.js';
 import { z } from 'zod';
-import { arg } from '../../args/arg.js';
+import { arg, type ParamsOf } from '../../args/arg.js';
 import { isScalar, nonEmptyString, parseList, positiveInteger } from '../../args/checks.js';
 import { toId } from '../../ids.js';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../http/context.js';
 import { isTime, isValidTimezone, rawDefaultEnd, rawDefaultStart } from '../../dates/index.js';
 import type { ParamFailure } from '../../args/failure.js';
 import { EVENT } from '../../posts/kinds.js';
@@ -11,7 +11,7 @@ import { imageCheck } from '../../images/args.js';
 import { pageArg, perPageArg } from '../../archive/args.js';
 import { linkedEntryCheck } from '../linked/entries.js';
 import { archiveStatusCheck, existingEvent, existingUser, registeredStatus, urlOrEmpty } from '../../posts/args.js';
-import { eventSearchCheck } from '../../text/search-terms.js';
+import { eventSearchCheck } from '../../args/search.js';
 import { sanitizeTermName } from '../../text/sanitize.js';
 import { CATEGORIES, TAGS, type TermKind } from '../terms/args.js';
 import { organizerWriteArgs, venueWriteArgs } from '../linked/args.js';
@@ -214,3 +214,5 @@ export const eventSlugArg = arg(
     check: async (value: unknown, ctx: Ctx) => typeof value === 'string' && value !== '' && (await ctx.services.events.bySlug(value)) !== undefined,
   },
 );
+/** An event write's parameters, after validation: what the write arguments declare (none required on update). */
+export type EventInput = Partial<ParamsOf<ReturnType<typeof eventWriteArgs<false>>> & ParamsOf<typeof eventScopeArgs>>;

@@ -4,7 +4,7 @@
  * of "this occurrence" changes, through the same rules as any event. They are never listed nor
  * read by their own id: the occurrence is.
  */
-import type { Store } from '../../store/index.js';
+import type { Store } from '../store.js';
 import type { OccurrenceRow } from '../../recurrence/queries.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';
 import type { EventRow } from './queries.js';

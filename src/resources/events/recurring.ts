@@ -19,13 +19,13 @@ import type { OccurrenceRow } from '../../recurrence/queries.js';
 import type { Recurrence } from '../../recurrence/rules.js';
 import { withUntil } from '../../recurrence/rules.js';
 import type { SeriesService } from '../../recurrence/series.js';
-import type { Store } from '../../store/index.js';
+import type { Store } from '../store.js';
 import { withRetry } from '../../store/retry.js';
 import { copyEvent, createOverride, followSeries, overridesOf, removeOverrides } from './overrides.js';
 import { moveToTrash } from '../../posts/trash.js';
 import { EVENT } from '../../posts/kinds.js';
 import type { EventRow } from './queries.js';
-import type { EventInput } from './rules.js';
+import type { EventInput } from './args.js';
 
 /** The update of one event inside a transaction, as `EventService` writes it; the change log names `change.id`. */
 export type ApplyUpdate = (tx: Store, target: WriteTarget<EventRow>, input: EventInput, sent: (name: string) => boolean, change: { id: number; scope: ChangeScope | null }) => Promise<EventRow>;

@@ -1,11 +1,11 @@
 import { has } from '../../auth/capabilities.js';
 import type { Args } from '../../args/arg.js';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../http/context.js';
 import { apiError, invalidParam } from '../../http/errors.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../../http/route.js';
 import type { WriteTarget } from '../../posts/write-target.js';
 import { isTruthy } from '../../php/empty.js';
-import type { EventInput } from './rules.js';
+import type { EventInput } from './args.js';
 import { eventArchiveArgs, eventIdArg, eventScopeArgs, eventSlugArg, eventWriteArgs, occurrencesArgs } from './args.js';
 import { passwordArg } from '../../posts/args.js';
 import type { EventRow } from './queries.js';

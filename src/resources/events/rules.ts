@@ -1,4 +1,3 @@
-import type { ParamsOf } from '../../args/arg.js';
 import { insertPost, moveStatus, newPostState } from '../../posts/lifecycle.js';
 import { phpEmpty } from '../../php/empty.js';
 import { can, has, viewerKey, type Principal } from '../../auth/capabilities.js';
@@ -16,10 +15,10 @@ import { assertAuthorAllowed, type AuthorWrite } from '../../posts/author.js';
 import { filterContent, filterExcerpt, filterTitle } from '../../posts/text.js';
 import { parseLinkedEntries, type LinkedEntry } from '../linked/entries.js';
 import { termList } from './args.js';
-import type { eventScopeArgs, eventWriteArgs } from './args.js';
+
 import { CATEGORIES, TAGS } from '../terms/args.js';
 import type { EventDetails, EventKey, EventListQuery, EventRow, NewEvent } from './queries.js';
-import type { Store } from '../../store/index.js';
+import type { Store } from '../store.js';
 import type { Taxonomy } from '../../store/database.js';
 import type { PostRow } from '../../posts/queries.js';
 import { withRetry } from '../../store/retry.js';
@@ -40,8 +39,7 @@ import { redact } from '../../posts/redact.js';
 import { embeddedTermJson } from '../terms/json.js';
 import type { CalendarEvent, EventTerm, Organizer, Venue } from '../../schemas/types.js';
 
-/** An event write's parameters, after validation: what the write arguments declare (none required on update). */
-export type EventInput = Partial<ParamsOf<ReturnType<typeof eventWriteArgs<false>>> & ParamsOf<typeof eventScopeArgs>>;
+import type { EventInput } from './args.js';
 
 /** Term order of an event: by name, ignoring case (one collator: building one per call is slow). */
 const BY_NAME = new Intl.Collator('en', { sensitivity: 'base' });

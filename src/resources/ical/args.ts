@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../http/context.js';
 import { defaultStartBound } from '../../dates/index.js';
 import { eventArchiveArgs, eventIdArg, eventSlugArg } from '../events/args.js';
 import { passwordArg } from '../../posts/args.js';

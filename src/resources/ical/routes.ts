@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../http/context.js';
 import { READABLE, endpoint, route, type Route } from '../../http/route.js';
 import { calendarBytes } from '../../ical/calendar.js';
 import { vevent, type Vevent } from '../../ical/vevent.js';

@@ -1,10 +1,17 @@
 import { resolveZone } from '../../dates/index.js';
-import type { ResolvedOptions } from '../../options.js';
+import type { Urls } from '../../http/urls.js';
 
 /** The namespace index as the namespace route answers it. */
 interface NamespaceIndex {
   namespace: string;
   routes: Record<string, unknown>;
+}
+
+/** The namespace index in the JSON the namespace route answered (the pipeline hands it over parsed). */
+function namespaceIndex(json: unknown): NamespaceIndex {
+  const { namespace, routes } = typeof json === 'object' && json !== null ? (json as Partial<Record<keyof NamespaceIndex, unknown>>) : {};
+  if (typeof namespace !== 'string' || typeof routes !== 'object' || routes === null) throw new TypeError('calendar: the namespace index has no namespace or routes');
+  return { namespace, routes: { ...routes } };
 }
 
 /**
@@ -13,8 +20,9 @@ interface NamespaceIndex {
  * routes there. The site fields describe the calendar's configuration; `namespaces` lists
  * only the calendar's own, as the root belongs to it only where the host mounts nothing else.
  */
-export function rootIndex(index: NamespaceIndex, home: string, root: string, options: ResolvedOptions, now: Date): Record<string, unknown> {
-  const zone = resolveZone(options.timezone);
+export function rootIndex(json: unknown, { home, root }: Pick<Urls, 'home' | 'root'>, timezone: string, now: Date): Record<string, unknown> {
+  const index = namespaceIndex(json);
+  const zone = resolveZone(timezone);
   const offsetMinutes = zone ? zone.zone.offset(now.getTime()) : 0;
   return {
     name: new URL(home).hostname,
@@ -22,7 +30,7 @@ export function rootIndex(index: NamespaceIndex, home: string, root: string, opt
     url: home,
     home,
     gmt_offset: offsetMinutes / 60,
-    timezone_string: zone?.kind === 'iana' ? options.timezone : '',
+    timezone_string: zone?.kind === 'iana' ? timezone : '',
     namespaces: [index.namespace],
     authentication: {},
     routes: {

@@ -1,5 +1,5 @@
 import { arg } from '../../args/arg.js';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../http/context.js';
 import { apiError } from '../../http/errors.js';
 import { READABLE, endpoint, route } from '../../http/route.js';
 import { routeObject } from '../../http/route-description.js';

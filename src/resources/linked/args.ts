@@ -1,13 +1,13 @@
 import { arg, type Arg } from '../../args/arg.js';
 import { nonEmptyString } from '../../args/checks.js';
 import { toId } from '../../ids.js';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../http/context.js';
 import type { PostKindInfo } from '../../posts/kinds.js';
 import type { DescriptionKey } from '../../i18n/en.js';
 import { pageArg, perPageArg } from '../../archive/args.js';
 import { archiveStatusCheck, existingEvent, existingUser, registeredStatus, stringOrEmpty, time, urlOrEmpty } from '../../posts/args.js';
 import { imageCheck } from '../../images/args.js';
-import { linkedSearchCheck } from '../../text/search-terms.js';
+import { linkedSearchCheck } from '../../args/search.js';
 
 type Ctx = RequestContext;
 

@@ -1,7 +1,7 @@
 import { phpEmpty } from '../../php/empty.js';
 import { isRecord, isScalar } from '../../args/checks.js';
 import { toId } from '../../ids.js';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../http/context.js';
 import { isUrlOrEmpty } from '../../text/url.js';
 import { existingUser } from '../../posts/args.js';
 import { namedAuthor } from '../../posts/author.js';

@@ -1,6 +1,6 @@
 import { httpDate } from '../../http/conditional.js';
 import { has } from '../../auth/capabilities.js';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../http/context.js';
 import { apiError, invalidParam } from '../../http/errors.js';
 import { asQueryValue, pagingUrls } from '../../archive/urls.js';
 import { archiveHeaders, archivePage, totalPages } from '../../archive/page.js';

@@ -12,7 +12,7 @@ import { filterContent, filterTitle } from '../../posts/text.js';
 import { storedSlugForm } from '../../posts/slug.js';
 import { assertPublicationDates } from '../../posts/dates.js';
 import { assertAuthorAllowed, namedAuthor, type AuthorWrite } from '../../posts/author.js';
-import type { Store } from '../../store/index.js';
+import type { Store } from '../store.js';
 import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTable } from './queries.js';
 import { withRetry } from '../../store/retry.js';
 import type { ImageChoice, ImageService } from '../../images/service.js';

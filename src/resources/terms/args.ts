@@ -2,7 +2,7 @@ import { phpInteger } from '../../php/numeric.js';
 import { arg, type Args } from '../../args/arg.js';
 import { isScalar, nonEmptyString, parseList } from '../../args/checks.js';
 import { toId } from '../../ids.js';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../http/context.js';
 import type { Taxonomy } from '../../store/database.js';
 import { pageArg, perPageArg } from '../../archive/args.js';
 import { existingEvent } from '../../posts/args.js';

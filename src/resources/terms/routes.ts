@@ -6,7 +6,7 @@ import { termArchiveArgs, termIdArg, termWriteArgs, type TermKind } from './args
 import { parseList } from '../../args/checks.js';
 import { toId } from '../../ids.js';
 import type { TermListQuery, TermRow } from './queries.js';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../http/context.js';
 import { sanitizeTitle } from '../../text/slug.js';
 
 const ORDERBY: Record<string, TermListQuery['orderby']> = {

@@ -6,7 +6,7 @@ import { termJson, termLinks, type Ancestry } from './json.js';
 import type { Term } from '../../schemas/types.js';
 import type { TermKind } from './args.js';
 import type { ChangeKind, Taxonomy } from '../../store/database.js';
-import type { Store } from '../../store/index.js';
+import type { Store } from '../store.js';
 import { withRetry } from '../../store/retry.js';
 import { preconditionFailed } from '../../http/conditional.js';
 import { sameRow } from '../../posts/write-target.js';

@@ -47,7 +47,7 @@ export interface ReplicaState {
   /** The store version on that node, which its kept answers are bound to. */
   version: string;
   /**
-   * How far the node has replayed the primary's log (`replication/position.ts`); `undefined`
+   * How far the node has replayed the primary's log (`store/lsn.ts`); `undefined`
    * once it is no longer a replica (promoted): it then holds every write it will ever be sent.
    */
   position: bigint | undefined;

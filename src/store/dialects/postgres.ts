@@ -1,6 +1,6 @@
 import { CompiledQuery, sql, type InsertQueryBuilder, type InsertResult } from 'kysely';
 import type { StoreDialect } from './dialect.js';
-import { parsePosition } from '../../replication/position.js';
+import { parsePosition } from '../lsn.js';
 
 /** Read on every request: compiled once, not built and compiled each time. */
 const VERSION: CompiledQuery<{ s: string }> = CompiledQuery.raw('select pg_current_snapshot()::text as s');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventListQuery, EventRow } from '../../../src/resources/events/queries.js';
 import type { Services } from '../../../src/resources/services.js';
-import type { Store } from '../../../src/store/index.js';
+import type { Store } from '../../../src/resources/store.js';
 import { ADMIN, NOW, servicesOf, storeOf } from '../../helpers/direct.js';
 import { DIALECTS } from '../../helpers/harness.js';
 import { storeCalendar, type StoreCalendar } from '../../helpers/store.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPrincipal, type Principal } from '../../../src/auth/capabilities.js';
 import { ApiError } from '../../../src/http/errors.js';
 import type { EventRow } from '../../../src/resources/events/queries.js';
-import type { EventInput } from '../../../src/resources/events/rules.js';
+import type { EventInput } from '../../../src/resources/events/args.js';
 import type { Services } from '../../../src/resources/services.js';
 import { ADMIN, NOW, sentIn, servicesOf, targetOf } from '../../helpers/direct.js';
 import { DIALECTS } from '../../helpers/harness.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Args } from '../../../src/args/arg.js';
 import { arg } from '../../../src/args/arg.js';
-import type { RequestContext } from '../../../src/context.js';
+import type { RequestContext } from '../../../src/http/context.js';
 import { READABLE, endpoint, route } from '../../../src/http/route.js';
 import { argsObject, routeObject } from '../../../src/http/route-description.js';
 import { testCalendar, type TestCalendar } from '../../helpers/harness.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LinkedListQuery, LinkedPostStore, LinkedTable } from '../../../src/resources/linked/queries.js';
 import type { LinkedPostService } from '../../../src/resources/linked/rules.js';
 import type { Services } from '../../../src/resources/services.js';
-import type { Store } from '../../../src/store/index.js';
+import type { Store } from '../../../src/resources/store.js';
 import { ADMIN, NOW, servicesOf, storeOf, targetOf } from '../../helpers/direct.js';
 import { DIALECTS } from '../../helpers/harness.js';
 import { storeCalendar, type StoreCalendar } from '../../helpers/store.js';
