@@ -5,7 +5,7 @@
  * `organizerKind.details`: texts as `sanitize_text_field`, websites checked and cleaned).
  */
 import type { Store } from '../resources/store.js';
-import type { LinkedInput } from '../resources/linked/rules.js';
+import type { LinkedInput } from '../resources/linked/args.js';
 import { organizerKind } from '../resources/organizers/kind.js';
 import { venueKind } from '../resources/venues/kind.js';
 import type { VenuesTable, OrganizersTable } from '../store/database.js';

@@ -7,7 +7,7 @@
 import type { ChangeKind } from '../store/database.js';
 import { withRetry } from '../store/retry.js';
 import type { TermKind } from '../resources/terms/args.js';
-import { fitsColumns } from '../resources/terms/rules.js';
+import { fitsColumns } from '../resources/terms/store.js';
 import { sanitizeTermName } from '../text/sanitize.js';
 import { sanitizeTitle } from '../text/slug.js';
 import { ItemRules, Refusal, type Alteration } from './write-rules.js';

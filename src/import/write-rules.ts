@@ -12,7 +12,7 @@ import { cleanText } from '../http/params.js';
 import { phpEmpty } from '../php/empty.js';
 import { ZERO_DATE } from '../posts/status.js';
 import { isEventTimezone, isWriteTime } from '../resources/events/args.js';
-import { assertStorable } from '../resources/linked/rules.js';
+import { assertStorable } from '../resources/linked/service.js';
 import { filterForCaller, type FilteredField } from '../text/render.js';
 import { isUrlOrEmpty } from '../text/url.js';
 

@@ -12,9 +12,9 @@ import { Connection } from '../store/connection.js';
 import type { Database } from '../store/database.js';
 import type { StoreDialect } from '../store/dialects/index.js';
 import type { ReplicaState } from '../store/dialects/dialect.js';
-import { EventStore } from './events/queries.js';
-import { LinkedPostStore } from './linked/queries.js';
-import { TermStore } from './terms/queries.js';
+import { EventStore } from './events/store.js';
+import { LinkedPostStore } from './linked/store.js';
+import { TermStore } from './terms/store.js';
 
 // Fields `search` looks in.
 const VENUE_SEARCH = ['posts.title', 'posts.content', 'posts.excerpt', 'd.address', 'd.city', 'd.province', 'd.state', 'd.stateprovince', 'd.zip', 'd.phone'];

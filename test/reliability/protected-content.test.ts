@@ -51,7 +51,7 @@ describe('protected content (SQLite)', () => {
     expect(unlocked.body).toMatchObject({ venue: 'Locked hall', address: '9 Locked St' });
   });
 
-  // KI-2 (src/resources/events/routes.ts / queries.ts search): an anonymous `search` matches the
+  // KI-2 (src/resources/events/routes.ts / store.ts search): an anonymous `search` matches the
   // hidden description of a password-protected event, so the (redacted) hit tells the caller
   // what the protected text contains. WordPress' own search excludes password-protected posts
   // for logged-out callers (WP_Query::parse_search adds `post_password = ''`).

@@ -15,7 +15,7 @@ import type { CalendarEvent } from '../../schemas/types.js';
 import { termList } from './args.js';
 import { archiveStatuses } from '../../posts/args.js';
 import { CATEGORIES, TAGS, type TermKind } from '../terms/args.js';
-import type { EventKey, EventListQuery } from './queries.js';
+import type { EventKey, EventListQuery } from './store.js';
 import { searchWords } from '../../text/search-terms.js';
 
 /** Term ids named by a filter (id, slug or name), with the descendants of categories. */

@@ -219,3 +219,21 @@ export function jsonLdPrice(stored: StoredCost | null, settings: Partial<CostSet
   if (price === null) return undefined;
   return price === escapeHtml(full.free) ? '0' : price;
 }
+
+/** Width of the `currency_symbol` column. */
+const SYMBOL_COLUMN = 32;
+
+/**
+ * A cost as stored. A "symbol" longer than any currency sign (inferred from text such as
+ * `Entry for the whole family 5`) is dropped, as when no symbol can be inferred: the display
+ * then uses the site's default.
+ */
+export function withStorableSymbol(cost: StoredCost): StoredCost {
+  return cost.currencySymbol.length > SYMBOL_COLUMN ? { ...cost, currencySymbol: '', currencyPosition: '' } : cost;
+}
+
+/** The cost of a write as stored ({@link withStorableSymbol}). */
+export function storableCost(input: unknown): StoredCost | null {
+  const cost = costFromInput(input);
+  return cost && withStorableSymbol(cost);
+}

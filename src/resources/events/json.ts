@@ -4,7 +4,7 @@ import type { Urls } from '../../http/urls.js';
 import { EVENT } from '../../posts/kinds.js';
 import { globalIds, permalink } from '../../posts/urls.js';
 import { postStamp } from '../../posts/json.js';
-import type { EventRow } from './queries.js';
+import type { EventRow } from './store.js';
 import { jsonLdDescription, jsonLdName } from '../../text/json-ld.js';
 import { renderContent, renderExcerpt, renderTitle } from '../../text/render.js';
 import { escapeWebsite } from '../../text/url.js';

@@ -7,7 +7,7 @@
 import type { Store } from '../store.js';
 import type { OccurrenceRow } from '../../recurrence/queries.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';
-import type { EventRow } from './queries.js';
+import type { EventRow } from './store.js';
 
 /** Times of a copy: an occurrence's, or the first of a new series. */
 type CopyTimes = Pick<EventRow, 'start_local' | 'end_local' | 'start_utc' | 'end_utc'>;

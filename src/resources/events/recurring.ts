@@ -24,7 +24,7 @@ import { withRetry } from '../../store/retry.js';
 import { copyEvent, createOverride, followSeries, overridesOf, removeOverrides } from './overrides.js';
 import { moveToTrash } from '../../posts/trash.js';
 import { EVENT } from '../../posts/kinds.js';
-import type { EventRow } from './queries.js';
+import type { EventRow } from './store.js';
 import type { EventInput } from './args.js';
 
 /** The update of one event inside a transaction, as `EventService` writes it; the change log names `change.id`. */

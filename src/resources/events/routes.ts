@@ -8,7 +8,7 @@ import { isTruthy } from '../../php/empty.js';
 import type { EventInput } from './args.js';
 import { eventArchiveArgs, eventIdArg, eventScopeArgs, eventSlugArg, eventWriteArgs, occurrencesArgs } from './args.js';
 import { passwordArg } from '../../posts/args.js';
-import type { EventRow } from './queries.js';
+import type { EventRow } from './store.js';
 import { ICAL_HEADER, archive, occurrences, unlocked } from './archive.js';
 import type { RawJson } from '../../http/raw-json.js';
 

@@ -7,7 +7,7 @@ import { icalZone, localTime } from '../../ical/zones.js';
 import type { OccurrenceRow } from '../../recurrence/queries.js';
 import type { RawJson } from '../../http/raw-json.js';
 import { redact } from '../../posts/redact.js';
-import type { EventRow } from '../events/queries.js';
+import type { EventRow } from '../events/store.js';
 import { eventFilter, unlocked } from '../events/archive.js';
 import { readEvent } from '../events/routes.js';
 import { eventFileArgs, eventFileBySlugArgs, feedArgs, feedStart } from './args.js';

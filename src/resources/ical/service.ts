@@ -6,8 +6,8 @@ import type { RawJson } from '../../http/raw-json.js';
 import { redact } from '../../posts/redact.js';
 import { slices } from '../../scheduling/turns.js';
 import type { CalendarEvent } from '../../schemas/types.js';
-import type { EventService } from '../events/rules.js';
-import type { EventKey } from '../events/queries.js';
+import type { EventService } from '../events/service.js';
+import type { EventKey } from '../events/store.js';
 
 /** Bytes of written events kept per store version: the feeds of many callers' views. */
 const WRITTEN_BYTES = 32 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import { arg, type Arg } from '../../args/arg.js';
+import { arg, type Arg, type ParamsOf } from '../../args/arg.js';
 import { nonEmptyString } from '../../args/checks.js';
 import { toId } from '../../ids.js';
 import type { RequestContext } from '../../http/context.js';
@@ -98,3 +98,6 @@ export function organizerWriteArgs<R extends boolean>(required: R) {
 
 /** The write arguments of a linked kind. */
 export type LinkedWriteArgs = Record<string, Arg<unknown, boolean, Ctx>>;
+
+/** A venue or organizer write's parameters, after validation: what their write arguments declare (none required on update). */
+export type LinkedInput = Partial<ParamsOf<ReturnType<typeof venueWriteArgs<false>>> & ParamsOf<ReturnType<typeof organizerWriteArgs<false>>>>;

@@ -1,4 +1,4 @@
-import type { LinkedView } from './rules.js';
+import type { LinkedView } from './service.js';
 import type { PostKindInfo } from '../../posts/kinds.js';
 import { globalIds, permalink } from '../../posts/urls.js';
 import { postStamp } from '../../posts/json.js';

@@ -13,8 +13,8 @@ import { EVENT } from '../../posts/kinds.js';
 import { nowDates } from '../../posts/dates.js';
 import { linkedArchiveArgs, linkedIdArg, linkedSlugArg, type LinkedWriteArgs } from './args.js';
 import { archiveStatuses } from '../../posts/args.js';
-import type { LinkedPostService } from './rules.js';
-import type { LinkedRow, LinkedTable } from './queries.js';
+import type { LinkedPostService } from './service.js';
+import type { LinkedRow, LinkedTable } from './store.js';
 import { toId } from '../../ids.js';
 import { searchFragments } from '../../text/search-terms.js';
 

@@ -1,11 +1,12 @@
 import { dropEmpty, phpEmpty } from '../../php/empty.js';
 import { ORGANIZER } from '../../posts/kinds.js';
 import { globalIds, jsonLdText, linkedHead, linkedText } from '../linked/json.js';
-import type { DetailsOf } from '../linked/queries.js';
+import type { DetailsOf } from '../linked/store.js';
 import { antispambot } from '../../text/json-ld.js';
 import { sanitizeTextField } from '../../text/sanitize.js';
 import { sanitizeUrl } from '../../text/url.js';
-import type { LinkedInput, LinkedKind } from '../linked/rules.js';
+import type { LinkedInput } from '../linked/args.js';
+import type { LinkedKind } from '../linked/service.js';
 import type { Image } from '../../schemas/types.js';
 
 type Organizer = DetailsOf<'organizers'>;

@@ -1,7 +1,7 @@
 import { hostPage } from '../../http/permalinks.js';
 import type { Urls } from '../../http/urls.js';
 import type { TermKind } from './args.js';
-import type { TermRow } from './queries.js';
+import type { TermRow } from './store.js';
 import type { EventTerm, Term } from '../../schemas/types.js';
 
 /** Slugs and parents of terms and their ancestors, for hierarchical URLs. */

@@ -5,7 +5,7 @@ import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route }
 import { termArchiveArgs, termIdArg, termWriteArgs, type TermKind } from './args.js';
 import { parseList } from '../../args/checks.js';
 import { toId } from '../../ids.js';
-import type { TermListQuery, TermRow } from './queries.js';
+import type { TermListQuery, TermRow } from './store.js';
 import type { RequestContext } from '../../http/context.js';
 import { sanitizeTitle } from '../../text/slug.js';
 

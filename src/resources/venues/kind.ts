@@ -1,10 +1,11 @@
 import { dropEmpty, isTruthy, phpEmpty } from '../../php/empty.js';
 import { globalIds, jsonLdText, linkedHead, linkedText } from '../linked/json.js';
 import { VENUE } from '../../posts/kinds.js';
-import type { DetailsOf } from '../linked/queries.js';
+import type { DetailsOf } from '../linked/store.js';
 import { sanitizeTextField } from '../../text/sanitize.js';
 import { sanitizeUrl } from '../../text/url.js';
-import type { LinkedInput, LinkedKind } from '../linked/rules.js';
+import type { LinkedInput } from '../linked/args.js';
+import type { LinkedKind } from '../linked/service.js';
 import type { Image } from '../../schemas/types.js';
 
 type Venue = DetailsOf<'venues'>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/http/errors.js';
-import type { EventRow } from '../../../src/resources/events/queries.js';
+import type { EventRow } from '../../../src/resources/events/store.js';
 import type { EventInput } from '../../../src/resources/events/args.js';
 import type { Services } from '../../../src/resources/services.js';
 import { ADMIN, NOW, sentIn, servicesOf, targetOf } from '../../helpers/direct.js';

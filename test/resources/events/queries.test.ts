@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventListQuery, EventRow } from '../../../src/resources/events/queries.js';
+import type { EventListQuery, EventRow } from '../../../src/resources/events/store.js';
 import type { Services } from '../../../src/resources/services.js';
 import type { Store } from '../../../src/resources/store.js';
 import { ADMIN, NOW, servicesOf, storeOf } from '../../helpers/direct.js';
 import { DIALECTS } from '../../helpers/harness.js';
 import { storeCalendar, type StoreCalendar } from '../../helpers/store.js';
 
-// EventStore (src/resources/events/queries.ts) read directly: archive filters, paging and
+// EventStore (src/resources/events/store.ts) read directly: archive filters, paging and
 // totals, single reads and the batch reads of links. Events are created through the service,
 // so that the rows are the ones the API writes (slugs, term counts, organizer positions).
 

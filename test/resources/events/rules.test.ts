@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPrincipal, type Principal } from '../../../src/auth/capabilities.js';
 import { ApiError } from '../../../src/http/errors.js';
-import type { EventRow } from '../../../src/resources/events/queries.js';
+import type { EventRow } from '../../../src/resources/events/store.js';
 import type { EventInput } from '../../../src/resources/events/args.js';
 import type { Services } from '../../../src/resources/services.js';
 import { ADMIN, NOW, sentIn, servicesOf, targetOf } from '../../helpers/direct.js';
 import { DIALECTS } from '../../helpers/harness.js';
 import { storeCalendar, type StoreCalendar } from '../../helpers/store.js';
 
-// EventService.update (src/resources/events/rules.ts) called directly: which parameters move
+// EventService.update (src/resources/events/service.ts) called directly: which parameters move
 // the stored times, and that trashing through `status` needs the right to delete.
 
 /** The clock of the updates: a day after the events were created. */

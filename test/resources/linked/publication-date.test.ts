@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/http/errors.js';
 import { ORGANIZER, VENUE } from '../../../src/posts/kinds.js';
-import type { LinkedInput } from '../../../src/resources/linked/rules.js';
+import type { LinkedInput } from '../../../src/resources/linked/args.js';
 import type { Services } from '../../../src/resources/services.js';
 import { ADMIN, NOW, servicesOf, targetOf } from '../../helpers/direct.js';
 import { DIALECTS } from '../../helpers/harness.js';

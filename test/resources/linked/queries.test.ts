@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LinkedListQuery, LinkedPostStore, LinkedTable } from '../../../src/resources/linked/queries.js';
-import type { LinkedPostService } from '../../../src/resources/linked/rules.js';
+import type { LinkedListQuery, LinkedPostStore, LinkedTable } from '../../../src/resources/linked/store.js';
+import type { LinkedPostService } from '../../../src/resources/linked/service.js';
 import type { Services } from '../../../src/resources/services.js';
 import type { Store } from '../../../src/resources/store.js';
 import { ADMIN, NOW, servicesOf, storeOf, targetOf } from '../../helpers/direct.js';
 import { DIALECTS } from '../../helpers/harness.js';
 import { storeCalendar, type StoreCalendar } from '../../helpers/store.js';
 
-// LinkedPostStore (src/resources/linked/queries.ts) read directly, for venues and organizers
+// LinkedPostStore (src/resources/linked/store.ts) read directly, for venues and organizers
 // alike: archive filters and `findDuplicates`, the lookup that lets a create reuse an item.
 // Every seeded event links one venue and one organizer of the same name, so one set of rows
 // checks both the `events.venue_id` and the `event_organizers` paths.

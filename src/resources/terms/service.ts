@@ -10,7 +10,7 @@ import type { Store } from '../store.js';
 import { withRetry } from '../../store/retry.js';
 import { preconditionFailed } from '../../http/conditional.js';
 import { sameRow } from '../../posts/write-target.js';
-import { TERM_COLUMN_LIMITS, type TermListQuery, type TermRow } from './queries.js';
+import { fitsColumns, type TermListQuery, type TermRow } from './store.js';
 import { sanitizeTermName } from '../../text/sanitize.js';
 import { fitSlug, sanitizeTitle } from '../../text/slug.js';
 
@@ -220,12 +220,6 @@ export class TermService {
       if (!(await taken(candidate))) return candidate;
     }
   }
-}
-
-/** Whether a name and a description fit the terms table (`undefined` = not written). */
-export function fitsColumns(name: string | undefined, description: string | undefined): boolean {
-  const { nameCharacters, descriptionBytes } = TERM_COLUMN_LIMITS;
-  return (name === undefined || [...name].length <= nameCharacters) && (description === undefined || Buffer.byteLength(description) <= descriptionBytes);
 }
 
 /** Locks the term and requires it as `expected` (a conditional write): else the request's `412`. */

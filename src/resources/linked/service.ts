@@ -1,5 +1,4 @@
-import type { ParamsOf } from '../../args/arg.js';
-import type { organizerWriteArgs, venueWriteArgs } from './args.js';
+import type { LinkedInput } from './args.js';
 import { insertPost, moveStatus, newPostState } from '../../posts/lifecycle.js';
 import { can, type Principal } from '../../auth/capabilities.js';
 import type { Urls } from '../../http/urls.js';
@@ -13,13 +12,10 @@ import { storedSlugForm } from '../../posts/slug.js';
 import { assertPublicationDates } from '../../posts/dates.js';
 import { assertAuthorAllowed, namedAuthor, type AuthorWrite } from '../../posts/author.js';
 import type { Store } from '../store.js';
-import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTable } from './queries.js';
+import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTable } from './store.js';
 import { withRetry } from '../../store/retry.js';
 import type { ImageChoice, ImageService } from '../../images/service.js';
 import type { Image, Organizer, Venue } from '../../schemas/types.js';
-
-/** A venue or organizer write's parameters, after validation: what their write arguments declare (none required on update). */
-export type LinkedInput = Partial<ParamsOf<ReturnType<typeof venueWriteArgs<false>>> & ParamsOf<ReturnType<typeof organizerWriteArgs<false>>>>;
 
 /** How one linked kind maps parameters to columns and rows to JSON. */
 export interface LinkedKind<T extends LinkedTable> {

@@ -9,6 +9,12 @@ import { containsIgnoringCase } from '../../store/like.js';
  */
 export const TERM_COLUMN_LIMITS = { nameCharacters: 200, descriptionBytes: 65_535 } as const;
 
+/** Whether a name and a description fit the terms table (`undefined` = not written). */
+export function fitsColumns(name: string | undefined, description: string | undefined): boolean {
+  const { nameCharacters, descriptionBytes } = TERM_COLUMN_LIMITS;
+  return (name === undefined || [...name].length <= nameCharacters) && (description === undefined || Buffer.byteLength(description) <= descriptionBytes);
+}
+
 /** A stored term with its published-event count. */
 export type TermRow = Selectable<TermsTable> & { count: number };
 

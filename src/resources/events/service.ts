@@ -4,7 +4,7 @@ import { can, has, viewerKey, type Principal } from '../../auth/capabilities.js'
 import { VersionedItems } from '../../cache/versioned-items.js';
 import { RawJson } from '../../http/raw-json.js';
 import { localToUtc, parseTime, resolveZone, snapToDayEnd, snapToDayStart, timezoneAbbr, wallClockToInstant } from '../../dates/index.js';
-import { costFromInput, type StoredCost } from './cost.js';
+import { storableCost } from './cost.js';
 import { ApiError, apiError, invalidParam, invalidParams } from '../../http/errors.js';
 import { moveToTrash } from '../../posts/trash.js';
 import { assertPublicationDates } from '../../posts/dates.js';
@@ -17,16 +17,16 @@ import { parseLinkedEntries, type LinkedEntry } from '../linked/entries.js';
 import { termList } from './args.js';
 
 import { CATEGORIES, TAGS } from '../terms/args.js';
-import type { EventDetails, EventKey, EventListQuery, EventRow, NewEvent } from './queries.js';
+import type { EventDetails, EventKey, EventListQuery, EventRow, NewEvent } from './store.js';
 import type { Store } from '../store.js';
 import type { Taxonomy } from '../../store/database.js';
 import type { PostRow } from '../../posts/queries.js';
 import { withRetry } from '../../store/retry.js';
 import { sanitizeUrl } from '../../text/url.js';
 import type { ImageChoice, ImageService } from '../../images/service.js';
-import type { LinkedPostService } from '../linked/rules.js';
-import type { LinkedRow } from '../linked/queries.js';
-import type { TermService } from '../terms/rules.js';
+import type { LinkedPostService } from '../linked/service.js';
+import type { LinkedRow } from '../linked/store.js';
+import type { TermService } from '../terms/service.js';
 import type { Urls } from '../../http/urls.js';
 import { eventJson } from './json.js';
 import type { SeriesService } from '../../recurrence/series.js';
@@ -48,24 +48,6 @@ const BY_NAME = new Intl.Collator('en', { sensitivity: 'base' });
 const SLUGGED = new Set(['publish', 'future', 'private']);
 
 const flag = (v: unknown) => (v ? 1 : 0);
-
-/** Width of the `currency_symbol` column. */
-const SYMBOL_COLUMN = 32;
-
-/**
- * A cost as stored. A "symbol" longer than any currency sign (inferred from text such as
- * `Entry for the whole family 5`) is dropped, as when no symbol can be inferred: the display
- * then uses the site's default.
- */
-export function withStorableSymbol(cost: StoredCost): StoredCost {
-  return cost.currencySymbol.length > SYMBOL_COLUMN ? { ...cost, currencySymbol: '', currencyPosition: '' } : cost;
-}
-
-/** The cost of a write as stored ({@link withStorableSymbol}). */
-function storableCost(input: unknown): StoredCost | null {
-  const cost = costFromInput(input);
-  return cost && withStorableSymbol(cost);
-}
 
 /** 400 for a write that would side-load more images than `limits.imagesPerRequest`, named by the parameter that went over. */
 function tooManyImages(param: string, most: number): ApiError {
