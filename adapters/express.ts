@@ -1,6 +1,6 @@
 import { Router, type ErrorRequestHandler, type NextFunction, type Request, type Response } from 'express';
 import type { Calendar, CoreRequest, User } from '../src/index.js';
-import { readNodeBody } from './node-body.js';
+import { answerNode, nodeBody, tooLargeBody, type NodeMount } from './node.js';
 
 /** Where and how a router is mounted. */
 export interface ExpressMountOptions {
@@ -42,29 +42,14 @@ export type CalendarRouter = [Router, ErrorRequestHandler];
  */
 export function calendarRouter(calendar: Calendar, options: ExpressMountOptions = {}): CalendarRouter {
   const router = Router();
-  const { getUser } = options;
+  const mount = (req: Request): NodeMount<Request> => ({ path: req.path, root: options.root ?? req.baseUrl, locale: options.locale, getUser: options.getUser, raw: req });
+  // Outside the namespace the request goes on to the host's next handler (with the parser's error, if any).
   const answer = async (req: Request, res: Response, next: NextFunction, body: CoreRequest['body'], passOn?: unknown) => {
-    const q = req.originalUrl.indexOf('?');
-    const response = await calendar.handle({
-      method: req.method,
-      path: req.path,
-      query: q >= 0 ? req.originalUrl.slice(q + 1) : '',
-      headers: req.headers,
-      body,
-      root: options.root ?? req.baseUrl,
-      locale: options.locale,
-      protocol: 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http',
-      resolveUser: getUser && (() => getUser(req)),
-      raw: req,
-    });
-    if (!response) return next(passOn);
-    res.status(response.status).set(response.headers);
-    res.end(response.body);
+    if (!(await answerNode(calendar, req, res, mount(req), body))) next(passOn);
   };
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const body = req.body !== undefined ? req.body : await readNodeBody(req, calendar.options.limits.bodyBytes + 1);
-      await answer(req, res, next, body);
+      await answer(req, res, next, await nodeBody(calendar, req));
     } catch (error) {
       next(error);
     }
@@ -74,7 +59,7 @@ export function calendarRouter(calendar: Calendar, options: ExpressMountOptions 
   const parserErrors: ErrorRequestHandler = async (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (!isBodyParserError(error)) return next(error);
     try {
-      if (error.type === 'entity.too.large') await answer(req, res, next, new Uint8Array(calendar.options.limits.bodyBytes + 1), error);
+      if (error.type === 'entity.too.large') await answer(req, res, next, tooLargeBody(calendar), error);
       else if (error.type === 'entity.parse.failed' && typeof error.body === 'string') await answer(req, res, next, error.body, error);
       else next(error);
     } catch (failure) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { Calendar, User } from '../src/index.js';
-import { readNodeBody, readStream } from './node-body.js';
+import { bodyLimit, coreRequest, hostBody, readNodeBody, readStream } from './node.js';
 
 /** Options of one registration of {@link calendarPlugin}. */
 export interface FastifyCalendarOptions {
@@ -26,7 +26,7 @@ export async function calendarPlugin(app: FastifyInstance, options: FastifyCalen
   const { calendar, locale, getUser } = options;
   const prefix = app.prefix;
   const root = options.root ?? prefix;
-  const limit = calendar.options.limits.bodyBytes + 1;
+  const limit = bodyLimit(calendar);
 
   // The core parses every media type itself (and answers 413 and rest_invalid_json).
   app.removeAllContentTypeParsers();
@@ -35,21 +35,12 @@ export async function calendarPlugin(app: FastifyInstance, options: FastifyCalen
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const raw = request.raw;
     // Fastify skips parsing for GET and HEAD; a body sent with them still reaches the core.
-    const body = request.body !== undefined ? (request.body as Uint8Array) : await readNodeBody(raw, limit);
+    const body = request.body !== undefined ? hostBody(request.body) : await readNodeBody(raw, limit);
     const q = request.url.indexOf('?');
     const pathname = q >= 0 ? request.url.slice(0, q) : request.url;
-    const response = await calendar.handle({
-      method: request.method,
-      path: pathname.startsWith(prefix) ? pathname.slice(prefix.length) : `/${(request.params as { '*'?: string })['*'] ?? ''}`,
-      query: q >= 0 ? request.url.slice(q + 1) : '',
-      headers: request.headers,
-      body,
-      root,
-      locale,
-      protocol: 'encrypted' in raw.socket && raw.socket.encrypted ? 'https' : 'http',
-      resolveUser: getUser && (() => getUser(request)),
-      raw: request,
-    });
+    const path = pathname.startsWith(prefix) ? pathname.slice(prefix.length) : `/${(request.params as { '*'?: string })['*'] ?? ''}`;
+    const response = await calendar.handle(coreRequest(raw, body, { path, root, locale, getUser, raw: request }));
+    // Written through the reply, so that the host's hooks (onSend, logging, compression) see it.
     if (!response) return reply.callNotFound();
     return reply.code(response.status).headers(response.headers).send(response.body);
   };

@@ -59,3 +59,28 @@ describe('Express with express.json() and express.urlencoded() before the router
     expect(other.headers.get('content-type')).toMatch(/^text\/html/);
   });
 });
+
+describe('Express with express.json({ strict: false }) before the router', () => {
+  it('a bare JSON number or boolean is a body without parameters, not a 500', async () => {
+    const reported: unknown[] = [];
+    const calendar = createCalendar({ db: ':memory:', onError: (e) => reported.push(e), getUser: () => ({ id: 1, roles: ['administrator'] }) });
+    await calendar.migrate();
+    const app = express();
+    app.use(express.json({ strict: false }));
+    app.use('/wp-json', calendarRouter(calendar));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((done) => server.once('listening', done));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const body of ['5', 'true']) {
+        const res = await fetch(`${base}/wp-json/${NS}/tags`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        expect(res.status, body).toBe(400);
+        expect(((await res.json()) as { code: string }).code, body).toBe('rest_missing_callback_param');
+      }
+      expect(reported).toEqual([]);
+    } finally {
+      server.close();
+      await calendar.close();
+    }
+  });
+});
