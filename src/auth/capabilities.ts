@@ -1,3 +1,5 @@
+import type { CapabilityKind } from '../kinds.js';
+
 /** The five WordPress roles whose default grants the API knows. */
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
 
@@ -19,7 +21,7 @@ export interface Principal {
 }
 
 /** The kinds of post the API writes, named as in the capability suffixes. */
-export type PostKind = 'events' | 'venues' | 'organizers';
+export type PostKind = CapabilityKind;
 
 const ALL = ['read', 'read_private', 'edit', 'edit_others', 'edit_private', 'edit_published', 'delete', 'delete_others', 'delete_private', 'delete_published', 'publish'];
 

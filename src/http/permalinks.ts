@@ -1,7 +1,9 @@
+import type { Kind } from '../kinds.js';
+
 import { invalidOption } from '../option-error.js';
 
 /** The kinds of item that have a public page. */
-export type PageKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+export type PageKind = Kind;
 
 /** What a permalink function is given: the item, and the path of its slug (a category's includes its ancestors'). */
 export interface PageItem {

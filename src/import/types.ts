@@ -1,7 +1,8 @@
 /** What the parts of an import share: the kinds it copies, how authors map, what WordPress' collections told. */
+import type { PostKindName } from '../kinds.js';
 
 /** The post kinds an import copies. */
-export type ImportedPostKind = 'event' | 'venue' | 'organizer';
+export type ImportedPostKind = PostKindName;
 
 /** How source authors become users here. */
 export type AuthorMapping = (sourceAuthor: number) => number | undefined;

@@ -1,4 +1,5 @@
 import type { PostKind } from '../auth/capabilities.js';
+import { KINDS, type PostKindName } from '../kinds.js';
 import type { PostType } from '../store/database.js';
 
 /** What differs between the three post resources in the shared rules. */
@@ -9,41 +10,21 @@ export interface PostKindInfo {
   /** WordPress post type name, used in plain permalinks (`?post_type=tribe_venue&p=1`). */
   postType: string;
   /** Permalink base: `{home}/{base}/{slug}/`. */
-  permalinkBase: 'event' | 'venue' | 'organizer';
+  permalinkBase: PostKindName;
   /** Singular noun used in error codes and messages (`venue-is-in-trash`). */
-  noun: 'event' | 'venue' | 'organizer';
+  noun: PostKindName;
   /** Collection path and envelope key. */
-  collection: 'events' | 'venues' | 'organizers';
+  collection: (typeof KINDS)[PostKindName]['collection'];
   /** Venues and organizers get a slug even as drafts; events only once public. */
   slugWhileDraft: boolean;
 }
 
-export const EVENT: PostKindInfo = {
-  type: 'event',
-  kind: 'events',
-  postType: 'tribe_events',
-  permalinkBase: 'event',
-  noun: 'event',
-  collection: 'events',
-  slugWhileDraft: false,
-};
+/** A post kind's rules, its names taken from the table of kinds (`kinds.ts`). */
+function postKind(type: PostKindName, slugWhileDraft: boolean): PostKindInfo {
+  const { collection, wordpress, capability } = KINDS[type];
+  return { type, kind: capability, postType: wordpress, permalinkBase: type, noun: type, collection, slugWhileDraft };
+}
 
-export const VENUE: PostKindInfo = {
-  type: 'venue',
-  kind: 'venues',
-  postType: 'tribe_venue',
-  permalinkBase: 'venue',
-  noun: 'venue',
-  collection: 'venues',
-  slugWhileDraft: true,
-};
-
-export const ORGANIZER: PostKindInfo = {
-  type: 'organizer',
-  kind: 'organizers',
-  postType: 'tribe_organizer',
-  permalinkBase: 'organizer',
-  noun: 'organizer',
-  collection: 'organizers',
-  slugWhileDraft: true,
-};
+export const EVENT = postKind('event', false);
+export const VENUE = postKind('venue', true);
+export const ORGANIZER = postKind('organizer', true);

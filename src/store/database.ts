@@ -1,10 +1,11 @@
 import type { Generated } from 'kysely';
+import type { Kind, KINDS, PostKindName, TermKindName } from '../kinds.js';
 
 /** Post types sharing the post id space, as WordPress posts do. */
-export type PostType = 'event' | 'venue' | 'organizer' | 'attachment';
+export type PostType = PostKindName | 'attachment';
 
 /** Taxonomies of the API's terms. */
-export type Taxonomy = 'tribe_events_cat' | 'post_tag';
+export type Taxonomy = (typeof KINDS)[TermKindName]['wordpress'];
 
 /** `YYYY-MM-DD HH:MM:SS`: every stored date is such a string (sorts as it compares). */
 export type DateString = string;
@@ -128,7 +129,7 @@ export interface TermRelationshipsTable {
 }
 
 /** The kinds of item the change log records. */
-export type ChangeKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+export type ChangeKind = Kind;
 
 /** What happened to an item: created, updated (trash and status changes included) or deleted for good. */
 export type ChangeType = 'created' | 'updated' | 'deleted';
@@ -222,7 +223,7 @@ export interface OccurrenceSequenceTable {
 }
 
 /** The kinds an import brings in (images: the source's attachments). */
-export type ImportedKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag' | 'image';
+export type ImportedKind = Kind | 'image';
 
 /** The store's tables by their logical names (the configured prefix is added on the way out). */
 export interface Database {

@@ -1,3 +1,4 @@
+import { itemPath } from '../kinds.js';
 import type { ChangeScope } from '../changes/log.js';
 import { randomUUID } from 'node:crypto';
 import type { User } from '../auth/capabilities.js';
@@ -70,7 +71,6 @@ export interface WebhookPayload {
 
 const MAX_RETRY_MS = 3_600_000;
 const BATCH = 50;
-const ITEM_PATH: Record<ChangeKind, string> = { event: '/events/', venue: '/venues/', organizer: '/organizers/', category: '/categories/', tag: '/tags/' };
 
 /** Reads a path of the namespace as a user, through the calendar's own pipeline. */
 export type ItemReader = (path: string, user: User | null) => Promise<{ status: number; body: unknown }>;
@@ -211,7 +211,7 @@ export class WebhookDeliverer {
   /** Delivers one change: `true` once it is delivered or filtered out, else why it failed. */
   async #deliverOne(endpoint: ResolvedWebhooks['endpoints'][number], row: ChangeRow, storeId: string): Promise<true | string> {
     if (endpoint.kinds && !endpoint.kinds.includes(row.kind)) return true;
-    const read = row.change_type === 'deleted' ? undefined : await this.read(`${ITEM_PATH[row.kind]}${row.item_id}`, endpoint.user ?? null);
+    const read = row.change_type === 'deleted' ? undefined : await this.read(`${itemPath(row.kind)}${row.item_id}`, endpoint.user ?? null);
     const outcome = read ? readOutcome(read.status) : 'hidden';
     // The item could not be read (the store is unreachable): retried, not reported as deleted.
     if (outcome === 'unknown') return `reading ${row.kind} ${row.item_id} answered ${read?.status}`;
@@ -222,7 +222,7 @@ export class WebhookDeliverer {
     if (endpoint.changes && !endpoint.changes.includes(change)) return true;
     if (!visible && row.kind === 'event' && row.item_id >= this.idBase) {
       // An occurrence: only while the viewer can see its series (`changes/occurrences.ts`).
-      const told = await occurrenceDeletionsTold(this.store.changes, [row.item_id], async (id) => readOutcome((await this.read(`${ITEM_PATH.event}${id}`, endpoint.user ?? null)).status));
+      const told = await occurrenceDeletionsTold(this.store.changes, [row.item_id], async (id) => readOutcome((await this.read(`${itemPath('event')}${id}`, endpoint.user ?? null)).status));
       if (told === 'unknown') return `reading the series of event ${row.item_id} failed`;
       if (!told.has(row.item_id)) return true;
     }

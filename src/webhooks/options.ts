@@ -1,5 +1,5 @@
 import { invalidOption } from '../option-error.js';
-import { CHANGE_KINDS } from '../resources/changes/args.js';
+import { KIND_NAMES } from '../kinds.js';
 import type { ResolvedWebhooks, WebhookOptions } from './deliverer.js';
 import { MIN_KEY_BYTES, whsecKeyBytes } from './signature.js';
 
@@ -30,7 +30,7 @@ export function resolveWebhooks(o: WebhookOptions | undefined, imageHosts: reado
     if (e.secret.startsWith('whsec_') && whsecKeyBytes(e.secret) < MIN_KEY_BYTES) {
       throw invalidOption(`${name}.secret`, '(hidden)', `a whsec_ secret whose standard base64 decodes to at least ${MIN_KEY_BYTES} bytes (or any other text of at least 8 characters, used as it is)`);
     }
-    if (e.kinds && !e.kinds.every((k) => CHANGE_KINDS.includes(k))) throw invalidOption(`${name}.kinds`, e.kinds, `kinds among ${CHANGE_KINDS.join(', ')}`);
+    if (e.kinds && !e.kinds.every((k) => KIND_NAMES.includes(k))) throw invalidOption(`${name}.kinds`, e.kinds, `kinds among ${KIND_NAMES.join(', ')}`);
     if (e.changes && !e.changes.every((c) => CHANGE_TYPES.includes(c))) throw invalidOption(`${name}.changes`, e.changes, `changes among ${CHANGE_TYPES.join(', ')}`);
     const key = (e.name ?? url.href).slice(0, 190);
     if (keys.has(key)) throw invalidOption(`${name}.name`, key, 'a name no other endpoint has');

@@ -1,15 +1,10 @@
 import { z } from 'zod';
 import { arg } from '../../args/arg.js';
 import { parseList } from '../../args/checks.js';
-import type { ChangeKind } from '../../store/database.js';
-
-/** The kinds of item the feed reports, as `kinds` names them. */
-export const CHANGE_KINDS: readonly ChangeKind[] = ['event', 'venue', 'organizer', 'category', 'tag'];
+import { isKind, type Kind } from '../../kinds.js';
 
 /** Most changes one page of the feed reports. */
 export const MAX_CHANGES_PER_PAGE = 100;
-
-const isKind = (v: unknown): v is ChangeKind => typeof v === 'string' && (CHANGE_KINDS as readonly string[]).includes(v);
 
 /** The arguments of `GET /changes`. */
 export const changeFeedArgs = {
@@ -25,7 +20,7 @@ export const changeFeedArgs = {
         const list = parseList(value);
         return list !== undefined && list.length > 0 && list.every(isKind);
       },
-      sanitize: (value: unknown): ChangeKind[] => (parseList(value) ?? []).filter(isKind),
+      sanitize: (value: unknown): Kind[] => (parseList(value) ?? []).filter(isKind),
     },
   ),
 };

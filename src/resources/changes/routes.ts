@@ -5,6 +5,7 @@ import { ApiError } from '../../http/errors.js';
 import { READABLE, endpoint, route } from '../../http/route.js';
 import type { ChangeKind, ChangeType } from '../../store/database.js';
 import { changeFeedArgs } from './args.js';
+import { itemPath } from '../../kinds.js';
 import { readOutcome } from '../../changes/visibility.js';
 import { occurrenceDeletionsTold } from '../../changes/occurrences.js';
 
@@ -13,7 +14,6 @@ const MAX_SCANNED = 5000;
 const BATCH = 500;
 
 /** Where each kind's items are read, as their own routes answer the caller. */
-const ITEM_PATH: Record<ChangeKind, string> = { event: '/events/', venue: '/venues/', organizer: '/organizers/', category: '/categories/', tag: '/tags/' };
 
 /** One item of the feed: what became of it, and how the caller sees it now. */
 export interface FeedChange {
@@ -86,7 +86,7 @@ async function feed(ctx: RequestContext & { params: { sync_token?: string; per_p
 
   const reads: { item: Scanned; outcome: 'visible' | 'hidden'; body: unknown }[] = [];
   for (const item of items.values()) {
-    const read = await ctx.read(`${ITEM_PATH[item.kind]}${item.id}`);
+    const read = await ctx.read(`${itemPath(item.kind)}${item.id}`);
     const outcome = readOutcome(read.status);
     if (outcome === 'unknown') throw unavailable();
     reads.push({ item, outcome, body: read.body });

@@ -1,4 +1,5 @@
 import type { DescriptionKey } from '../../i18n/en.js';
+import type { Collection } from '../../kinds.js';
 import type { SchemaName } from '../../schemas/responses.js';
 
 /** The noun of a resource's items, which names the complete document's own schemas (`EventList`, `EventCreate`). */
@@ -32,7 +33,7 @@ export interface ResourceDoc {
 }
 
 /** The collections `/doc` knows, by route segment. */
-export type Collection = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
+export type { Collection };
 
 /** How a resource's documentation differs from the others'. */
 export interface DocShape {
