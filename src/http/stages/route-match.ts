@@ -1,0 +1,85 @@
+/**
+ * Match: which route of the namespace a request addresses, the verb it stands for, and the
+ * endpoint that answers that verb.
+ */
+import type { Endpoint, Route } from '../context.js';
+import { noRoute } from '../errors.js';
+import { headerValue } from '../header-value.js';
+import { cleanStrings, parseBracketString, type ParamMap } from '../params.js';
+import type { CoreRequest } from '../types.js';
+import type { Exchange } from './exchange.js';
+
+/** A route a request matched: its path captures, and the request's query. */
+export interface Matched {
+  route: Route;
+  captures: ParamMap;
+  query: ParamMap;
+}
+
+function decodePath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    })
+    .join('/');
+}
+
+/** The part of `path` below the namespace (`""` for the namespace itself), or `null` when outside it. */
+export function underNamespace(path: string, namespace: string): string | null {
+  let p = decodePath(path.split('?')[0] ?? '');
+  if (!p.startsWith('/')) p = `/${p}`;
+  if (p.length > 1) p = p.replace(/\/+$/, '');
+  const ns = `/${namespace}`;
+  if (p.toLowerCase() === ns.toLowerCase()) return '';
+  if (p.toLowerCase().startsWith(`${ns.toLowerCase()}/`)) return p.slice(ns.length);
+  return null;
+}
+
+/** A read of the REST root itself (`GET /wp-json/`). */
+export function isRoot(req: CoreRequest): boolean {
+  return /^\/*$/.test(req.path.split('?')[0] ?? '') && ['GET', 'HEAD'].includes(req.method.toUpperCase());
+}
+
+/** The route that answers `rest` (the first whose pattern matches it). */
+export function routeAt(routes: readonly Route[], rest: string): Route | undefined {
+  return routes.find((route) => route.regex.test(rest));
+}
+
+/**
+ * The verb a request stands for: `_method` or `X-HTTP-Method-Override` on a POST (clients
+ * that can only POST), never on another verb. A GET or HEAD that could delete would let any
+ * link or image on any page act with the visitor's cookies.
+ */
+function overriddenMethod(req: CoreRequest, query: ParamMap): string {
+  const method = req.method.toUpperCase();
+  if (method !== 'POST') return method;
+  const fromQuery = query._method;
+  const override = typeof fromQuery === 'string' && fromQuery ? fromQuery : headerValue(req.headers, 'x-http-method-override');
+  return (override || method).toUpperCase();
+}
+
+/** Reads the query, settles the verb (`x.method`) and matches the route; `404 rest_no_route` when none does. */
+export function matchRoute(x: Exchange): Matched {
+  const query = parseBracketString(x.req.query ?? '', x.core.options.limits);
+  x.method = overriddenMethod(x.req, query);
+  for (const route of x.core.routes) {
+    const m = route.regex.exec(x.rest);
+    // `cleanStrings` copies the captures into a plain object (the match's groups have no prototype).
+    if (m) return { route, captures: cleanStrings(m.groups ?? {}) as ParamMap, query };
+  }
+  throw noRoute();
+}
+
+/** The endpoint of `route` that answers `verb` (`HEAD` is answered as `GET`); `404 rest_no_route` when none does. */
+export function endpointFor(route: Route, verb: string): Endpoint {
+  for (const endpoint of route.endpoints) {
+    const methods: readonly string[] = endpoint.methods;
+    if (methods.includes(verb)) return endpoint;
+  }
+  throw noRoute();
+}
