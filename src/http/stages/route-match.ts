@@ -5,7 +5,7 @@
 import type { Endpoint, Route } from '../context.js';
 import { noRoute } from '../errors.js';
 import { headerValue } from '../header-value.js';
-import { cleanStrings, parseBracketString, type ParamMap } from '../params.js';
+import { cleanText, parseBracketString, type ParamMap } from '../params.js';
 import type { CoreRequest } from '../types.js';
 import type { Exchange } from './exchange.js';
 
@@ -63,14 +63,18 @@ function overriddenMethod(req: CoreRequest, query: ParamMap): string {
   return (override || method).toUpperCase();
 }
 
+/** A match's named groups as parameters, cleaned as every parameter is (`cleanText`). */
+function captures(m: RegExpExecArray): ParamMap {
+  return Object.fromEntries(Object.entries(m.groups ?? {}).map(([name, value]) => [name, value === undefined ? value : cleanText(value)]));
+}
+
 /** Reads the query, settles the verb (`x.method`) and matches the route; `404 rest_no_route` when none does. */
 export function matchRoute(x: Exchange): Matched {
   const query = parseBracketString(x.req.query ?? '', x.core.options.limits);
   x.method = overriddenMethod(x.req, query);
   for (const route of x.core.routes) {
     const m = route.regex.exec(x.rest);
-    // `cleanStrings` copies the captures into a plain object (the match's groups have no prototype).
-    if (m) return { route, captures: cleanStrings(m.groups ?? {}) as ParamMap, query };
+    if (m) return { route, captures: captures(m), query };
   }
   throw noRoute();
 }
