@@ -6,6 +6,7 @@ const libraryEntries = {
   'adapters/fastify': 'adapters/fastify.ts',
   'adapters/fetch': 'adapters/fetch.ts',
   'adapters/next': 'adapters/next.ts',
+  'adapters/node': 'adapters/node.ts',
   trpc: 'src/trpc/index.ts',
 };
 

@@ -1,10 +1,12 @@
 /**
  * The Node bridge every Node adapter shares (`IncomingMessage` → `CoreRequest`, the body read
- * up to the calendar's limit, `CoreResponse` → `ServerResponse`).
+ * up to the calendar's limit, `CoreResponse` → `ServerResponse`), and on it the plain Node
+ * handler for `http.createServer`, Koa, Connect and any server that hands out Node's `(req, res)`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { Calendar, CoreRequest, CoreResponse, User } from '../src/index.js';
+import { ApiError, type Calendar, type CoreRequest, type CoreResponse, type User } from '../src/index.js';
+import { noRoute } from '../src/http/errors.js';
 
 /** How a framework's request is mounted: what the Node request alone does not say. */
 export interface NodeMount<Raw> {
@@ -114,4 +116,103 @@ export async function answerNode<Raw>(calendar: Calendar, req: IncomingMessage, 
   if (!response) return false;
   writeNodeResponse(res, response);
   return true;
+}
+
+// ---- the plain Node handler -------------------------------------------------------------------
+
+/** Where the plain Node handler is mounted, and what it does with the paths that are not its own. */
+export interface NodeMountOptions<Req extends IncomingMessage = IncomingMessage> {
+  /** The REST root the handler serves below, as seen from outside. Default `/wp-json`. */
+  root?: string;
+  /** Locale of this mount (`fr` for `/fr/wp-json`); selects translated descriptions. */
+  locale?: string;
+  /**
+   * Who is calling, from the Node request (its cookies, `Authorization`, or what a host
+   * middleware put on it): `null` for anonymous. Takes precedence over the calendar's own `getUser`.
+   */
+  getUser?: (req: Req) => User | null | Promise<User | null>;
+  /**
+   * Answers a path that is not the calendar's when the handler was given no `next`; by default
+   * a 404 in the API's shape (`rest_no_route`).
+   */
+  notFound?: (req: Req, res: ServerResponse) => void | Promise<void>;
+}
+
+/** Connect's and Koa's `next`: passes the request on (with an error, in Connect). */
+export type NodeNext = (error?: unknown) => unknown;
+
+/** A Node request handler: `(req, res)` for `http.createServer`, `(req, res, next)` as Connect middleware. */
+export type NodeHandler<Req extends IncomingMessage = IncomingMessage> = (req: Req, res: ServerResponse, next?: NodeNext) => Promise<void>;
+
+/**
+ * A plain Node handler serving the calendar's namespace below `root`:
+ * `http.createServer(calendarNodeHandler(calendar, { root: '/wp-json' }))`, or Connect-style
+ * middleware, or Koa through `ctx.req`/`ctx.res`. A path that is not the calendar's goes to
+ * `next` when there is one, else to `notFound`. Without `next` its promise never rejects, so
+ * that a plain server needs no error handling of its own.
+ */
+export function calendarNodeHandler<Req extends IncomingMessage = IncomingMessage>(calendar: Calendar, options: NodeMountOptions<Req> = {}): NodeHandler<Req> {
+  const root = `/${(options.root ?? '/wp-json').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
+  const notFound = options.notFound ?? answerNoRoute;
+  const answer = async (req: Req, res: ServerResponse): Promise<boolean> => {
+    const pathname = pathOf(req.url ?? '/');
+    if (pathname !== root && !pathname.startsWith(`${root}/`)) return false;
+    const mount: NodeMount<Req> = { path: pathname.slice(root.length) || '/', root, locale: options.locale, getUser: options.getUser, raw: req };
+    return answerNode(calendar, req, res, mount, await nodeBody(calendar, req));
+  };
+  return async (req, res, next) => {
+    // `next` runs outside the `try`: an error thrown after it is the host's, not to be passed to it again.
+    let answered: boolean;
+    try {
+      answered = await answer(req, res);
+    } catch (error) {
+      if (next) await next(error);
+      else failed(calendar, req, res, error);
+      return;
+    }
+    if (answered) return;
+    if (next) {
+      await next();
+      return;
+    }
+    try {
+      await notFound(req, res);
+    } catch (error) {
+      failed(calendar, req, res, error);
+    }
+  };
+}
+
+/** The path of a request target, not decoded: origin form (`/a?b`), or absolute form as a proxy sends it. */
+function pathOf(target: string): string {
+  const q = target.indexOf('?');
+  const path = q >= 0 ? target.slice(0, q) : target;
+  const absolute = /^[a-z][a-z\d+.-]*:\/\/[^/]*/i.exec(path);
+  return absolute ? path.slice(absolute[0].length) || '/' : path;
+}
+
+/** The API's own 404 for a path it has no route for. */
+function answerNoRoute(req: IncomingMessage, res: ServerResponse): void {
+  answerError(req, res, noRoute());
+}
+
+function answerError(req: IncomingMessage, res: ServerResponse, error: ApiError): void {
+  const body = Buffer.from(JSON.stringify(error.toJSON()));
+  res.writeHead(error.status, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': String(body.length), 'X-Content-Type-Options': 'nosniff' });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/**
+ * A failure outside the core (the body could not be read, a `notFound` threw) with no `next`
+ * to hand it to: a request its client abandoned is dropped quietly; anything else is reported
+ * to the calendar's `onError` and answered 500 in the API's shape, as the core answers its own.
+ */
+function failed(calendar: Calendar, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  if (req.socket.destroyed || res.destroyed) {
+    res.destroy();
+    return;
+  }
+  calendar.options.onError(error);
+  if (res.headersSent) res.destroy();
+  else answerError(req, res, new ApiError('rest_internal_error', 'The server could not complete the request.', { status: 500 }));
 }

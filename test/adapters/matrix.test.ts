@@ -2,14 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNextExample, send, startExample, TOKENS, type Exchange, type NextBuild, type RunningServer } from './servers.js';
 
 /*
- * One behaviour everywhere: the Express, Fastify and Next.js examples run as real servers
+ * One behaviour everywhere: the Express, Fastify, Hono, plain Node and Next.js examples run as real servers
  * (Next.js built with `next build`, then `next start`), each on a fresh SQLite file, and get
  * the same requests in the same order. Status, headers and JSON bodies must be identical
  * once the port, creation dates and these transport or framework extras are set aside:
  * - Date, Connection, Keep-Alive, Content-Length, Transfer-Encoding, ETag, X-Powered-By;
  * - Next.js adds `rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch`
  *   and (for its compression) `Accept-Encoding` to every `Vary`;
- * - a path outside the namespace gets each framework's own 404 page (only the status is compared).
+ * - a path outside the namespace gets each framework's own 404 page (only the status is compared;
+ *   the plain Node handler answers the API's JSON `rest_no_route`).
  * Known differences, not in the matrix: Fastify answers a malformed `Content-Type` (no `/`) with
  * its own 415 before any route runs; a Fetch `Request` (Next.js) never carries a GET body.
  */
@@ -152,6 +153,7 @@ const CASES: Case[] = [
   },
   { name: 'unknown route in the namespace', method: 'GET', path: `${NS}/nothing-here`, status: 404, check: (r) => expect(r.body.code).toBe('rest_no_route') },
   { name: 'path outside the namespace', method: 'GET', path: '/wp-json/other/v2/things', status: 404, statusOnly: true },
+  { name: 'path outside every root', method: 'GET', path: '/elsewhere', status: 404, statusOnly: true },
 
   // Writes, with every body encoding
   {
@@ -272,9 +274,9 @@ const CASES: Case[] = [
   },
 ];
 
-const SERVERS = ['express', 'fastify', 'hono', 'next'] as const;
+const SERVERS = ['express', 'fastify', 'hono', 'node', 'next'] as const;
 
-describe('the same answers from Express, Fastify, Hono and Next.js', () => {
+describe('the same answers from Express, Fastify, Hono, plain Node and Next.js', () => {
   const servers: RunningServer[] = [];
   const state: State = {};
   let build: NextBuild | undefined;
@@ -284,6 +286,7 @@ describe('the same answers from Express, Fastify, Hono and Next.js', () => {
       startExample('express'),
       startExample('fastify'),
       startExample('hono'),
+      startExample('node'),
       buildNextExample().then((b) => {
         build = b;
         return startExample('next', { nextDir: b.dir });
@@ -299,7 +302,7 @@ describe('the same answers from Express, Fastify, Hono and Next.js', () => {
     build?.remove();
   });
 
-  it('starts all four examples', () => {
+  it('starts all five examples', () => {
     expect(servers.map((s) => s.name)).toEqual([...SERVERS]);
   });
 

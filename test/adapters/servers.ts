@@ -123,6 +123,7 @@ const COMMANDS = {
   express: () => ['tsx', ['examples/express/server.ts']],
   fastify: () => ['tsx', ['examples/fastify/server.ts']],
   hono: () => ['tsx', ['examples/hono/server.ts']],
+  node: () => ['tsx', ['examples/node/server.ts']],
   multilingual: () => ['tsx', ['examples/multilingual/server.ts']],
   next: (port, { nextDir = 'examples/next' }) => ['next', ['start', nextDir, '-p', String(port), '-H', '127.0.0.1']],
 } satisfies Record<string, (port: number, options: StartOptions) => [string, string[]]>;
