@@ -3,7 +3,7 @@ import { has } from '../../auth/capabilities.js';
 import { toId } from '../../ids.js';
 import type { RequestContext } from '../../http/context.js';
 import { defaultEndBound, defaultStartBound, endOfDay, rawDefaultEnd, rawDefaultStart, startOfDay, strictBound } from '../../dates/index.js';
-import { apiError } from '../../http/errors.js';
+import { eventNotAccessible, eventNotFound, eventNotRecurring, eventPageNotFound } from './errors.js';
 import { asQueryValue, encodedUrl, pagingUrls, type QueryPair } from '../../archive/urls.js';
 import { archiveHeaders, archivePage, totalPages } from '../../archive/page.js';
 import { EVENT } from '../../posts/kinds.js';
@@ -141,7 +141,7 @@ export async function archive(ctx: RequestContext & { params: Record<string, unk
   extendFor(ctx, query.endsOnOrBefore);
   const version = await ctx.version();
   const { keys, total } = await ctx.services.events.list({ ...query, offset: paging.offset, limit: paging.limit }, version);
-  if (paging.page > 1 && keys.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
+  if (paging.page > 1 && keys.length === 0) throw eventPageNotFound();
   const pages = totalPages(total, paging);
   const events = await pageItems(ctx, keys, version);
 
@@ -194,11 +194,11 @@ export async function occurrences(ctx: RequestContext & { params: Record<string,
   const row = await ctx.services.events.get(id);
   const seriesId = row?.occurrence?.seriesId ?? (row?.series_id === row?.id ? row?.id : undefined);
   if (!row || seriesId === undefined) {
-    throw row ? apiError('rest-event-not-recurring', `The event with ID ${id} does not recur.`, 400) : apiError('rest-event-not-found', `Event with ID ${id} does not exist.`, 404);
+    throw row ? eventNotRecurring(id) : eventNotFound(id);
   }
   const series = await ctx.services.events.get(seriesId);
   if (!series || series.status === 'trash' || (series.status !== 'publish' && !ctx.services.events.can(ctx.principal, 'read', series))) {
-    throw apiError('event-not-accessible', 'The requested event is not accessible', 403);
+    throw eventNotAccessible();
   }
   const paging = archivePage(p, ctx.options);
   const now = ctx.now();
@@ -208,7 +208,7 @@ export async function occurrences(ctx: RequestContext & { params: Record<string,
   extendFor(ctx, end);
   const version = await ctx.version();
   const { keys, total } = await ctx.services.events.list({ statuses, startsOnOrAfter: start, endsOnOrBefore: end, include: [seriesId], orderByPublication: false, offset: paging.offset, limit: paging.limit }, version);
-  if (paging.page > 1 && keys.length === 0) throw apiError('event-archive-page-not-found', 'The requested event archive page does not exist', 404);
+  if (paging.page > 1 && keys.length === 0) throw eventPageNotFound();
   const pages = totalPages(total, paging);
   const events = await pageItems(ctx, keys, version);
   const pairs: QueryPair[] = [

@@ -4,10 +4,11 @@
  * the items given as data are created.
  */
 import type { Principal } from '../../auth/capabilities.js';
-import { ApiError, apiError, invalidParam, invalidParams } from '../../http/errors.js';
+import { ApiError, invalidParam, invalidParams } from '../../http/errors.js';
 import type { ImageChoice, ImageService } from '../../images/service.js';
 import type { EventInput } from './args.js';
 import { parseLinkedEntries, type LinkedEntry } from '../linked/entries.js';
+import { linkedNotCreated } from '../linked/errors.js';
 import type { LinkedPostService } from '../linked/service.js';
 import type { LinkedRow } from '../linked/store.js';
 import type { Store } from '../store.js';
@@ -56,11 +57,11 @@ export async function linkedEntries(deps: LinkDeps, input: EventInput, p: Princi
   let organizers: LinkedEntry[] | undefined;
   if (input.venue !== undefined) {
     venue = parseLinkedEntries('venue', input.venue);
-    if (!venue || venue.length > 1) throw apiError('could-not-create-venue', 'The venue could not be created from the provided data', 400);
+    if (!venue || venue.length > 1) throw linkedNotCreated('venue');
   }
   if (input.organizer !== undefined) {
     organizers = parseLinkedEntries('organizer', input.organizer);
-    if (!organizers) throw apiError('could-not-create-organizer', 'The organizer could not be created from the provided data', 400);
+    if (!organizers) throw linkedNotCreated('organizer');
   }
   // Items given as data are created: their authors follow the rule of a create of their kind.
   for (const [service, entries] of [

@@ -1,7 +1,8 @@
 import { has } from '../../auth/capabilities.js';
 import type { Args } from '../../args/arg.js';
 import type { RequestContext } from '../../http/context.js';
-import { apiError, invalidParam } from '../../http/errors.js';
+import { invalidParam } from '../../http/errors.js';
+import { eventLocked, eventNotAccessible, eventNotFound, eventTrashed, notAnEventId, occurrenceCancelled } from './errors.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../../http/route.js';
 import type { WriteTarget } from '../../posts/write-target.js';
 import { isTruthy } from '../../php/empty.js';
@@ -31,15 +32,15 @@ async function readTarget(ctx: RequestContext, bySlug: boolean): Promise<EventRo
   if (bySlug) {
     const slug = ctx.path('slug');
     const row = typeof slug === 'string' ? await ctx.services.events.bySlug(slug) : undefined;
-    if (!row) throw apiError('rest-event-not-found', 'Event with ID 0 does not exist.', 404);
+    if (!row) throw eventNotFound();
     return row;
   }
   const id = Number(ctx.path('id'));
   const row = await ctx.services.events.get(id);
-  if (row?.occurrence?.cancelled) throw apiError('rest-event-occurrence-cancelled', `The occurrence with ID ${id} was cancelled.`, 404);
+  if (row?.occurrence?.cancelled) throw occurrenceCancelled(id);
   if (!row) {
-    if ((await ctx.services.posts.typeOf(id)) !== undefined) throw apiError('rest-invalid-event-id', 'The specified ID is not a valid event.', 400);
-    throw apiError('rest-event-not-found', `Event with ID ${phpInt(ctx.path('id') ?? '0')} does not exist.`, 404);
+    if ((await ctx.services.posts.typeOf(id)) !== undefined) throw notAnEventId();
+    throw eventNotFound(phpInt(ctx.path('id') ?? '0'));
   }
   return row;
 }
@@ -53,10 +54,10 @@ async function writeTarget(ctx: RequestContext, bySlug: boolean, action: 'edit' 
   const row = await target(ctx, bySlug);
   const gone = () =>
     !bySlug
-      ? apiError('rest-event-not-found', `Event with ID ${row.id} does not exist.`, 404)
+      ? eventNotFound(row.id)
       : action === 'delete'
         ? invalidParam('slug')
-        : apiError('rest-event-not-found', 'Event with ID 0 does not exist.', 404);
+        : eventNotFound();
   return { row, gone, conditional: ctx.conditional };
 }
 
@@ -75,16 +76,16 @@ function phpInt(digits: string): string {
 export async function readEvent(ctx: RequestContext, bySlug: boolean): Promise<{ row: EventRow; json: RawJson }> {
   const version = await ctx.version();
   const row = await target(ctx, bySlug);
-  if (row.status === 'trash') throw apiError('event-no-longer-available', 'This event is no longer available', 403);
+  if (row.status === 'trash') throw eventTrashed();
   if (row.status !== 'publish' && !ctx.services.events.can(ctx.principal, 'read', row)) {
-    throw apiError('event-not-accessible', 'The requested event is not accessible', 403);
+    throw eventNotAccessible();
   }
   if (row.password && !unlocked(ctx, row)) {
-    throw apiError('event-password-protected', 'The requested event is not accessible without a password', 403);
+    throw eventLocked();
   }
   const [json] = await ctx.services.events.renderJson([row], { urls: ctx.urls, principal: ctx.principal, single: true, version }, async () => [row]);
   // Read after the row was: only a write in between changes the key, and that is a 404 now.
-  if (!json) throw apiError('rest-event-not-found', `Event with ID ${row.id} does not exist.`, 404);
+  if (!json) throw eventNotFound(row.id);
   return { row, json };
 }
 

@@ -5,7 +5,6 @@
  */
 import { has, type Principal } from '../../auth/capabilities.js';
 import type { ChangeScope } from '../../changes/log.js';
-import { apiError } from '../../http/errors.js';
 import type { ImageChoice } from '../../images/service.js';
 import { phpEmpty } from '../../php/empty.js';
 import { assertAuthorAllowed, type AuthorWrite } from '../../posts/author.js';
@@ -24,6 +23,7 @@ import { CATEGORIES, TAGS } from '../terms/args.js';
 import type { TermService } from '../terms/service.js';
 import type { Store } from '../store.js';
 import { eventPermits } from './access.js';
+import { eventNotCreated } from './errors.js';
 import { termList, type EventInput } from './args.js';
 import { storableCost, type StoredCost } from './cost.js';
 import { link, linkedEntries, type EventLinks, type LinkDeps, type LinkedEntries } from './links.js';
@@ -111,7 +111,7 @@ export class EventWrites {
         return { row: await tx.events.get(id), links: { organizers: organizers ?? [], terms, venueRows, organizerRows } };
       }),
     );
-    if (!created.row) throw apiError('could-not-create-event', 'The event could not be created from the provided data', 400);
+    if (!created.row) throw eventNotCreated();
     return { row: created.row, links: created.links };
   }
 

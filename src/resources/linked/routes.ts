@@ -1,7 +1,8 @@
 import { httpDate } from '../../http/conditional.js';
 import { has } from '../../auth/capabilities.js';
 import type { RequestContext } from '../../http/context.js';
-import { apiError, invalidParam } from '../../http/errors.js';
+import { invalidParam } from '../../http/errors.js';
+import { linkedNotAccessible, linkedPageNotFound } from './errors.js';
 import { asQueryValue, pagingUrls } from '../../archive/urls.js';
 import { archiveHeaders, archivePage, totalPages } from '../../archive/page.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../../http/route.js';
@@ -31,7 +32,6 @@ export function linkedRoutes<T extends LinkedTable>(
   const collection = kindInfo.collection;
   const idArg = linkedIdArg(kindInfo);
   const slugArg = linkedSlugArg(kindInfo);
-  const notAccessible = () => apiError(`${noun}-not-accessible`, `The requested ${noun} is not accessible`, 403);
 
   /**
    * The item a single route addresses (by `id` or `slug`), once validation has passed: read
@@ -68,7 +68,7 @@ export function linkedRoutes<T extends LinkedTable>(
 
   const read = async (ctx: RequestContext) => {
     const row = await target(ctx);
-    if (!row || (row.status !== 'publish' && !service(ctx).can(ctx.principal, 'read', row))) throw notAccessible();
+    if (!row || (row.status !== 'publish' && !service(ctx).can(ctx.principal, 'read', row))) throw linkedNotAccessible(noun);
     // A venue's or organizer's JSON is its own row's: its modification date dates the answer
     // (an event's embeds others, which move without changing its date: it has none).
     return { body: await single(ctx, row, true), headers: { 'Last-Modified': httpDate(new Date(`${row.modified_utc.replace(' ', 'T')}Z`)) } };
@@ -123,7 +123,7 @@ export function linkedRoutes<T extends LinkedTable>(
         upcoming: upcoming ? { afterUtc: nowDates(ctx.options.timezone, ctx.now()).utc, statuses: archiveStatuses(EVENT, undefined, ctx).statuses } : undefined,
       });
       if (paging.page > 1 && rows.length === 0) {
-        throw apiError(`${noun}-archive-page-not-found`, `The requested ${noun} archive page does not exist`, 404);
+        throw linkedPageNotFound(noun);
       }
       const pages = totalPages(total, paging);
       const rendered = await service(ctx).render(rows, { urls: ctx.urls, principal: ctx.principal, jsonLd: false });

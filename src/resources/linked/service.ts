@@ -2,7 +2,8 @@ import type { LinkedInput } from './args.js';
 import { insertPost, moveStatus, newPostState } from '../../posts/lifecycle.js';
 import { can, type Principal } from '../../auth/capabilities.js';
 import type { Urls } from '../../http/urls.js';
-import { type ApiError, apiError, invalidParams } from '../../http/errors.js';
+import { type ApiError, invalidParams } from '../../http/errors.js';
+import { linkedNotCreated, linkedNotUpdated } from './errors.js';
 import type { ParamFailure } from '../../args/failure.js';
 import type { PostKindInfo } from '../../posts/kinds.js';
 import { moveToTrash } from '../../posts/trash.js';
@@ -156,8 +157,7 @@ export class LinkedPostService<T extends LinkedTable> {
   }
 
   private notCreated(): ApiError {
-    const noun = this.kind.info.noun;
-    return apiError(`could-not-create-${noun}`, `The ${noun} could not be created from the provided data`, 400);
+    return linkedNotCreated(this.kind.info.noun);
   }
 
   /**
@@ -212,7 +212,7 @@ export class LinkedPostService<T extends LinkedTable> {
     if (input.description !== undefined) text.content = filterContent(String(input.description ?? ''), p);
     assertStorable({ [this.kind.titleKey]: text.title, description: text.content, ...this.kind.details(input, target.row) });
     if (!(text.title ?? target.row.title).trim() && !(text.content ?? target.row.content).trim()) {
-      throw apiError(`could-not-update-${this.kind.info.noun}`, `The ${this.kind.info.noun} could not be updated`, 400);
+      throw linkedNotUpdated(this.kind.info.noun);
     }
     assertPublicationDates(input, siteZone, now);
     const image = await this.images.choose(input.image, p);

@@ -1,4 +1,3 @@
-import { ApiError, apiError } from '../../http/errors.js';
 import { asQueryValue, termPagingUrls } from '../../archive/urls.js';
 import { archiveHeaders, archivePage, totalPages } from '../../archive/page.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../../http/route.js';
@@ -8,6 +7,7 @@ import { toId } from '../../ids.js';
 import type { TermListQuery, TermRow } from './store.js';
 import type { RequestContext } from '../../http/context.js';
 import { sanitizeTitle } from '../../text/slug.js';
+import { notHierarchical, termNotFound } from './errors.js';
 
 const ORDERBY: Record<string, TermListQuery['orderby']> = {
   id: 'id',
@@ -35,7 +35,7 @@ function ids(value: unknown): number[] | undefined {
 /** Rejects `parent` on tags. */
 function rejectParentOnTags(kind: TermKind, ctx: RequestContext): void {
   if (!kind.hierarchical && ctx.input('parent') !== undefined) {
-    throw apiError('rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.', 400);
+    throw notHierarchical();
   }
 }
 
@@ -118,7 +118,7 @@ export function termRoutes(kind: TermKind): Route[] {
     args: { id: idArg },
     handler: async (ctx) => {
       const row = await ctx.services.terms.get(kind.taxonomy, ctx.params.id);
-      if (!row) throw apiError('rest_term_invalid', 'Term does not exist.', 404);
+      if (!row) throw termNotFound();
       return { body: await ctx.services.terms.single(kind, row, ctx.urls, ctx.principal) };
     },
   });
@@ -141,7 +141,7 @@ export function termRoutes(kind: TermKind): Route[] {
     permission: manageTarget,
     handler: async (ctx) => {
       const row = ctx.conditional ? await target(ctx) : await ctx.services.terms.get(kind.taxonomy, ctx.params.id);
-      if (!row) throw new ApiError('rest_term_invalid', 'Term does not exist.', { status: 404 });
+      if (!row) throw termNotFound();
       const [before] = await ctx.services.terms.render(kind, [row], ctx.urls);
       await ctx.services.terms.delete(kind, row, ctx.conditional);
       return { body: before };

@@ -1,6 +1,7 @@
 import { has, type Principal } from '../../auth/capabilities.js';
 import { toId } from '../../ids.js';
-import { ApiError, apiError, invalidParam } from '../../http/errors.js';
+import { invalidParam } from '../../http/errors.js';
+import { duplicateTermSlug, emptyTermName, termExists, termNotInserted, termNotUpdated } from './errors.js';
 import type { Urls } from '../../http/urls.js';
 import { termJson, termLinks, type Ancestry } from './json.js';
 import type { Term } from '../../schemas/types.js';
@@ -85,7 +86,7 @@ export class TermService {
   async create(kind: TermKind, input: TermInput & { name: string }): Promise<TermRow> {
     const name = this.cleanName(input.name);
     // WordPress' database layer refuses values wider than the column (a 500 there, 400 here).
-    if (!fitsColumns(name, input.description)) throw apiError('db_insert_error', 'Could not insert term into the database.', 400);
+    if (!fitsColumns(name, input.description)) throw termNotInserted();
     const parent = kind.hierarchical ? (input.parent ?? 0) : 0;
     const givenSlug = input.slug !== undefined ? sanitizeTitle(input.slug) : '';
     return withRetry(() =>
@@ -94,12 +95,7 @@ export class TermService {
         const [match] = await terms.byName(kind.taxonomy, name, kind.hierarchical ? parent : undefined);
         if (match) {
           const slugTaken = givenSlug !== '' && (await terms.slugTaken(kind.taxonomy, givenSlug));
-          if (givenSlug === '' || match.slug === givenSlug || slugTaken) {
-            const message = kind.hierarchical
-              ? 'A term with the name provided already exists with this parent.'
-              : 'A term with the name provided already exists in this taxonomy.';
-            throw new ApiError('term_exists', message, { status: 400, term_id: match.id }, { additional_data: [match.id, match.id] });
-          }
+          if (givenSlug === '' || match.slug === givenSlug || slugTaken) throw termExists(kind.hierarchical, match.id);
         }
         const base = givenSlug || sanitizeTitle(name);
         // A name without a single slug character gets its id as slug, known only after the insert.
@@ -146,7 +142,7 @@ export class TermService {
     const changes: Partial<{ name: string; slug: string; description: string; parent: number }> = {};
     if (input.name !== undefined) changes.name = this.cleanName(input.name);
     if (input.description !== undefined) changes.description = input.description;
-    if (!fitsColumns(changes.name, changes.description)) throw apiError('db_update_error', 'Could not update term in the database.', 400);
+    if (!fitsColumns(changes.name, changes.description)) throw termNotUpdated();
     if (input.parent !== undefined && kind.hierarchical) changes.parent = input.parent;
     await withRetry(() =>
       this.store.transaction(async (tx) => {
@@ -155,9 +151,7 @@ export class TermService {
         if (changes.parent !== undefined && (await tx.terms.isSelfOrDescendant(kind.taxonomy, id, changes.parent))) throw invalidParam('parent');
         if (input.slug !== undefined) {
           const slug = sanitizeTitle(input.slug) || sanitizeTitle(changes.name ?? '') || String(id);
-          if (await tx.terms.slugTaken(kind.taxonomy, slug, id)) {
-            throw apiError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 400);
-          }
+          if (await tx.terms.slugTaken(kind.taxonomy, slug, id)) throw duplicateTermSlug(slug);
           changes.slug = slug;
         }
         if (Object.keys(changes).length) {
@@ -193,7 +187,7 @@ export class TermService {
 
   private cleanName(raw: string): string {
     const name = sanitizeTermName(raw);
-    if (!name) throw apiError('empty_term_name', 'A name is required for this term.', 400);
+    if (!name) throw emptyTermName();
     return name;
   }
 
