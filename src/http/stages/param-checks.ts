@@ -1,6 +1,6 @@
 /**
- * Check: an endpoint's declared arguments against what the request sent, in WordPress' order
- * (README "Request pipeline"): defaults, required, size limits and declared checks, then types.
+ * Check: an endpoint's declared arguments against what the request sent, in the order of
+ * WordPress' REST server: defaults, required, size limits and declared checks, then types.
  */
 import { runCheck, typeFailure, type Arg } from '../../args/arg.js';
 import { INVALID_PARAMETER, type ParamFailure } from '../../args/failure.js';
