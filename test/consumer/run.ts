@@ -3,7 +3,7 @@
  *
  * Packs the package (`npm pack`, whose `prepack` builds it with tsup), creates throw-away apps
  * from the templates in `test/consumer/apps/` — Express as ES modules and as CommonJS, Fastify,
- * Hono on @hono/node-server, and Next.js built with plain `next build` (Turbopack), once as the
+ * Hono on @hono/node-server, Node's own http with the plain Node handler, and Next.js built with plain `next build` (Turbopack), once as the
  * README shows it and once more with `serverExternalPackages: ['better-sqlite3']` — installs the
  * tarball into each with only the dependencies the README tells a user to install, starts it and
  * calls it over HTTP: the namespace index, an event created by an administrator, read back by id
@@ -338,6 +338,22 @@ async function checkMissingDriver(dir: string, env: NodeJS.ProcessEnv, format: '
   return 'a missing mysql2 is named';
 }
 
+/**
+ * The plain Node handler's own answer outside its roots (the API's JSON 404, as no framework gives
+ * one), and its CommonJS entry, which shares the main entry's core.
+ */
+async function checkPlainNode(dir: string, env: NodeJS.ProcessEnv, base: string): Promise<string> {
+  const url = `${base}/elsewhere`;
+  const outside = await call('GET', url);
+  expect(outside.status === 404 && outside.type.includes('json') && isObject(outside.json) && outside.json.code === 'rest_no_route', 'the JSON 404 rest_no_route outside the roots', 'GET', url, outside);
+  const code = [
+    "const { calendarNodeHandler, answerNode } = require('calendar-events-rest/node');",
+    "if (typeof calendarNodeHandler !== 'function' || typeof answerNode !== 'function') { console.log('calendar-events-rest/node lacks its exports'); process.exit(1); }",
+  ].join('\n');
+  await run('the CommonJS entry of calendar-events-rest/node', process.execPath, ['-e', code], dir, TIMEOUT.start, env);
+  return 'JSON 404 outside the roots · require() of /node';
+}
+
 // ---- PostgreSQL -------------------------------------------------------------------------------
 
 /** A fresh database on the test server for one app, dropped by `drop`. */
@@ -372,8 +388,8 @@ interface App {
   /** Builds the installed directory of another app again, with this `next.config.ts`. */
   rebuildOf?: string;
   nextConfig?: string;
-  /** More checks, run in the app's directory while its server runs. */
-  extra?: (dir: string, env: NodeJS.ProcessEnv) => Promise<string>;
+  /** More checks, run in the app's directory while its server (at `base`) runs. */
+  extra?: (dir: string, env: NodeJS.ProcessEnv, base: string) => Promise<string>;
 }
 
 const NEXT_EXTERNAL_CONFIG = `import type { NextConfig } from 'next';
@@ -398,6 +414,7 @@ const APPS: App[] = [
   },
   { name: 'fastify', template: 'fastify', kind: 'node' },
   { name: 'hono', template: 'hono', kind: 'node' },
+  { name: 'node', template: 'node', kind: 'node', extra: checkPlainNode },
   { name: 'next', template: 'next', kind: 'next' },
   { name: 'next-external', template: 'next', kind: 'next', rebuildOf: 'next', nextConfig: NEXT_EXTERNAL_CONFIG },
 ];
@@ -490,7 +507,7 @@ async function runApp(app: App, work: string, tarball: string, installed: Map<st
     const tChecks = Date.now();
     const checks = await checkApi(server.base, app.name);
     notes.push(`${checks} HTTP checks ${seconds(Date.now() - tChecks)}`);
-    if (app.extra) notes.push(await app.extra(dir, env));
+    if (app.extra) notes.push(await app.extra(dir, env, server.base));
     return { name: app.name, ok: true, ms: Date.now() - t0, notes };
   } catch (error) {
     const failure = error instanceof StepError ? error : new StepError(error instanceof Error ? (error.stack ?? error.message) : String(error));
