@@ -56,6 +56,37 @@ export interface ContextOptions {
   rootIndex: boolean;
 }
 
+/**
+ * A key of a {@link RequestMemo}: one per fact a request may resolve once (the terms a filter
+ * names, the item a single route addresses). `V` is the type of what it keeps.
+ */
+export class MemoKey<V> {
+  /** Ties the key to the type of what it keeps (nothing is stored in it). */
+  declare private readonly kept?: V;
+
+  /** `name` says what is kept (for a reader, and in a debugger). */
+  constructor(readonly name: string) {}
+}
+
+/**
+ * What one request has resolved, by key: a check that looked something up keeps it here for
+ * the permission check and the handler of the same request, which then do not look it up again.
+ * One per request, shared by every stage of it (the contexts they see are copies of one), never
+ * by two requests; a read of another path (`read`) is a request of its own.
+ */
+export class RequestMemo {
+  private readonly values = new Map<MemoKey<unknown>, unknown>();
+
+  /** What is kept under `key`, made by `make` the first time this request asks for it. */
+  get<V>(key: MemoKey<V>, make: () => V): V {
+    // Only this method stores under a key, with a value of the key's type.
+    if (this.values.has(key)) return this.values.get(key) as V;
+    const value = make();
+    this.values.set(key, value);
+    return value;
+  }
+}
+
 /** HTTP verbs the API registers handlers for. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -96,6 +127,8 @@ export interface RequestContext {
    * mount, answered as the pipeline answers it: its status and JSON body.
    */
   read(path: string): Promise<{ status: number; body: unknown }>;
+  /** What this request has resolved so far, for its later stages ({@link RequestMemo}). */
+  memo: RequestMemo;
 }
 
 /** What a handler answers: a JSON value, with a status (default 200) and extra headers. */

@@ -71,7 +71,15 @@ export function needsPrimary(core: Core, req: CoreRequest): boolean {
 }
 
 /** Request headers that would change what a plain read of the same URL answers. */
-const NOT_FORWARDED = new Set(['if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since', 'x-http-method-override', 'content-type', 'content-length']);
+const NOT_FORWARDED = new Set([
+  'if-match',
+  'if-none-match',
+  'if-modified-since',
+  'if-unmodified-since',
+  'x-http-method-override',
+  'content-type',
+  'content-length',
+]);
 
 /** A plain `GET` of `path` by the caller of `req`, on its mount: no query, body or conditions. */
 function plainRead(req: CoreRequest, path: string): CoreRequest {

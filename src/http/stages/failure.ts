@@ -49,5 +49,6 @@ export function failedStart(options: ContextOptions, req: CoreRequest, error: un
   if (underNamespace(req.path, options.namespace) === null) return null;
   const e = errorBody(error, options);
   const method = req.method.toUpperCase();
-  return respond(e.status, { ...commonHeaders(undefined, options.cors), ...callerHeaders(req.headers, method, null, options.cors) }, e.toJSON(), method === 'HEAD');
+  const headers = { ...commonHeaders(undefined, options.cors), ...callerHeaders(req.headers, method, null, options.cors) };
+  return respond(e.status, headers, e.toJSON(), method === 'HEAD');
 }

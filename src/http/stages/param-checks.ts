@@ -70,7 +70,12 @@ function typedValues(args: Declared, ctx: RequestContext, sources: Sources, fail
  * defaults are filled in, which the `Allow` header's permission checks may read), missing
  * required ones, then invalid ones.
  */
-export async function checkParams(endpoint: Endpoint, ctx: RequestContext, sources: Sources, bodyError: ApiError | undefined): Promise<Record<string, unknown> | ApiError> {
+export async function checkParams(
+  endpoint: Endpoint,
+  ctx: RequestContext,
+  sources: Sources,
+  bodyError: ApiError | undefined,
+): Promise<Record<string, unknown> | ApiError> {
   const args: Declared = Object.entries(endpoint.args);
   addDefaults(args, ctx, sources);
   if (bodyError) return bodyError;

@@ -38,7 +38,13 @@ async function allowedMethods(route: Route, ctx: AnyHandlerContext): Promise<str
  * The `Allow` header (`x.allow`) is set first, so that a refusal for bad parameters
  * (`checked`, an `ApiError`) carries it too.
  */
-export async function permit(x: Exchange, route: Route, endpoint: Endpoint, ctx: RequestContext, checked: Record<string, unknown> | ApiError): Promise<AnyHandlerContext> {
+export async function permit(
+  x: Exchange,
+  route: Route,
+  endpoint: Endpoint,
+  ctx: RequestContext,
+  checked: Record<string, unknown> | ApiError,
+): Promise<AnyHandlerContext> {
   const hctx: AnyHandlerContext = { ...ctx, params: checked instanceof ApiError ? {} : checked };
   x.allow = await allowedMethods(route, hctx);
   if (checked instanceof ApiError) throw checked;

@@ -2,7 +2,7 @@
  * Read params: a request's parameters by source, and the context its checks, permission
  * checks and handler see (`RequestContext`, `http/context.ts`).
  */
-import type { RequestContext } from '../context.js';
+import { RequestMemo, type RequestContext } from '../context.js';
 import { hasPrecondition } from '../conditional.js';
 import type { ParamMap } from '../params.js';
 import type { CoreRequest } from '../types.js';
@@ -60,5 +60,6 @@ export function requestContext(x: Exchange, urls: Urls, verb: string, sources: S
     version: () => storeVersion(x),
     conditional: verb !== 'GET' && verb !== 'OPTIONS' && hasPrecondition(req.headers),
     read: (path) => read(core, req, path),
+    memo: new RequestMemo(),
   };
 }

@@ -12,22 +12,11 @@ import { isTruthy } from '../../php/empty.js';
 import { redact } from '../../posts/redact.js';
 import { listEnvelope, type RawJson } from '../../http/raw-json.js';
 import type { CalendarEvent } from '../../schemas/types.js';
-import { termList } from './args.js';
+import { termFilter } from './term-lists.js';
 import { archiveStatuses } from '../../posts/args.js';
-import { CATEGORIES, TAGS, type TermKind } from '../terms/args.js';
+import { CATEGORIES, TAGS } from '../terms/args.js';
 import type { EventKey, EventListQuery } from './store.js';
 import { searchWords } from '../../text/search-terms.js';
-
-/** Term ids named by a filter (id, slug or name), with the descendants of categories. */
-async function termFilter(ctx: RequestContext, kind: TermKind, value: unknown): Promise<number[]> {
-  const ids: number[] = [];
-  for (const item of termList(value) ?? []) {
-    if (typeof item !== 'string' && typeof item !== 'number') continue;
-    const row = await ctx.services.terms.resolve(kind.taxonomy, item);
-    if (row) ids.push(row.id);
-  }
-  return kind.hierarchical ? ctx.services.terms.withDescendants(kind.taxonomy, ids) : ids;
-}
 
 const ids = (value: unknown) => (parseList(value) ?? []).map(toId).filter((id): id is number => id !== undefined);
 

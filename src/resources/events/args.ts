@@ -13,7 +13,8 @@ import { linkedEntryCheck } from '../linked/entries.js';
 import { archiveStatusCheck, existingEvent, existingUser, registeredStatus, urlOrEmpty } from '../../posts/args.js';
 import { eventSearchCheck } from '../../args/search.js';
 import { sanitizeTermName } from '../../text/sanitize.js';
-import { CATEGORIES, TAGS, type TermKind } from '../terms/args.js';
+import { CATEGORIES, TAGS } from '../terms/args.js';
+import { existingTermList, termList } from './term-lists.js';
 import { organizerWriteArgs, venueWriteArgs } from '../linked/args.js';
 import { acceptedObject } from '../../args/accepted.js';
 
@@ -35,25 +36,6 @@ export const isEventTimezone = (v: unknown) => v === '' || (typeof v === 'string
 
 /** Width of a term name (WordPress' and the store's `name` column). */
 const TERM_NAME_MAX = 200;
-
-/**
- * The elements of a `categories`/`tags` value (`Tribe__Utils__Array::list_to_array`): a
- * list as is, a string split at commas only, so that a name may contain spaces.
- */
-export function termList(value: unknown): unknown[] | undefined {
-  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  return parseList(value);
-}
-
-/** A non-empty list whose every element names an existing term (id, slug or name). */
-function existingTermList(kind: TermKind) {
-  return async (value: unknown, ctx: Ctx) => {
-    const list = termList(value);
-    if (!list?.length || !list.every(isScalar)) return false;
-    for (const item of list) if (!(await ctx.services.terms.resolve(kind.taxonomy, item))) return false;
-    return true;
-  };
-}
 
 /** A non-empty list of ids of existing posts of one type. */
 function existingPostList(type: 'venue' | 'organizer') {

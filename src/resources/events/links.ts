@@ -7,7 +7,7 @@ import type { Principal } from '../../auth/capabilities.js';
 import { ApiError, invalidParam, invalidParams } from '../../http/errors.js';
 import type { ImageChoice, ImageService } from '../../images/service.js';
 import type { EventInput } from './args.js';
-import { parseLinkedEntries, type LinkedEntry } from '../linked/entries.js';
+import { parseLinkedEntries, type EntryParser, type LinkedEntry } from '../linked/entries.js';
 import { linkedNotCreated } from '../linked/errors.js';
 import type { LinkedPostService } from '../linked/service.js';
 import type { LinkedRow } from '../linked/store.js';
@@ -51,16 +51,17 @@ function tooManyImages(param: string, most: number): ApiError {
  * The linked entries of a write, checked before anything is fetched or stored: one venue
  * at most (upstream 400 `could-not-create-venue`), organizers as a list. Images of
  * entries given as data are side-loaded here too, so that a bad one stops the write early.
+ * `parse` reads the values (over HTTP: as the argument checks read them, kept for the request).
  */
-export async function linkedEntries(deps: LinkDeps, input: EventInput, p: Principal | null): Promise<LinkedEntries> {
+export async function linkedEntries(deps: LinkDeps, input: EventInput, p: Principal | null, parse: EntryParser = parseLinkedEntries): Promise<LinkedEntries> {
   let venue: LinkedEntry[] | undefined;
   let organizers: LinkedEntry[] | undefined;
   if (input.venue !== undefined) {
-    venue = parseLinkedEntries('venue', input.venue);
+    venue = parse('venue', input.venue);
     if (!venue || venue.length > 1) throw linkedNotCreated('venue');
   }
   if (input.organizer !== undefined) {
-    organizers = parseLinkedEntries('organizer', input.organizer);
+    organizers = parse('organizer', input.organizer);
     if (!organizers) throw linkedNotCreated('organizer');
   }
   // Items given as data are created: their authors follow the rule of a create of their kind.

@@ -1,6 +1,6 @@
 import { has } from '../../auth/capabilities.js';
 import type { Args } from '../../args/arg.js';
-import type { RequestContext } from '../../http/context.js';
+import { MemoKey, type RequestContext } from '../../http/context.js';
 import { invalidParam } from '../../http/errors.js';
 import { eventLocked, eventNotAccessible, eventNotFound, eventTrashed, notAnEventId, occurrenceCancelled } from './errors.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../../http/route.js';
@@ -12,18 +12,14 @@ import { passwordArg } from '../../posts/args.js';
 import type { EventRow } from './store.js';
 import { ICAL_HEADER, archive, occurrences, unlocked } from './archive.js';
 import type { RawJson } from '../../http/raw-json.js';
+import { requestEntryParser } from '../linked/entries.js';
+
+/** The event a single route addresses, read once per request: the permission checks (for `Allow`) and the handler share it. */
+const TARGET = new MemoKey<Promise<EventRow>>('the event a single route addresses');
 
 /** The event a single route addresses: by id (404/400 rules) or by the path's slug. */
-/** The event of each request, read once: the permission checks (for `Allow`) and the handler share it. */
-const targets = new WeakMap<RequestContext, Promise<EventRow>>();
-
 function target(ctx: RequestContext, bySlug: boolean): Promise<EventRow> {
-  let found = targets.get(ctx);
-  if (!found) {
-    found = readTarget(ctx, bySlug);
-    targets.set(ctx, found);
-  }
-  return found;
+  return ctx.memo.get(TARGET, () => readTarget(ctx, bySlug));
 }
 
 async function readTarget(ctx: RequestContext, bySlug: boolean): Promise<EventRow> {
@@ -134,7 +130,7 @@ function singleEndpoints(bySlug: boolean) {
         const event = await writeTarget(ctx, bySlug, 'edit');
         // The path slug only finds the event; a new slug must be sent.
         const input: EventInput = { ...ctx.params, slug: ctx.sent('slug') ? ctx.params.slug : undefined };
-        const updated = await ctx.services.events.update(event, input, ctx.sent, ctx.principal, ctx.now());
+        const updated = await ctx.services.events.update(event, input, ctx.sent, ctx.principal, ctx.now(), requestEntryParser(ctx));
         const [json] = await ctx.services.events.render([updated], { urls: ctx.urls, principal: ctx.principal, single: false });
         return { body: json };
       },
@@ -152,7 +148,7 @@ export function eventRoutes(): Route[] {
         args: eventWriteArgs(true),
         permission: (ctx) => has(ctx.principal, 'edit_tribe_events'),
         handler: async (ctx) => {
-          const { row, links } = await ctx.services.events.create(ctx.params, ctx.principal, ctx.now());
+          const { row, links } = await ctx.services.events.create(ctx.params, ctx.principal, ctx.now(), requestEntryParser(ctx));
           const [json] = await ctx.services.events.render([row], { urls: ctx.urls, principal: ctx.principal, single: false }, new Map([[row.id, links]]));
           return { status: 201, body: json };
         },

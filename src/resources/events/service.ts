@@ -16,6 +16,7 @@ import type { WriteTarget } from '../../posts/write-target.js';
 import type { SeriesTimes } from '../../recurrence/expand.js';
 import type { OccurrenceRow, SeriesRow } from '../../recurrence/queries.js';
 import type { CalendarEvent, EventTerm, Organizer, Venue } from '../../schemas/types.js';
+import type { EntryParser } from '../linked/entries.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';
 import { embeddedTermJson } from '../terms/json.js';
 import type { Store } from '../store.js';
@@ -178,13 +179,13 @@ export class EventService {
   }
 
   /** Creates an event and everything it links (`writes.ts`). */
-  create(input: EventInput, p: Principal | null, now: Date): Promise<{ row: EventRow; links: EventLinks }> {
-    return this.writes.create(input, p, now);
+  create(input: EventInput, p: Principal | null, now: Date, parse?: EntryParser): Promise<{ row: EventRow; links: EventLinks }> {
+    return this.writes.create(input, p, now, parse);
   }
 
   /** Updates the fields sent (`writes.ts`). */
-  update(target: WriteTarget<EventRow>, input: EventInput, sent: (name: string) => boolean, p: Principal | null, now: Date): Promise<EventRow> {
-    return this.writes.update(target, input, sent, p, now);
+  update(target: WriteTarget<EventRow>, input: EventInput, sent: (name: string) => boolean, p: Principal | null, now: Date, parse?: EntryParser): Promise<EventRow> {
+    return this.writes.update(target, input, sent, p, now, parse);
   }
 
   /** Deletes an event, or an occurrence by `scope` (`writes.ts`): the row to show in the answer. */

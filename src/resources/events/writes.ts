@@ -24,8 +24,10 @@ import type { TermService } from '../terms/service.js';
 import type { Store } from '../store.js';
 import { eventPermits } from './access.js';
 import { eventNotCreated } from './errors.js';
-import { termList, type EventInput } from './args.js';
+import type { EventInput } from './args.js';
+import { termList } from './term-lists.js';
 import { storableCost, type StoredCost } from './cost.js';
+import type { EntryParser } from '../linked/entries.js';
 import { link, linkedEntries, type EventLinks, type LinkDeps, type LinkedEntries } from './links.js';
 import { followSeries, overridesOf, removeOverrides } from './overrides.js';
 import { RecurringWrites, type ApplyUpdate } from './recurring.js';
@@ -87,8 +89,11 @@ export class EventWrites {
     private readonly deps: EventDeps,
   ) {}
 
-  /** Creates an event and everything it links, in one transaction; its links come back with it, for rendering. */
-  async create(input: EventInput, p: Principal | null, now: Date): Promise<{ row: EventRow; links: EventLinks }> {
+  /**
+   * Creates an event and everything it links, in one transaction; its links come back with it,
+   * for rendering. `parse` reads its `venue` and `organizer` ({@link linkedEntries}).
+   */
+  async create(input: EventInput, p: Principal | null, now: Date, parse?: EntryParser): Promise<{ row: EventRow; links: EventLinks }> {
     this.assertAuthor(input, p, 'create');
     const site = this.deps.timezone;
     const zone = input.timezone || site;
@@ -96,7 +101,7 @@ export class EventWrites {
     const recurrence = this.deps.series.check(input.recurrence, seriesTimesOf(times, site), now);
     // Publication dates are read (a bad one refused) before anything is fetched.
     const state = newPostState(input, p, site, now, zone);
-    const entries = await linkedEntries(this.deps, input, p);
+    const entries = await linkedEntries(this.deps, input, p, parse);
     const image = await this.deps.images.choose(input.image, p);
     const cost = input.cost !== undefined ? storableCost(input.cost) : null;
     const created = await withRetry(() =>
@@ -137,16 +142,16 @@ export class EventWrites {
    * Updates the fields sent; every other field keeps its value (a partial update, where
    * upstream resets some omitted fields). A `status` of `trash` goes through the trash rule, and leaving the
    * trash restores the slug. A series (and an occurrence, by `scope`) follows the rules of
-   * recurring events (README "Recurring events").
+   * recurring events (README "Recurring events"). `parse` reads its `venue` and `organizer`.
    */
-  async update(target: WriteTarget<EventRow>, input: EventInput, sent: (name: string) => boolean, p: Principal | null, now: Date): Promise<EventRow> {
+  async update(target: WriteTarget<EventRow>, input: EventInput, sent: (name: string) => boolean, p: Principal | null, now: Date, parse?: EntryParser): Promise<EventRow> {
     const site = this.deps.timezone;
     // Whatever the scope: an occurrence's edit names its author as an update of the series does.
     this.assertAuthor(input, p, 'update');
     // Bad dates are refused before anything is fetched; the transaction computes them again from the row it locks.
     sentTimes(target.row, input, sent, site, now);
     assertPublicationDates(input, site, now, input.timezone || target.row.timezone);
-    const entries = await linkedEntries(this.deps, input, p);
+    const entries = await linkedEntries(this.deps, input, p, parse);
     const image = await this.deps.images.choose(input.image, p);
     const apply: ApplyUpdate = (tx, t, i, s, change) => this.applyUpdate(tx, t, i, s, p, now, entries, image, change);
     const recurring = this.recurring(p, now, apply);

@@ -1,7 +1,7 @@
 import { phpEmpty } from '../../php/empty.js';
 import { isRecord, isScalar } from '../../args/checks.js';
 import { toId } from '../../ids.js';
-import type { RequestContext } from '../../http/context.js';
+import { MemoKey, type RequestContext } from '../../http/context.js';
 import { isUrlOrEmpty } from '../../text/url.js';
 import { existingUser } from '../../posts/args.js';
 import { namedAuthor } from '../../posts/author.js';
@@ -9,7 +9,8 @@ import { namedAuthor } from '../../posts/author.js';
 /** One linked venue/organizer of an event write: an existing id, or data for a new item. */
 export type LinkedEntry = { id: number } | { data: Record<string, unknown> };
 
-type LinkedType = 'venue' | 'organizer';
+/** The kinds an event links by value. */
+export type LinkedType = 'venue' | 'organizer';
 
 /**
  * Whether a field of an entry is blank: PHP-empty, but not an object. `{"id": {}}` is a bad
@@ -73,10 +74,28 @@ export function parseLinkedEntries(type: LinkedType, value: unknown): LinkedEntr
   return entries;
 }
 
+/** Reads a `venue` or `organizer` value as {@link parseLinkedEntries} does. */
+export type EntryParser = (type: LinkedType, value: unknown) => LinkedEntry[] | undefined;
+
+/** The entries each `venue` (`organizer`) value of a request parsed to. */
+const PARSED: Record<LinkedType, MemoKey<Map<unknown, LinkedEntry[] | undefined>>> = {
+  venue: new MemoKey('venue values parsed'),
+  organizer: new MemoKey('organizer values parsed'),
+};
+
+/** A parser that reads each value once per request: the write gets the entries its argument check parsed. */
+export function requestEntryParser(ctx: Pick<RequestContext, 'memo'>): EntryParser {
+  return (type, value) => {
+    const parsed = ctx.memo.get(PARSED[type], () => new Map());
+    if (!parsed.has(value)) parsed.set(value, parseLinkedEntries(type, value));
+    return parsed.get(value);
+  };
+}
+
 /** First-pass check of `venue`/`organizer`: every id names an existing item of the type, every author given an existing user. */
 export function linkedEntryCheck(type: LinkedType) {
   return async (value: unknown, ctx: RequestContext): Promise<boolean> => {
-    const entries = parseLinkedEntries(type, value);
+    const entries = requestEntryParser(ctx)(type, value);
     if (!entries) return false;
     for (const e of entries) {
       if ('id' in e ? (await ctx.services.posts.typeOf(e.id)) !== type : namedAuthor(e.data) !== undefined && !(await existingUser(e.data.author, ctx))) return false;

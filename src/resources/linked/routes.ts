@@ -1,6 +1,6 @@
 import { httpDate } from '../../http/conditional.js';
 import { has } from '../../auth/capabilities.js';
-import type { RequestContext } from '../../http/context.js';
+import { MemoKey, type RequestContext } from '../../http/context.js';
 import { invalidParam } from '../../http/errors.js';
 import { linkedNotAccessible, linkedPageNotFound } from './errors.js';
 import { asQueryValue, pagingUrls } from '../../archive/urls.js';
@@ -37,17 +37,14 @@ export function linkedRoutes<T extends LinkedTable>(
    * The item a single route addresses (by `id` or `slug`), once validation has passed: read
    * once per request, by the permission check, before a write's precondition is checked.
    */
-  const targets = new WeakMap<RequestContext, Promise<LinkedRow<T> | undefined>>();
+  const targetKey = new MemoKey<Promise<LinkedRow<T> | undefined>>(`the ${noun} a single route addresses`);
   function target(ctx: RequestContext): Promise<LinkedRow<T> | undefined> {
-    let found = targets.get(ctx);
-    if (!found) {
+    return ctx.memo.get(targetKey, () => {
       const s = service(ctx);
       const id = toId(ctx.path('id'));
       const slug = ctx.path('slug');
-      found = id !== undefined ? s.get(id) : slug !== undefined ? s.bySlug(slug) : Promise.resolve(undefined);
-      targets.set(ctx, found);
-    }
-    return found;
+      return id !== undefined ? s.get(id) : slug !== undefined ? s.bySlug(slug) : Promise.resolve(undefined);
+    });
   }
 
   /** Per-item permission once the item is known; the generic capability otherwise. */

@@ -5,7 +5,7 @@ import { termArchiveArgs, termIdArg, termWriteArgs, type TermKind } from './args
 import { parseList } from '../../args/checks.js';
 import { toId } from '../../ids.js';
 import type { TermListQuery, TermRow } from './store.js';
-import type { RequestContext } from '../../http/context.js';
+import { MemoKey, type RequestContext } from '../../http/context.js';
 import { sanitizeTitle } from '../../text/slug.js';
 import { notHierarchical, termNotFound } from './errors.js';
 
@@ -49,16 +49,12 @@ export function termRoutes(kind: TermKind): Route[] {
    * The term a write addresses, read once, by the permission check: before a conditional
    * write's precondition is checked, so that its transaction can require the term unchanged.
    */
-  const targets = new WeakMap<RequestContext, Promise<TermRow | undefined>>();
-  const target = (ctx: RequestContext) => {
-    let found = targets.get(ctx);
-    if (!found) {
+  const targetKey = new MemoKey<Promise<TermRow | undefined>>(`the ${kind.collection} item a write addresses`);
+  const target = (ctx: RequestContext) =>
+    ctx.memo.get(targetKey, () => {
       const id = toId(ctx.path('id'));
-      found = id === undefined ? Promise.resolve(undefined) : ctx.services.terms.get(kind.taxonomy, id);
-      targets.set(ctx, found);
-    }
-    return found;
-  };
+      return id === undefined ? Promise.resolve(undefined) : ctx.services.terms.get(kind.taxonomy, id);
+    });
   const manageTarget = async (ctx: RequestContext) => {
     if (ctx.conditional) await target(ctx);
     return manage(ctx);
