@@ -42,7 +42,13 @@ export type CalendarRouter = [Router, ErrorRequestHandler];
  */
 export function calendarRouter(calendar: Calendar, options: ExpressMountOptions = {}): CalendarRouter {
   const router = Router();
-  const mount = (req: Request): NodeMount<Request> => ({ path: req.path, root: options.root ?? req.baseUrl, locale: options.locale, getUser: options.getUser, raw: req });
+  const mount = (req: Request): NodeMount<Request> => ({
+    path: req.path,
+    root: options.root ?? req.baseUrl,
+    locale: options.locale,
+    getUser: options.getUser,
+    raw: req,
+  });
   // Outside the namespace the request goes on to the host's next handler (with the parser's error, if any).
   const answer = async (req: Request, res: Response, next: NextFunction, body: CoreRequest['body'], passOn?: unknown) => {
     if (!(await answerNode(calendar, req, res, mount(req), body))) next(passOn);

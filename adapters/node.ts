@@ -111,7 +111,13 @@ export function writeNodeResponse(res: ServerResponse, response: CoreResponse): 
  * Answers a Node request through the calendar and writes the answer; `false`, with nothing
  * written, when the core leaves the path to the host (outside the namespace).
  */
-export async function answerNode<Raw>(calendar: Calendar, req: IncomingMessage, res: ServerResponse, mount: NodeMount<Raw>, body: CoreRequest['body']): Promise<boolean> {
+export async function answerNode<Raw>(
+  calendar: Calendar,
+  req: IncomingMessage,
+  res: ServerResponse,
+  mount: NodeMount<Raw>,
+  body: CoreRequest['body'],
+): Promise<boolean> {
   const response = await calendar.handle(coreRequest(req, body, mount));
   if (!response) return false;
   writeNodeResponse(res, response);
@@ -198,7 +204,11 @@ function answerNoRoute(req: IncomingMessage, res: ServerResponse): void {
 
 function answerError(req: IncomingMessage, res: ServerResponse, error: ApiError): void {
   const body = Buffer.from(JSON.stringify(error.toJSON()));
-  res.writeHead(error.status, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': String(body.length), 'X-Content-Type-Options': 'nosniff' });
+  res.writeHead(error.status, {
+    'Content-Type': 'application/json; charset=UTF-8',
+    'Content-Length': String(body.length),
+    'X-Content-Type-Options': 'nosniff',
+  });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 

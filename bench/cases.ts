@@ -43,7 +43,8 @@ function dayFromNow(days: number): string {
 
 /** The cases of the issue, in the order they run (the write last). */
 export function benchCases(f: SeedFixtures): BenchCase[] {
-  const q = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const q = (params: Record<string, string | number>) =>
+    new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
   const ids = f.eventIds.length ? f.eventIds : [1];
   const slugs = f.eventSlugs.length ? f.eventSlugs : ['none'];
   // A stable start far enough ahead to be in every default window, unique titles (one slug query each).
@@ -61,8 +62,18 @@ export function benchCases(f: SeedFixtures): BenchCase[] {
     { name: 'GET /events?start_date&end_date (month)', list: true, status: 200, request: () => get(`${API}/events?${q(f.month)}`) },
     { name: 'GET /events/<id>', list: false, status: 200, rotates: true, request: (n) => get(`${API}/events/${ids[n % ids.length]}`) },
     // Issue 17: a month of one category as a calendar to subscribe to.
-    { name: 'GET /ics/events?categories (month)', list: true, status: 200, request: () => get(`${API}/ics/events?${q({ ...f.month, categories: f.filter.categories })}`) },
-    { name: 'GET /ics/events?categories (month), no-cache', list: true, status: 200, request: () => fresh(`${API}/ics/events?${q({ ...f.month, categories: f.filter.categories })}`) },
+    {
+      name: 'GET /ics/events?categories (month)',
+      list: true,
+      status: 200,
+      request: () => get(`${API}/ics/events?${q({ ...f.month, categories: f.filter.categories })}`),
+    },
+    {
+      name: 'GET /ics/events?categories (month), no-cache',
+      list: true,
+      status: 200,
+      request: () => fresh(`${API}/ics/events?${q({ ...f.month, categories: f.filter.categories })}`),
+    },
     { name: 'GET /events/by-slug/<slug>', list: false, status: 200, rotates: true, request: (n) => get(`${API}/events/by-slug/${slugs[n % slugs.length]}`) },
     { name: 'GET /venues', list: true, status: 200, request: () => get(`${API}/venues`) },
     // A client that holds the answer already (`*` matches whatever tag is current): a 304 must

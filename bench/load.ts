@@ -37,7 +37,8 @@ export interface DriveOptions {
   pid?: number;
 }
 
-const percentile = (sorted: Float64Array, p: number) => (sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN) : NaN);
+const percentile = (sorted: Float64Array, p: number) =>
+  sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN) : NaN;
 
 /** Runs autocannon with `connections` connections for `seconds` seconds. */
 export async function drive(options: DriveOptions): Promise<LoadResult> {
@@ -82,7 +83,8 @@ export async function drive(options: DriveOptions): Promise<LoadResult> {
     timeouts: result.timeouts,
     rssPeakMb: rss?.peakMb,
     rssEndMb: rss?.lastMb,
-    serverCpuMsPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && latencies.length ? (1000 * (cpuAfter - cpuBefore)) / latencies.length : undefined,
+    serverCpuMsPerRequest:
+      cpuBefore !== undefined && cpuAfter !== undefined && latencies.length ? (1000 * (cpuAfter - cpuBefore)) / latencies.length : undefined,
   };
 }
 

@@ -27,7 +27,9 @@ const wanted = args.flatMap((a, i) => (a === '--case' ? args.slice(i + 1, i + 2)
 
 const fixtures = await sqliteDataset(size, true);
 // A case named exactly is taken alone; otherwise every case whose name contains the text.
-const cases = benchCases(fixtures).filter((c) => !wanted.length || wanted.some((w) => c.name === w || (!benchCases(fixtures).some((x) => x.name === w) && c.name.includes(w))));
+const cases = benchCases(fixtures).filter(
+  (c) => !wanted.length || wanted.some((w) => c.name === w || (!benchCases(fixtures).some((x) => x.name === w) && c.name.includes(w))),
+);
 const dir = join('bench/.profiles', `${size}-${framework}`);
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
@@ -41,7 +43,9 @@ const server = await startServer({
 try {
   for (const c of cases) {
     const r = await drive({ url: `http://127.0.0.1:${server.port}`, connections: 8, seconds, request: c.request, expectStatus: c.status, pid: server.pid });
-    console.log(`${c.name}: ${r.requestsPerSecond.toFixed(0)} req/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms, bad ${r.wrongStatus + r.errors}, RSS ${r.rssPeakMb?.toFixed(0)} MB`);
+    console.log(
+      `${c.name}: ${r.requestsPerSecond.toFixed(0)} req/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms, bad ${r.wrongStatus + r.errors}, RSS ${r.rssPeakMb?.toFixed(0)} MB`,
+    );
   }
 } finally {
   await stopServer(server);

@@ -57,7 +57,8 @@ try {
         root: '/wp-json',
       });
       const wall = performance.now() - t0;
-      if (response?.status !== c.status) console.log(`! ${c.name}: status ${response?.status} ${response?.body ? Buffer.from(response.body).toString('utf8').slice(0, 200) : ''}`);
+      if (response?.status !== c.status)
+        console.log(`! ${c.name}: status ${response?.status} ${response?.body ? Buffer.from(response.body).toString('utf8').slice(0, 200) : ''}`);
       runs.push({ total: log.reduce((s, x) => s + x.ms, 0), wall, queries: log });
     }
     const last = runs[runs.length - 1];

@@ -95,7 +95,12 @@ export async function startCluster(): Promise<Cluster> {
   };
   try {
     const { stdout } = await run('bash', ['.ci/replication.sh', 'start', dir], { timeout: 120_000 });
-    const vars = Object.fromEntries(stdout.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    const vars = Object.fromEntries(
+      stdout
+        .trim()
+        .split('\n')
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
     return { primary: vars.CALENDAR_TEST_PG_PRIMARY_URL!, replicas: vars.CALENDAR_TEST_PG_REPLICA_URLS!.split(','), dir, remove };
   } catch (error) {
     await remove();
@@ -126,9 +131,21 @@ async function caughtUp(cluster: Cluster): Promise<void> {
 }
 
 /** Drives each server with its own connections at once; the requests per second add up. */
-async function driveAll(servers: ServerProcess[], options: { seconds: number; connections: number; request: (n: number) => BenchRequest }): Promise<LoadResult[]> {
+async function driveAll(
+  servers: ServerProcess[],
+  options: { seconds: number; connections: number; request: (n: number) => BenchRequest },
+): Promise<LoadResult[]> {
   return Promise.all(
-    servers.map((s) => drive({ url: `http://127.0.0.1:${s.port}`, connections: options.connections, seconds: options.seconds, request: options.request, expectStatus: 200, pid: s.pid })),
+    servers.map((s) =>
+      drive({
+        url: `http://127.0.0.1:${s.port}`,
+        connections: options.connections,
+        seconds: options.seconds,
+        request: options.request,
+        expectStatus: 200,
+        pid: s.pid,
+      }),
+    ),
   );
 }
 
@@ -165,16 +182,30 @@ export async function benchReplicas(options: ReplicaBenchOptions): Promise<{ row
     const kept = (): BenchRequest => ({ method: 'GET', path: list });
     const single = (): BenchRequest => ({ method: 'GET', path: `${API}/events/${seeded.eventIds[0]}` });
     for (const replicas of [0, 2]) {
-      const env = { CALENDAR_DB_URL: cluster.primary, CALENDAR_DB: '', CALENDAR_DB_REPLICA_URLS: replicas ? cluster.replicas.join(',') : '', CALENDAR_TOKENS: `administrator:${ADMIN_TOKEN}` };
-      const servers = [await startServer({ script: options.script, port: options.port, env }), await startServer({ script: options.script, port: options.port + 1, env })];
+      const env = {
+        CALENDAR_DB_URL: cluster.primary,
+        CALENDAR_DB: '',
+        CALENDAR_DB_REPLICA_URLS: replicas ? cluster.replicas.join(',') : '',
+        CALENDAR_TOKENS: `administrator:${ADMIN_TOKEN}`,
+      };
+      const servers = [
+        await startServer({ script: options.script, port: options.port, env }),
+        await startServer({ script: options.script, port: options.port + 1, env }),
+      ];
       try {
-        for (const [name, request] of [['logged-out list, computed (no-cache), 2 instances', computed], ['logged-out list, kept, 2 instances', kept]] as const) {
+        for (const [name, request] of [
+          ['logged-out list, computed (no-cache), 2 instances', computed],
+          ['logged-out list, kept, 2 instances', kept],
+        ] as const) {
           if (options.warmupSeconds > 0) await driveAll(servers, { seconds: options.warmupSeconds, connections: 4, request });
           const before = databaseCpu(cluster.dir);
           const loads = await driveAll(servers, { seconds: options.seconds, connections: 4, request });
           const after = databaseCpu(cluster.dir);
           const row = combine(name, replicas, loads);
-          const requests = Math.max(1, loads.reduce((n, r) => n + r.requests, 0));
+          const requests = Math.max(
+            1,
+            loads.reduce((n, r) => n + r.requests, 0),
+          );
           row.primaryCpuMsPerRequest = ((after.primary - before.primary) * 1000) / requests;
           row.replicasCpuMsPerRequest = ((after.replicas - before.replicas) * 1000) / requests;
           rows.push(row);
@@ -201,7 +232,9 @@ export async function benchReplicas(options: ReplicaBenchOptions): Promise<{ row
           if (options.warmupSeconds > 0) await driveAll(one, { seconds: options.warmupSeconds, connections: 1, request });
           const row = combine(name, replicas, await driveAll(one, { seconds: options.seconds, connections: 1, request }));
           rows.push(row);
-          log(`  ${replicas} replicas  ${name.padEnd(50)} ${row.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${row.p50Ms.toFixed(3)} ms  CPU ${row.cpuMsPerRequest?.toFixed(3)} ms/req  bad ${row.bad}`);
+          log(
+            `  ${replicas} replicas  ${name.padEnd(50)} ${row.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${row.p50Ms.toFixed(3)} ms  CPU ${row.cpuMsPerRequest?.toFixed(3)} ms/req  bad ${row.bad}`,
+          );
         }
       } finally {
         await Promise.all(servers.map((s) => stopServer(s)));

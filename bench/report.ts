@@ -20,7 +20,21 @@ export interface Row {
   fraction?: number;
 }
 
-const HEAD = ['events', 'server', 'case', 'req/s', 'alone ms', 'p50 ms', 'p99 ms', 'non-2xx/err', 'RSS MB', 'CPU ms/req', 'body B', 'ceiling req/s', '% of ceiling'];
+const HEAD = [
+  'events',
+  'server',
+  'case',
+  'req/s',
+  'alone ms',
+  'p50 ms',
+  'p99 ms',
+  'non-2xx/err',
+  'RSS MB',
+  'CPU ms/req',
+  'body B',
+  'ceiling req/s',
+  '% of ceiling',
+];
 /** Columns aligned right. */
 const NUMERIC = new Set([0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
 
@@ -66,7 +80,10 @@ export function markdownTable(
     ...rows.map((r) => `| ${cells(r).join(' | ')} |`),
     '',
     `Seeding: ${seeding
-      .map((s) => `${s.size.toLocaleString('en-US')} events (${s.db}) ${s.seconds.toFixed(1)} s${s.cpuSeconds !== undefined ? ` (${s.cpuSeconds.toFixed(1)} s CPU)` : ''}${s.reused ? ' (reused)' : ''}`)
+      .map(
+        (s) =>
+          `${s.size.toLocaleString('en-US')} events (${s.db}) ${s.seconds.toFixed(1)} s${s.cpuSeconds !== undefined ? ` (${s.cpuSeconds.toFixed(1)} s CPU)` : ''}${s.reused ? ' (reused)' : ''}`,
+      )
       .join(' · ')}.`,
     '',
     ...targets.map((t) => `- ${t.ok ? '✅' : '❌'} ${t.name}: ${t.measured}`),

@@ -33,7 +33,11 @@ import { benchSoak, saveSoakAlone, soakConfig, soakMarkdown, type SoakReport } f
 type Framework = 'express' | 'fastify';
 
 const env = process.env;
-const list = (v: string | undefined, fallback: string) => (v ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string | undefined, fallback: string) =>
+  (v ?? fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const config = {
   sizes: list(env.BENCH_SIZES, '1000,10000,100000').map(Number),
   frameworks: list(env.BENCH_FRAMEWORKS, 'express,fastify') as Framework[],
@@ -45,7 +49,9 @@ const config = {
   reuse: env.BENCH_REUSE === '1',
   postgres: env.CALENDAR_BENCH_POSTGRES_URL || undefined,
   /** Flags for the calendar servers' `node` (e.g. V8 heap sizes), to measure what they trade. */
-  nodeFlags: list(env.BENCH_NODE_FLAGS, '').flatMap((f) => f.split(' ')).filter(Boolean),
+  nodeFlags: list(env.BENCH_NODE_FLAGS, '')
+    .flatMap((f) => f.split(' '))
+    .filter(Boolean),
   readme: process.argv.includes('--readme'),
   soak: env.BENCH_SOAK === 'only' ? 'only' : env.BENCH_SOAK === '1' ? 'after' : undefined,
 };
@@ -89,7 +95,13 @@ async function runCases(server: ServerProcess, cases: BenchCase[], meta: Pick<Ca
     const { bytes, failures, meanMs } = await meanBodyBytes(base, c, c.rotates ? 5 : 1, 1_000_000);
     if (failures.length) log(`  ! ${c.name}: unexpected answers while probing:\n    ${failures.slice(0, 3).join('\n    ')}`);
     if (config.warmupSeconds > 0) {
-      await drive({ url: base, connections: config.connections, seconds: config.warmupSeconds, request: (n) => c.request(2_000_000 + n), expectStatus: c.status });
+      await drive({
+        url: base,
+        connections: config.connections,
+        seconds: config.warmupSeconds,
+        request: (n) => c.request(2_000_000 + n),
+        expectStatus: c.status,
+      });
     }
     const loadBefore = loadavg()[0] ?? 0;
     const r = await drive({ url: base, connections: config.connections, seconds: config.seconds, request: c.request, expectStatus: c.status, pid: server.pid });
@@ -154,7 +166,8 @@ async function ceilings(results: CaseResult[], requests: Map<string, BenchReques
         if (!cache.has(key)) {
           const path = `/wp-json/static/${bucket(r.bytes)}`;
           const request = (): BenchRequest => ({ ...sample, path });
-          if (config.warmupSeconds > 0) await drive({ url: `http://127.0.0.1:${server.port}`, connections: config.connections, seconds: config.warmupSeconds, request, expectStatus: 0 });
+          if (config.warmupSeconds > 0)
+            await drive({ url: `http://127.0.0.1:${server.port}`, connections: config.connections, seconds: config.warmupSeconds, request, expectStatus: 0 });
           const c = await drive({
             url: `http://127.0.0.1:${server.port}`,
             connections: config.connections,
@@ -185,7 +198,9 @@ const selected = (cases: BenchCase[]) =>
 /** The soak case (bench/soak.ts) on ports of its own. */
 async function runSoak(script: string): Promise<SoakReport> {
   const soak = soakConfig(env);
-  log(`soak: ${soak.minutes} minute${soak.minutes === 1 ? '' : 's'} at ${soak.rate} req/s, ${soak.hostilePerSecond} hostile actions/s, two Express instances on PostgreSQL`);
+  log(
+    `soak: ${soak.minutes} minute${soak.minutes === 1 ? '' : 's'} at ${soak.rate} req/s, ${soak.hostilePerSecond} hostile actions/s, two Express instances on PostgreSQL`,
+  );
   const report = await benchSoak({ ...soak, script, port: PORT + 20, log });
   for (const t of report.targets) console.log(`${t.ok ? 'PASS' : 'MISS'}  ${t.name}: ${t.measured}`);
   return report;
@@ -198,12 +213,18 @@ async function main(): Promise<void> {
     log('done: the soak in bench/results.json (soak) and bench/results.md');
     return;
   }
-  log(`bench: sizes ${config.sizes.join(', ')} · ${config.frameworks.join(', ')}${config.postgres ? ' (+ fastify on postgres)' : ''} · ${config.seconds} s per case, ${config.connections} connections`);
+  log(
+    `bench: sizes ${config.sizes.join(', ')} · ${config.frameworks.join(', ')}${config.postgres ? ' (+ fastify on postgres)' : ''} · ${config.seconds} s per case, ${config.connections} connections`,
+  );
   const compiled = env.BENCH_TSX === '1' ? SOURCES : await buildServers(SOURCES);
   SERVER_SCRIPT = { express: compiled['express-server'], fastify: compiled['fastify-server'] };
   CEILING_SCRIPT = { express: compiled['ceiling-express'], fastify: compiled['ceiling-fastify'] };
   log(`servers: ${env.BENCH_TSX === '1' ? 'TypeScript sources under tsx' : 'compiled with tsup to bench/.data/build (plain node)'}`);
-  log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}${(loadavg()[0] ?? 0) > 1.5 ? ' — loaded: figures are pessimistic' : ''}`);
+  log(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}${(loadavg()[0] ?? 0) > 1.5 ? ' — loaded: figures are pessimistic' : ''}`,
+  );
   const results: CaseResult[] = [];
   const seeding: { size: number; db: string; seconds: number; cpuSeconds?: number; reused?: boolean }[] = [];
   const requests = new Map<string, BenchRequest>();
@@ -231,7 +252,9 @@ async function main(): Promise<void> {
   if (env.BENCH_SERIES !== '0') {
     const fixtures = await seriesDataset(config.reuse);
     seeding.push({ size: SERIES_SIZE, db: 'sqlite (series)', seconds: fixtures.seconds + fixtures.seriesSeconds, reused: fixtures.reused });
-    log(`seeded 1,000 events and 1,000 weekly series (100k occurrences) on SQLite: series in ${fixtures.seriesSeconds.toFixed(1)} s${fixtures.reused ? ' (reused)' : ''}`);
+    log(
+      `seeded 1,000 events and 1,000 weekly series (100k occurrences) on SQLite: series in ${fixtures.seriesSeconds.toFixed(1)} s${fixtures.reused ? ' (reused)' : ''}`,
+    );
     const cases = selected(seriesCases(fixtures));
     for (const c of cases) requests.set(c.name, c.request(0));
     for (const framework of config.frameworks) {
@@ -247,7 +270,13 @@ async function main(): Promise<void> {
   const replicaTargets: ReturnType<typeof evaluateTargets> = [];
   if (env.BENCH_REPLICAS !== '0' && config.frameworks.includes('fastify')) {
     try {
-      const measured = await benchReplicas({ script: SERVER_SCRIPT.fastify, port: PORT + 10, seconds: config.seconds, warmupSeconds: config.warmupSeconds, log });
+      const measured = await benchReplicas({
+        script: SERVER_SCRIPT.fastify,
+        port: PORT + 10,
+        seconds: config.seconds,
+        warmupSeconds: config.warmupSeconds,
+        log,
+      });
       replicaRows = measured.rows;
       replicaTargets.push(...measured.targets);
     } catch (error) {
@@ -276,13 +305,26 @@ async function main(): Promise<void> {
   // The soak's verdicts are listed in its own section of the Markdown.
   const targets = [...caseTargets, ...(soak?.targets ?? [])];
   const machine = { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageAtEnd: loadavg() };
-  const report = { date: new Date().toISOString(), machine, config: { ...config, postgres: Boolean(config.postgres) }, seeding, results, replicas: replicaRows, soak, targets };
+  const report = {
+    date: new Date().toISOString(),
+    machine,
+    config: { ...config, postgres: Boolean(config.postgres) },
+    seeding,
+    results,
+    replicas: replicaRows,
+    soak,
+    targets,
+  };
   writeFileSync('bench/results.json', `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\n${formatTable(rows)}\n`);
-  for (const s of seeding) console.log(`seeding ${s.size} events (${s.db}): ${s.seconds.toFixed(1)} s (${s.cpuSeconds?.toFixed(1)} s CPU)${s.reused ? ' (reused)' : ''}`);
+  for (const s of seeding)
+    console.log(`seeding ${s.size} events (${s.db}): ${s.seconds.toFixed(1)} s (${s.cpuSeconds?.toFixed(1)} s CPU)${s.reused ? ' (reused)' : ''}`);
   console.log('');
   for (const t of targets) console.log(`${t.ok ? 'PASS' : 'MISS'}  ${t.name}: ${t.measured}`);
-  const md = markdownTable(rows, seeding, caseTargets, { ...machine, date: report.date, seconds: config.seconds, connections: config.connections }) + (replicaRows.length ? `\n${replicaMarkdown(replicaRows)}` : '') + (soak ? `\n${soakMarkdown(soak)}` : '');
+  const md =
+    markdownTable(rows, seeding, caseTargets, { ...machine, date: report.date, seconds: config.seconds, connections: config.connections }) +
+    (replicaRows.length ? `\n${replicaMarkdown(replicaRows)}` : '') +
+    (soak ? `\n${soakMarkdown(soak)}` : '');
   writeFileSync('bench/results.md', md);
   if (config.readme) updateReadme(md);
   log('done: bench/results.json, bench/results.md');

@@ -42,7 +42,11 @@ async function openFresh(target: string, prefix: string): Promise<Kysely<unknown
   const raw = await connectDatabase(target);
   if (isUrl) {
     // Every table of the store, whichever migrations made it, then the ledger.
-    for (const t of [...TABLES, 'migrations', 'migrations_lock']) await raw.schema.dropTable(prefix + t).ifExists().execute();
+    for (const t of [...TABLES, 'migrations', 'migrations_lock'])
+      await raw.schema
+        .dropTable(prefix + t)
+        .ifExists()
+        .execute();
   } else {
     // A benchmark file can be re-made: no need to survive a power cut while seeding.
     await sql`pragma synchronous = off`.execute(raw);

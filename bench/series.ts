@@ -53,13 +53,56 @@ export async function seriesDataset(reuse: boolean): Promise<SeriesFixtures & { 
           const start = `${day(-365 + (j % 365))} ${String(8 + (j % 12)).padStart(2, '0')}:00:00`;
           const end = `${start.slice(0, 11)}${String(9 + (j % 12)).padStart(2, '0')}:30:00`;
           const stamp = `${day(-400)} 10:00:00`;
-          const id = await tx.posts.insert({ type: 'event', author: 1, status: 'publish', status_before_trash: null, title: `Weekly series ${j}`, content: `<p>Every week, number ${j}.</p>`, excerpt: '', slug: `weekly-series-${j}`, password: null, date: stamp, date_utc: stamp, modified: stamp, modified_utc: stamp, menu_order: 0, parent: 0, image_id: null });
-          await tx.events.insertDetails(id, { start_local: start, end_local: end, start_utc: start, end_utc: end, timezone: 'UTC', timezone_abbr: 'UTC', all_day: 0, hidden: 0, featured: j % 5 === 0 ? 1 : 0, show_map: 0, show_map_link: 0, website: null, cost: null, currency_symbol: '', currency_position: '', currency_code: '', venue_id: base.venueId });
+          const id = await tx.posts.insert({
+            type: 'event',
+            author: 1,
+            status: 'publish',
+            status_before_trash: null,
+            title: `Weekly series ${j}`,
+            content: `<p>Every week, number ${j}.</p>`,
+            excerpt: '',
+            slug: `weekly-series-${j}`,
+            password: null,
+            date: stamp,
+            date_utc: stamp,
+            modified: stamp,
+            modified_utc: stamp,
+            menu_order: 0,
+            parent: 0,
+            image_id: null,
+          });
+          await tx.events.insertDetails(id, {
+            start_local: start,
+            end_local: end,
+            start_utc: start,
+            end_utc: end,
+            timezone: 'UTC',
+            timezone_abbr: 'UTC',
+            all_day: 0,
+            hidden: 0,
+            featured: j % 5 === 0 ? 1 : 0,
+            show_map: 0,
+            show_map_link: 0,
+            website: null,
+            cost: null,
+            currency_symbol: '',
+            currency_position: '',
+            currency_code: '',
+            venue_id: base.venueId,
+          });
           await series.create(tx, id, { start, end, zone: 'UTC', recurrence }, new Date());
         }
       });
     }
-    const ids = (await store.db.selectFrom('occurrences').select('id').where('start_local', '>=', `${day(1)} 00:00:00`).orderBy('start_local').limit(200).execute()).map((r) => r.id);
+    const ids = (
+      await store.db
+        .selectFrom('occurrences')
+        .select('id')
+        .where('start_local', '>=', `${day(1)} 00:00:00`)
+        .orderBy('start_local')
+        .limit(200)
+        .execute()
+    ).map((r) => r.id);
     const fixtures: SeriesFixtures = { ...base, occurrenceIds: ids, seriesSeconds: (performance.now() - started) / 1000 };
     writeFileSync(saved, JSON.stringify({ ...fixtures, day: day(0) }));
     return { ...fixtures, reused: false };
@@ -84,15 +127,38 @@ const FAR = Array.from({ length: 30 }, (_, i) => ({ start_date: `${2040 + i}-01-
 
 /** The cases of the series calendar. */
 export function seriesCases(f: SeriesFixtures): BenchCase[] {
-  const q = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const q = (params: Record<string, string | number>) =>
+    new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
   const fresh = (path: string) => ({ method: 'GET' as const, path, headers: { 'cache-control': 'no-cache' } });
   const ids = f.occurrenceIds.length ? f.occurrenceIds : [1];
   return [
     { name: 'series: GET /events, no-cache', list: false, status: 200, request: () => fresh(`${API}/events`) },
-    { name: 'series: GET /events (signed in)', list: false, status: 200, request: () => ({ method: 'GET', path: `${API}/events`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }) },
-    { name: 'series: GET /events?per_page=50 (signed in)', list: false, status: 200, request: () => ({ method: 'GET', path: `${API}/events?per_page=50`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }) },
+    {
+      name: 'series: GET /events (signed in)',
+      list: false,
+      status: 200,
+      request: () => ({ method: 'GET', path: `${API}/events`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
+    },
+    {
+      name: 'series: GET /events?per_page=50 (signed in)',
+      list: false,
+      status: 200,
+      request: () => ({ method: 'GET', path: `${API}/events?per_page=50`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
+    },
     { name: 'series: GET /events?start_date&end_date (month), no-cache', list: false, status: 200, request: () => fresh(`${API}/events?${q(f.month)}`) },
-    { name: 'series: GET /events/<occurrence id>, no-cache', list: false, status: 200, rotates: true, request: (n) => fresh(`${API}/events/${ids[n % ids.length]}`) },
-    { name: 'series: 30 far-future windows (anonymous), no-cache', list: false, status: 200, rotates: true, request: (n) => fresh(`${API}/events?${q(FAR[n % FAR.length]!)}`) },
+    {
+      name: 'series: GET /events/<occurrence id>, no-cache',
+      list: false,
+      status: 200,
+      rotates: true,
+      request: (n) => fresh(`${API}/events/${ids[n % ids.length]}`),
+    },
+    {
+      name: 'series: 30 far-future windows (anonymous), no-cache',
+      list: false,
+      status: 200,
+      rotates: true,
+      request: (n) => fresh(`${API}/events?${q(FAR[n % FAR.length]!)}`),
+    },
   ];
 }

@@ -115,18 +115,21 @@ export class SoakClient {
       if (payload) headers['content-length'] = String(payload.length);
       const attempt = (first: boolean) => {
         let answered = false;
-        const req = httpRequest({ host: '127.0.0.1', port: this.ports[instance], method: request.method, path: request.path, headers, agent: this.agents[pool][instance] }, (res) => {
-          answered = true;
-          const status = res.statusCode ?? 0;
-          // Bodies are read only where the mix needs them or the report quotes them.
-          const keep = request.onAnswer !== undefined || !request.expect.includes(status);
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => {
-            if (keep) chunks.push(chunk);
-          });
-          res.on('end', () => finish({ status, body: Buffer.concat(chunks).toString() }));
-          res.on('error', (error: NodeJS.ErrnoException) => finish({ error: error.code ?? error.message }));
-        });
+        const req = httpRequest(
+          { host: '127.0.0.1', port: this.ports[instance], method: request.method, path: request.path, headers, agent: this.agents[pool][instance] },
+          (res) => {
+            answered = true;
+            const status = res.statusCode ?? 0;
+            // Bodies are read only where the mix needs them or the report quotes them.
+            const keep = request.onAnswer !== undefined || !request.expect.includes(status);
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => {
+              if (keep) chunks.push(chunk);
+            });
+            res.on('end', () => finish({ status, body: Buffer.concat(chunks).toString() }));
+            res.on('error', (error: NodeJS.ErrnoException) => finish({ error: error.code ?? error.message }));
+          },
+        );
         req.setTimeout(TIMEOUT_MS, () => req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })));
         req.on('error', (error: NodeJS.ErrnoException) => {
           // The server closed a kept-alive socket (idle past its keepAliveTimeout) as this request

@@ -59,10 +59,34 @@ export function seriesBodies(f: SeedFixtures): Record<string, unknown>[] {
   const at = (offset: number, time: string) => `${day(offset)} ${time}`;
   return [
     { title: 'Soak swim', start_date: at(1, '09:00:00'), end_date: at(1, '10:00:00'), timezone: 'Europe/Paris', recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=MO,WE'] },
-    { title: 'Soak daily stand-up', start_date: at(2, '08:30:00'), end_date: at(2, '08:45:00'), timezone: 'America/New_York', recurrence: ['RRULE:FREQ=DAILY;COUNT=200'] },
-    { title: 'Soak first Friday', start_date: at(3, '19:00:00'), end_date: at(3, '22:00:00'), timezone: 'Europe/London', recurrence: ['RRULE:FREQ=MONTHLY;BYDAY=1FR'] },
-    { title: 'Soak choir', start_date: at(4, '18:00:00'), end_date: at(4, '20:00:00'), timezone: 'Europe/Paris', recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=TU,TH;COUNT=150', `EXDATE;TZID=Europe/Paris:${day(11).replaceAll('-', '')}T180000`] },
-    { title: 'Soak festival', start_date: at(30, '10:00:00'), end_date: at(32, '23:00:00'), timezone: 'Asia/Tokyo', recurrence: ['RRULE:FREQ=YEARLY;COUNT=10'] },
+    {
+      title: 'Soak daily stand-up',
+      start_date: at(2, '08:30:00'),
+      end_date: at(2, '08:45:00'),
+      timezone: 'America/New_York',
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=200'],
+    },
+    {
+      title: 'Soak first Friday',
+      start_date: at(3, '19:00:00'),
+      end_date: at(3, '22:00:00'),
+      timezone: 'Europe/London',
+      recurrence: ['RRULE:FREQ=MONTHLY;BYDAY=1FR'],
+    },
+    {
+      title: 'Soak choir',
+      start_date: at(4, '18:00:00'),
+      end_date: at(4, '20:00:00'),
+      timezone: 'Europe/Paris',
+      recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=TU,TH;COUNT=150', `EXDATE;TZID=Europe/Paris:${day(11).replaceAll('-', '')}T180000`],
+    },
+    {
+      title: 'Soak festival',
+      start_date: at(30, '10:00:00'),
+      end_date: at(32, '23:00:00'),
+      timezone: 'Asia/Tokyo',
+      recurrence: ['RRULE:FREQ=YEARLY;COUNT=10'],
+    },
   ].map((body) => ({ ...body, status: 'publish', venue: f.venueId, categories: [f.categorySlug] }));
 }
 
@@ -117,7 +141,11 @@ export class SoakMix {
       { weight: 160, make: () => get('GET /events', `${API}/events`) },
       { weight: 20, make: (n) => get('GET /events?page=2…5', `${API}/events?page=${2 + (n % 4)}`) },
       { weight: 30, make: () => get('GET /events?per_page=50', `${API}/events?per_page=50`) },
-      { weight: 60, make: () => get('GET /events?categories&venue&search', `${API}/events?${q({ categories: f.filter.categories, venue: f.filter.venue, search: f.filter.search })}`) },
+      {
+        weight: 60,
+        make: () =>
+          get('GET /events?categories&venue&search', `${API}/events?${q({ categories: f.filter.categories, venue: f.filter.venue, search: f.filter.search })}`),
+      },
       { weight: 50, make: () => get('GET /events?start_date&end_date (month)', `${API}/events?${q(f.month)}`) },
       { weight: 220, make: (n) => get('GET /events/<id>', `${API}/events/${ids[n % ids.length]}`) },
       { weight: 40, make: (n) => get('GET /events/by-slug/<slug>', `${API}/events/by-slug/${slugs[n % slugs.length]}`) },
@@ -206,7 +234,14 @@ export class SoakMix {
       method: 'POST',
       path: `${API}/venues`,
       headers: json(ADMIN_TOKEN),
-      body: JSON.stringify({ venue: `Soak hall ${this.run}-${n}`, address: `${n} rue de la Soie`, city: 'Lyon', country: 'France', zip: '69001', status: 'publish' }),
+      body: JSON.stringify({
+        venue: `Soak hall ${this.run}-${n}`,
+        address: `${n} rue de la Soie`,
+        city: 'Lyon',
+        country: 'France',
+        zip: '69001',
+        status: 'publish',
+      }),
       expect: [201],
     };
   }
@@ -233,7 +268,12 @@ export function hostileActions(f: SoakFixtures, ports: number[]): HostileAction[
   let n = 0;
   // Ten years ahead: in the century-wide feed, out of the archive's default window.
   const far = `${day(3650).slice(0, 4)}-03-01`;
-  const event = (extra: Record<string, unknown>) => ({ title: `Soak hostile ${Date.now().toString(36)}-${n++}`, start_date: `${far} 10:00:00`, end_date: `${far} 11:00:00`, ...extra });
+  const event = (extra: Record<string, unknown>) => ({
+    title: `Soak hostile ${Date.now().toString(36)}-${n++}`,
+    start_date: `${far} 10:00:00`,
+    end_date: `${far} 11:00:00`,
+    ...extra,
+  });
   const post = (token: string | null, body: string, expect: number[], path = `${API}/events`): Omit<SoakRequest, 'kind'> => ({
     method: 'POST',
     path,
@@ -242,7 +282,10 @@ export function hostileActions(f: SoakFixtures, ports: number[]): HostileAction[
     expect,
   });
   /** An action of one request, tallied under the action's name. */
-  const one = (name: string, request: () => Omit<SoakRequest, 'kind'>): HostileAction => ({ name, run: async (send, i) => void (await send({ kind: name, ...request() }, i)) });
+  const one = (name: string, request: () => Omit<SoakRequest, 'kind'>): HostileAction => ({
+    name,
+    run: async (send, i) => void (await send({ kind: name, ...request() }, i)),
+  });
   const words = (count: number, sep: string) => Array.from({ length: count }, () => 'ab').join(sep);
   const searchUrl = words(5000, '+');
   const searchBody = JSON.stringify({ search: words(33_000, ' ') });
@@ -259,7 +302,9 @@ export function hostileActions(f: SoakFixtures, ports: number[]): HostileAction[
     one('hostile: BYYEARDAY×366;BYSETPOS=366;BYMONTH=2 (contributor) → 400', () =>
       post(CONTRIBUTOR_TOKEN, JSON.stringify(event({ recurrence: [`RRULE:FREQ=YEARLY;BYYEARDAY=${yearDays};BYSETPOS=366;BYMONTH=2`] })), [400]),
     ),
-    one('hostile: BYDAY×7;BYSETPOS=8 (contributor) → 400', () => post(CONTRIBUTOR_TOKEN, JSON.stringify(event({ recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYSETPOS=8'] })), [400])),
+    one('hostile: BYDAY×7;BYSETPOS=8 (contributor) → 400', () =>
+      post(CONTRIBUTOR_TOKEN, JSON.stringify(event({ recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYSETPOS=8'] })), [400]),
+    ),
     {
       name: 'hostile: a series of 1001 and 9998, then its .ics',
       run: async (send, i) => {
@@ -273,7 +318,16 @@ export function hostileActions(f: SoakFixtures, ports: number[]): HostileAction[
           },
           i,
         );
-        await send({ kind: 'hostile: GET /ics/events/<series of 1001 and 9998>, no-cache', method: 'GET', path: `${API}/ics/events/${millennium}`, headers: noCache, expect: [200] }, i);
+        await send(
+          {
+            kind: 'hostile: GET /ics/events/<series of 1001 and 9998>, no-cache',
+            method: 'GET',
+            path: `${API}/ics/events/${millennium}`,
+            headers: noCache,
+            expect: [200],
+          },
+          i,
+        );
       },
     },
     one('hostile: GET /ics/events?start_date=9997-01-01&end_date=9999-01-01, no-cache', () => ({
@@ -285,8 +339,23 @@ export function hostileActions(f: SoakFixtures, ports: number[]): HostileAction[
     {
       name: 'hostile: a write, then the full feed',
       run: async (send, i) => {
-        await send({ kind: 'hostile: POST /events just before the full feed (administrator)', ...post(ADMIN_TOKEN, JSON.stringify(event({ status: 'publish' })), [201]) }, i);
-        await send({ kind: 'hostile: GET /ics/events (a century: ≥ 1,000 events) right after a write, no-cache', method: 'GET', path: WIDE_FEED, headers: noCache, expect: [200] }, i);
+        await send(
+          {
+            kind: 'hostile: POST /events just before the full feed (administrator)',
+            ...post(ADMIN_TOKEN, JSON.stringify(event({ status: 'publish' })), [201]),
+          },
+          i,
+        );
+        await send(
+          {
+            kind: 'hostile: GET /ics/events (a century: ≥ 1,000 events) right after a write, no-cache',
+            method: 'GET',
+            path: WIDE_FEED,
+            headers: noCache,
+            expect: [200],
+          },
+          i,
+        );
       },
     },
     one('hostile: GET /events?search=<5,000 words>', () => ({ method: 'GET', path: `${API}/events?search=${searchUrl}`, expect: [200] })),
@@ -295,8 +364,12 @@ export function hostileActions(f: SoakFixtures, ports: number[]): HostileAction[
     one('hostile: POST /events?_method=GET, a 33,000-word search', () => post(null, searchBody, [200], `${API}/events?_method=GET`)),
     one('hostile: POST /events, a body 200 bytes under 1 MiB (contributor)', () => post(CONTRIBUTOR_TOKEN, padded(1_048_576 - 200), [201])),
     one('hostile: POST /events, a body 24 bytes over 1 MiB → 413', () => post(CONTRIBUTOR_TOKEN, padded(1_048_600), [413])),
-    one('hostile: POST /events, 130,000 numbers in one JSON array (contributor)', () => post(CONTRIBUTOR_TOKEN, JSON.stringify(event({ padding: Array.from({ length: 130_000 }, (_, k) => k) })), [201])),
+    one('hostile: POST /events, 130,000 numbers in one JSON array (contributor)', () =>
+      post(CONTRIBUTOR_TOKEN, JSON.stringify(event({ padding: Array.from({ length: 130_000 }, (_, k) => k) })), [201]),
+    ),
     one('hostile: POST /events, 90 KB of HTML to filter (contributor)', () => post(CONTRIBUTOR_TOKEN, JSON.stringify(event({ description: html })), [201])),
-    one('hostile: POST /events, an image side-loaded from a loopback address → 400', () => post(CONTRIBUTOR_TOKEN, JSON.stringify(event({ image: images[n % images.length] })), [400])),
+    one('hostile: POST /events, an image side-loaded from a loopback address → 400', () =>
+      post(CONTRIBUTOR_TOKEN, JSON.stringify(event({ image: images[n % images.length] })), [400]),
+    ),
   ];
 }

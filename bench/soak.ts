@@ -141,7 +141,16 @@ export interface SoakReport {
   seeding: { events: number; series: number; seconds: number };
   minutes: SoakMinute[];
   /** The whole run, per server: loop delay (ms; the monitor's values include its 10 ms resolution), RSS means and heap floors of the first and last minutes. */
-  servers: { port: number; loopP99Ms: number; loopMaxMs: number; loopMeanMs: number; rssFirstMinuteMb?: number; rssEndMb?: number; heapFloorFirstMinuteMb?: number; heapFloorEndMb?: number }[];
+  servers: {
+    port: number;
+    loopP99Ms: number;
+    loopMaxMs: number;
+    loopMeanMs: number;
+    rssFirstMinuteMb?: number;
+    rssEndMb?: number;
+    heapFloorFirstMinuteMb?: number;
+    heapFloorEndMb?: number;
+  }[];
   probeP99Ms: number[];
   machineIdle?: number;
   kinds: KindTotals[];
@@ -254,7 +263,10 @@ export async function benchSoak(options: SoakOptions): Promise<SoakReport> {
     driverLoop.enable();
     let ticks = machineTicks();
     const runTicks = ticks;
-    let cpu = soakCpu(servers.map((s) => s.pid), cluster?.dir);
+    let cpu = soakCpu(
+      servers.map((s) => s.pid),
+      cluster?.dir,
+    );
     let mark = performance.now();
     let rss: number[][] = servers.map(() => []);
     const sampler = setInterval(() => servers.forEach((s, i) => rss[i]!.push(rssMb(s.pid) ?? NaN)), 1000);
@@ -276,12 +288,26 @@ export async function benchSoak(options: SoakOptions): Promise<SoakReport> {
       const elapsed = (now - mark) / 1000;
       mark = now;
       const nextTicks = machineTicks();
-      const nextCpu = soakCpu(servers.map((s) => s.pid), cluster?.dir);
+      const nextCpu = soakCpu(
+        servers.map((s) => s.pid),
+        cluster?.dir,
+      );
       const lines = await Promise.all(windows.map((w) => w.next(m, 120_000)));
       const silent = lines.findIndex((l) => !l);
-      if (silent >= 0) throw new Error(`soak: instance ${'AB'[silent]} did not report minute ${m} within 30 s; its output ends:\n${servers[silent]!.output().slice(-2000)}`);
+      if (silent >= 0)
+        throw new Error(`soak: instance ${'AB'[silent]} did not report minute ${m} within 30 s; its output ends:\n${servers[silent]!.output().slice(-2000)}`);
       last = lines as WindowLine[];
-      const minute = minuteOf(m, elapsed, tally, last, rss, traffic.dropped, idleShare(ticks, nextTicks), cores(cpu, nextCpu, elapsed), driverLoop.percentile(99) / 1e6);
+      const minute = minuteOf(
+        m,
+        elapsed,
+        tally,
+        last,
+        rss,
+        traffic.dropped,
+        idleShare(ticks, nextTicks),
+        cores(cpu, nextCpu, elapsed),
+        driverLoop.percentile(99) / 1e6,
+      );
       rss = servers.map(() => []);
       traffic.dropped = 0;
       driverLoop.reset();
@@ -348,7 +374,13 @@ export async function benchSoak(options: SoakOptions): Promise<SoakReport> {
 const probeKind = (i: number) => `probe: GET /events/<id> (small logged-out read), instance ${'AB'[i]}`;
 
 /** The soak's generators: the mix at its rate, the wide feed, the hostile actions, the probes. */
-function startTraffic(client: SoakClient, mix: SoakMix, hostile: ReturnType<typeof hostileActions>, options: SoakConfig, f: SoakFixtures): { dropped: number; stop(): void } {
+function startTraffic(
+  client: SoakClient,
+  mix: SoakMix,
+  hostile: ReturnType<typeof hostileActions>,
+  options: SoakConfig,
+  f: SoakFixtures,
+): { dropped: number; stop(): void } {
   const timers: NodeJS.Timeout[] = [];
   const state = { dropped: 0, stop: () => timers.forEach((t) => clearInterval(t)) };
   const started = performance.now();
@@ -367,7 +399,13 @@ function startTraffic(client: SoakClient, mix: SoakMix, hostile: ReturnType<type
   timers.push(
     setInterval(() => {
       const fresh = feeds % 2 === 1;
-      const request: SoakRequest = { kind: `GET /ics/events (a century: ≥ 1,000 events)${fresh ? ', no-cache' : ''}`, method: 'GET', path: WIDE_FEED, headers: fresh ? { 'cache-control': 'no-cache' } : undefined, expect: [200] };
+      const request: SoakRequest = {
+        kind: `GET /ics/events (a century: ≥ 1,000 events)${fresh ? ', no-cache' : ''}`,
+        method: 'GET',
+        path: WIDE_FEED,
+        headers: fresh ? { 'cache-control': 'no-cache' } : undefined,
+        expect: [200],
+      };
       void client.send(request, feeds++ % 2, 'mix');
     }, options.feedEverySeconds * 1000),
   );
@@ -377,7 +415,10 @@ function startTraffic(client: SoakClient, mix: SoakMix, hostile: ReturnType<type
       setInterval(() => {
         const action = hostile[turn % hostile.length]!;
         // A few hostile requests in flight at most: slow ones do not pile up.
-        if (client.pending('hostile') < 4) action.run((request, instance) => client.send(request, instance, 'hostile'), turn % 2).catch((error: unknown) => console.error('soak: hostile action failed', error));
+        if (client.pending('hostile') < 4)
+          action
+            .run((request, instance) => client.send(request, instance, 'hostile'), turn % 2)
+            .catch((error: unknown) => console.error('soak: hostile action failed', error));
         turn++;
       }, 1000 / options.hostilePerSecond),
     );
@@ -402,7 +443,11 @@ function startTraffic(client: SoakClient, mix: SoakMix, hostile: ReturnType<type
 /** CPU cores used on average between two readings. */
 function cores(before: SoakCpu, after: SoakCpu, seconds: number): SoakMinute['cores'] {
   const per = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : round((b - a) / seconds));
-  return { servers: after.servers.map((v, i) => per(before.servers[i], v)), database: per(before.database, after.database), driver: per(before.driver, after.driver) ?? 0 };
+  return {
+    servers: after.servers.map((v, i) => per(before.servers[i], v)),
+    database: per(before.database, after.database),
+    driver: per(before.driver, after.driver) ?? 0,
+  };
 }
 
 function minuteOf(
@@ -449,7 +494,9 @@ function minuteOf(
     machineIdle: machineIdle === undefined ? undefined : round(machineIdle, 3),
     cores: used,
     driverLoopP99Ms: round(driverLoopP99Ms),
-    kinds: Object.fromEntries([...tally.latency].map(([kind, l]) => [kind, { count: l.count, p50Ms: round(l.p50Ms), p99Ms: round(l.p99Ms), maxMs: round(l.maxMs) }])),
+    kinds: Object.fromEntries(
+      [...tally.latency].map(([kind, l]) => [kind, { count: l.count, p50Ms: round(l.p50Ms), p99Ms: round(l.p99Ms), maxMs: round(l.maxMs) }]),
+    ),
   };
 }
 
@@ -460,7 +507,10 @@ function minuteLine(m: SoakMinute): string {
   return (
     `  minute ${m.minute}: ${m.requestsPerSecond.toFixed(0)} req/s, 5xx ${sum(m.serverErrors)}, no answer ${sum(m.connectionErrors)}, unexpected ${sum(m.unexpected)}, dropped ${m.dropped}, keep-alive races retried ${m.keepAliveRaces}; ` +
     `loop p99 ${pair(m.servers.map((s) => s.loopP99Ms))} ms, max ${pair(m.servers.map((s) => s.loopMaxMs))} ms; probe p99 ${pair(m.probeP99Ms)} ms, mix p99 ${pair([m.mixP99Ms])} ms; ` +
-    `RSS ${pair(m.servers.map((s) => s.rssMb), 0)} MB (mean; ${m.servers.map((s) => `${s.rssMinMb?.toFixed(0)}–${s.rssMaxMb?.toFixed(0)}`).join(' / ')}), heap ${m.servers.map((s) => `${s.heapFloorMb.toFixed(0)}–${s.heapPeakMb.toFixed(0)}`).join(' / ')} MB; idle ${m.machineIdle === undefined ? '—' : (100 * m.machineIdle).toFixed(0)} %; ` +
+    `RSS ${pair(
+      m.servers.map((s) => s.rssMb),
+      0,
+    )} MB (mean; ${m.servers.map((s) => `${s.rssMinMb?.toFixed(0)}–${s.rssMaxMb?.toFixed(0)}`).join(' / ')}), heap ${m.servers.map((s) => `${s.heapFloorMb.toFixed(0)}–${s.heapPeakMb.toFixed(0)}`).join(' / ')} MB; idle ${m.machineIdle === undefined ? '—' : (100 * m.machineIdle).toFixed(0)} %; ` +
     `cores: servers ${pair(m.cores.servers, 2)}, database ${m.cores.database?.toFixed(2) ?? '—'}, driver ${m.cores.driver.toFixed(2)} (its loop p99 ${m.driverLoopP99Ms} ms); load ${m.loadAverage}`
   );
 }
@@ -470,7 +520,11 @@ export function soakTargets(r: SoakReport): TargetResult[] {
   const out: TargetResult[] = [];
   r.servers.forEach((s, i) => {
     const name = `instance ${'AB'[i]}`;
-    out.push({ name: `soak, ${name}: event-loop delay p99 < 50 ms over the run`, ok: s.loopP99Ms < 50, measured: `${s.loopP99Ms.toFixed(1)} ms (the monitor's 10 ms resolution included)` });
+    out.push({
+      name: `soak, ${name}: event-loop delay p99 < 50 ms over the run`,
+      ok: s.loopP99Ms < 50,
+      measured: `${s.loopP99Ms.toFixed(1)} ms (the monitor's 10 ms resolution included)`,
+    });
     out.push({ name: `soak, ${name}: event-loop delay max < 200 ms`, ok: s.loopMaxMs < 200, measured: `${s.loopMaxMs.toFixed(1)} ms` });
     const first = s.rssFirstMinuteMb;
     const end = s.rssEndMb;
@@ -489,7 +543,11 @@ export function soakTargets(r: SoakReport): TargetResult[] {
   const fiveXx = r.minutes.reduce((n, m) => n + sum(m.serverErrors), 0);
   const unanswered = r.minutes.reduce((n, m) => n + sum(m.connectionErrors), 0);
   const requests = r.minutes.reduce((n, m) => n + m.requests, 0);
-  out.push({ name: 'soak: no 5xx, every request answered', ok: fiveXx === 0 && unanswered === 0, measured: `${fiveXx} 5xx and ${unanswered} unanswered of ${requests.toLocaleString('en-US')} requests` });
+  out.push({
+    name: 'soak: no 5xx, every request answered',
+    ok: fiveXx === 0 && unanswered === 0,
+    measured: `${fiveXx} 5xx and ${unanswered} unanswered of ${requests.toLocaleString('en-US')} requests`,
+  });
   return out;
 }
 
@@ -509,15 +567,18 @@ export function soakMarkdown(r: SoakReport): string {
       `a probe every ${r.config.probeEveryMs} ms on each instance; ${totalRequests.toLocaleString('en-US')} requests in all` +
       ` (${r.minutes.reduce((n, m) => n + m.keepAliveRaces, 0)} sent again after the server closed their idle kept-alive socket as they went out). ` +
       `Machine CPU idle over the run: ${r.machineIdle === undefined ? '—' : `${(100 * r.machineIdle).toFixed(0)} %`}. ` +
-      "Loop delay: `monitorEventLoopDelay` at 10 ms resolution, whose values include it (an idle loop reads 10.1 ms). " +
-      'RSS: the mean of a reading a second (one reading swings by tens of MB with the garbage collector); heap floor: the least of V8\'s heap used, read every second (what full collections leave: it grows if something leaks).',
+      'Loop delay: `monitorEventLoopDelay` at 10 ms resolution, whose values include it (an idle loop reads 10.1 ms). ' +
+      "RSS: the mean of a reading a second (one reading swings by tens of MB with the garbage collector); heap floor: the least of V8's heap used, read every second (what full collections leave: it grows if something leaks).",
     '',
     '| minute | req/s | 5xx | unanswered | unexpected | loop p99 A / B ms | loop max A / B ms | probe p99 A / B ms | mix p99 ms | RSS A / B MB (mean; least–most) | heap floor A / B MB | idle % | cores: servers / db / driver |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...r.minutes.map(
       (m) =>
         `| ${m.minute} | ${m.requestsPerSecond.toFixed(0)} | ${sum(m.serverErrors)} | ${sum(m.connectionErrors)} | ${sum(m.unexpected)} | ${pair(m.servers.map((s) => s.loopP99Ms))} | ${pair(m.servers.map((s) => s.loopMaxMs))} | ` +
-        `${pair(m.probeP99Ms)} | ${pair([m.mixP99Ms])} | ${m.servers.map((s) => `${s.rssMb?.toFixed(0) ?? '—'} (${s.rssMinMb?.toFixed(0) ?? '—'}–${s.rssMaxMb?.toFixed(0) ?? '—'})`).join(' / ')} | ${pair(m.servers.map((s) => s.heapFloorMb), 0)} | ${m.machineIdle === undefined ? '—' : (100 * m.machineIdle).toFixed(0)} | ` +
+        `${pair(m.probeP99Ms)} | ${pair([m.mixP99Ms])} | ${m.servers.map((s) => `${s.rssMb?.toFixed(0) ?? '—'} (${s.rssMinMb?.toFixed(0) ?? '—'}–${s.rssMaxMb?.toFixed(0) ?? '—'})`).join(' / ')} | ${pair(
+          m.servers.map((s) => s.heapFloorMb),
+          0,
+        )} | ${m.machineIdle === undefined ? '—' : (100 * m.machineIdle).toFixed(0)} | ` +
         `${pair(m.cores.servers, 2)} / ${m.cores.database?.toFixed(2) ?? '—'} / ${m.cores.driver.toFixed(2)} |`,
     ),
     '',
@@ -525,13 +586,17 @@ export function soakMarkdown(r: SoakReport): string {
     '',
     '| hostile request | sent | answers | p50 ms | p99 ms | max ms |',
     '|---|---:|---|---:|---:|---:|',
-    ...hostile.map((k) => `| ${k.kind.replace('hostile: ', '')} | ${k.requests} | ${statuses(k)} | ${k.p50Ms.toFixed(1)} | ${k.p99Ms.toFixed(1)} | ${k.maxMs.toFixed(1)} |`),
+    ...hostile.map(
+      (k) => `| ${k.kind.replace('hostile: ', '')} | ${k.requests} | ${statuses(k)} | ${k.p50Ms.toFixed(1)} | ${k.p99Ms.toFixed(1)} | ${k.maxMs.toFixed(1)} |`,
+    ),
     '',
     '<details><summary>Every kind of request</summary>',
     '',
     '| request | sent | answers | p50 ms | p99 ms | max ms |',
     '|---|---:|---|---:|---:|---:|',
-    ...r.kinds.filter((k) => !k.kind.startsWith('hostile')).map((k) => `| ${k.kind} | ${k.requests} | ${statuses(k)} | ${k.p50Ms.toFixed(1)} | ${k.p99Ms.toFixed(1)} | ${k.maxMs.toFixed(1)} |`),
+    ...r.kinds
+      .filter((k) => !k.kind.startsWith('hostile'))
+      .map((k) => `| ${k.kind} | ${k.requests} | ${statuses(k)} | ${k.p50Ms.toFixed(1)} | ${k.p99Ms.toFixed(1)} | ${k.maxMs.toFixed(1)} |`),
     '',
     '</details>',
     ...(r.serverLog.length ? ['', 'Servers logged:', '', '```', ...r.serverLog.slice(0, 20), '```'] : []),

@@ -30,7 +30,10 @@ const LARGEST = 100_000;
 const SMALLEST = 1_000;
 
 /** Checks every target whose measurements are present. */
-export function evaluateTargets(results: readonly MeasuredCase[], seeding: readonly { size: number; db: string; seconds: number; reused?: boolean }[]): TargetResult[] {
+export function evaluateTargets(
+  results: readonly MeasuredCase[],
+  seeding: readonly { size: number; db: string; seconds: number; reused?: boolean }[],
+): TargetResult[] {
   const out: TargetResult[] = [];
   const find = (size: number, framework: string, db: string, name: string) =>
     results.find((r) => r.size === size && r.framework === framework && r.db === db && r.case === name);
@@ -74,10 +77,16 @@ export function evaluateTargets(results: readonly MeasuredCase[], seeding: reado
   out.push(...speedTargets(results));
   // Issue 19: anonymous windows past the occurrence index cost no memory that stays.
   for (const far of results.filter((r) => r.case === 'series: 30 far-future windows (anonymous), no-cache' && r.rssEndMb !== undefined)) {
-    const before = results.find((r) => r.framework === far.framework && r.db === far.db && r.size === far.size && r.case === 'series: GET /events/<occurrence id>, no-cache');
+    const before = results.find(
+      (r) => r.framework === far.framework && r.db === far.db && r.size === far.size && r.case === 'series: GET /events/<occurrence id>, no-cache',
+    );
     if (before?.rssEndMb === undefined) continue;
     const growth = far.rssEndMb! - before.rssEndMb;
-    out.push({ name: `30 anonymous far-future windows leave RSS flat (≤ +10 MB; ${far.framework}/${far.db})`, ok: growth <= 10, measured: `${before.rssEndMb.toFixed(0)} → ${far.rssEndMb!.toFixed(0)} MB` });
+    out.push({
+      name: `30 anonymous far-future windows leave RSS flat (≤ +10 MB; ${far.framework}/${far.db})`,
+      ok: growth <= 10,
+      measured: `${before.rssEndMb.toFixed(0)} → ${far.rssEndMb!.toFixed(0)} MB`,
+    });
   }
   const rss = results.filter((r) => r.size === LARGEST && r.rssPeakMb !== undefined);
   for (const server of [...new Set(rss.map((r) => `${r.framework}/${r.db}`))]) {

@@ -89,7 +89,9 @@ export function createCalendar(options: CalendarOptions): Calendar {
   const ownsDb = typeof options.db === 'string';
   const raw: Promise<Kysely<unknown>> = typeof options.db === 'string' ? connectDatabase(options.db) : Promise.resolve(options.db as Kysely<unknown>);
   // A replica that does not answer is skipped sooner than the primary is given up on.
-  const replicaDbs = resolved.replicas.map((r) => (typeof r === 'string' ? connectDatabase(r, { connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS }) : Promise.resolve(r)));
+  const replicaDbs = resolved.replicas.map((r) =>
+    typeof r === 'string' ? connectDatabase(r, { connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS }) : Promise.resolve(r),
+  );
   for (const db of replicaDbs) db.catch(() => undefined);
   let deliverer: WebhookDeliverer | undefined;
   let closed = false;
@@ -225,7 +227,10 @@ export function createCalendar(options: CalendarOptions): Calendar {
   // On the primary: a change another instance made may not have reached a replica yet, and an
   // item missing there would be reported deleted.
   const readItem: ItemReader = async (path, user) => {
-    const response = await answer({ method: 'GET', path: `/${resolved.namespace}${path}`, headers: {}, root: resolved.webhooks?.root ?? '/wp-json', user }, true);
+    const response = await answer(
+      { method: 'GET', path: `/${resolved.namespace}${path}`, headers: {}, root: resolved.webhooks?.root ?? '/wp-json', user },
+      true,
+    );
     const body = response?.body;
     return { status: response?.status ?? 404, body: body === undefined ? undefined : JSON.parse(Buffer.from(body).toString('utf8')) };
   };

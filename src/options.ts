@@ -231,8 +231,10 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
   const namespace = (o.namespace ?? 'calendar/events/v1').replace(/^\/+|\/+$/g, '');
   if (!/^[\w.~-]+(?:\/[\w.~-]+)*$/.test(namespace)) throw invalidOption('namespace', o.namespace, "a path such as 'calendar/events/v1' or 'tribe/events/v1'");
   const timezone = o.timezone ?? 'UTC';
-  if (resolveZone(timezone) === undefined) throw invalidOption('timezone', o.timezone, "a time zone name such as 'Europe/Paris' or 'UTC', or an offset such as 'UTC+2'");
-  if (o.baseUrl !== undefined && !/^https?:\/\/[^/?#\s]+/i.test(o.baseUrl)) throw invalidOption('baseUrl', o.baseUrl, "an absolute http(s) URL such as 'https://example.org'");
+  if (resolveZone(timezone) === undefined)
+    throw invalidOption('timezone', o.timezone, "a time zone name such as 'Europe/Paris' or 'UTC', or an offset such as 'UTC+2'");
+  if (o.baseUrl !== undefined && !/^https?:\/\/[^/?#\s]+/i.test(o.baseUrl))
+    throw invalidOption('baseUrl', o.baseUrl, "an absolute http(s) URL such as 'https://example.org'");
   if (typeof o.db === 'string') databaseTarget(o.db);
   else if (!isKysely(o.db)) throw invalidOption('db', o.db, "a Kysely instance or a connection string such as 'data/calendar.sqlite' or 'postgres://…'");
   const replicas = resolveReplicas(o);
@@ -266,7 +268,10 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     changes: { retentionMs: positiveNumber('changes.retentionDays', o.changes?.retentionDays ?? 30) * 86_400_000 },
     ical: resolveIcal(o.ical),
     recurrence: resolveRecurrence(o.recurrence),
-    webhooks: resolveWebhooks(o.webhooks, (o.imageHosts ?? []).map((h) => h.toLowerCase())),
+    webhooks: resolveWebhooks(
+      o.webhooks,
+      (o.imageHosts ?? []).map((h) => h.toLowerCase()),
+    ),
     cors,
     csrf: csrfGuard(o.csrf, cors),
     permalinks: resolvePermalinks(o.permalinks),
@@ -299,7 +304,8 @@ const MAX_PAST_DAYS = 36_500;
 /** The iCalendar feed options, checked. */
 function resolveIcal(o: CalendarOptions['ical']): ResolvedOptions['ical'] {
   const pastDays = o?.pastDays ?? 30;
-  if (!Number.isSafeInteger(pastDays) || pastDays < 0 || pastDays > MAX_PAST_DAYS) throw invalidOption('ical.pastDays', pastDays, `a whole number of days from 0 to ${MAX_PAST_DAYS}`);
+  if (!Number.isSafeInteger(pastDays) || pastDays < 0 || pastDays > MAX_PAST_DAYS)
+    throw invalidOption('ical.pastDays', pastDays, `a whole number of days from 0 to ${MAX_PAST_DAYS}`);
   if (o?.name !== undefined && (typeof o.name !== 'string' || o.name.trim() === '')) throw invalidOption('ical.name', o.name, 'a non-empty text');
   return {
     pastDays,
@@ -322,10 +328,12 @@ const MAX_ID_BASE = 1_000_000_000;
 /** The recurrence options, checked. */
 function resolveRecurrence(o: CalendarOptions['recurrence']): RecurrenceOptions {
   const idBase = o?.idBase ?? 10_000_000;
-  if (!Number.isSafeInteger(idBase) || idBase < 1 || idBase > MAX_ID_BASE) throw invalidOption('recurrence.idBase', idBase, `a whole number from 1 to ${MAX_ID_BASE}`);
+  if (!Number.isSafeInteger(idBase) || idBase < 1 || idBase > MAX_ID_BASE)
+    throw invalidOption('recurrence.idBase', idBase, `a whole number from 1 to ${MAX_ID_BASE}`);
   const horizonMonths = positiveWhole('recurrence.horizonMonths', o?.horizonMonths ?? 24);
   const maxHorizonMonths = positiveWhole('recurrence.maxHorizonMonths', o?.maxHorizonMonths ?? Math.max(120, horizonMonths));
-  if (maxHorizonMonths < horizonMonths) throw invalidOption('recurrence.maxHorizonMonths', maxHorizonMonths, `a number of months of at least recurrence.horizonMonths (${horizonMonths})`);
+  if (maxHorizonMonths < horizonMonths)
+    throw invalidOption('recurrence.maxHorizonMonths', maxHorizonMonths, `a number of months of at least recurrence.horizonMonths (${horizonMonths})`);
   return {
     idBase,
     horizonMonths,
@@ -339,7 +347,11 @@ function resolveRecurrence(o: CalendarOptions['recurrence']): RecurrenceOptions 
 
 /** Whether a value is a Kysely instance (by its query-building and executor methods, as Kysely may be loaded twice). */
 function isKysely(db: unknown): boolean {
-  return typeof db === 'object' && db !== null && ['selectFrom', 'transaction', 'withPlugin', 'destroy'].every((m) => typeof (db as Record<string, unknown>)[m] === 'function');
+  return (
+    typeof db === 'object' &&
+    db !== null &&
+    ['selectFrom', 'transaction', 'withPlugin', 'destroy'].every((m) => typeof (db as Record<string, unknown>)[m] === 'function')
+  );
 }
 
 /** Most distinct unknown role names reported, so a host's user table cannot grow the record. */
@@ -350,7 +362,10 @@ function unknownRoleReporter(onError: (error: unknown) => void): (role: string, 
   return (role, user) => {
     if (reported.has(role) || reported.size >= REPORTED_ROLES) return;
     reported.add(role);
-    onError(new TypeError(`calendar-events-rest: user ${user.id} has the role ${JSON.stringify(role)}, which grants nothing: the roles are ${ROLES.join(', ')} (give a custom role's rights as \`capabilities\`).`));
+    onError(
+      new TypeError(
+        `calendar-events-rest: user ${user.id} has the role ${JSON.stringify(role)}, which grants nothing: the roles are ${ROLES.join(', ')} (give a custom role's rights as \`capabilities\`).`,
+      ),
+    );
   };
 }
-

@@ -20,10 +20,14 @@ export function calendarFromEnv(env: NodeJS.ProcessEnv = process.env, defaultPor
   const { users, generated } = tokensFromEnv(env.CALENDAR_TOKENS);
   const calendar = createCalendar({
     db: env.CALENDAR_DB_URL || env.CALENDAR_DB || 'data/calendar.sqlite',
-    replicas: env.CALENDAR_DB_REPLICA_URLS?.split(',').map((u) => u.trim()).filter(Boolean),
+    replicas: env.CALENDAR_DB_REPLICA_URLS?.split(',')
+      .map((u) => u.trim())
+      .filter(Boolean),
     namespace: env.CALENDAR_NAMESPACE || undefined,
     baseUrl: env.CALENDAR_BASE_URL || undefined,
-    imageHosts: env.CALENDAR_IMAGE_HOSTS?.split(',').map((h) => h.trim()).filter(Boolean),
+    imageHosts: env.CALENDAR_IMAGE_HOSTS?.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
     doc: env.CALENDAR_DOC === 'complete' ? 'complete' : undefined,
     getUser: bearerAuth(users),
     userExists: (id) => [...users.values()].some((u) => u.id === id),

@@ -70,7 +70,12 @@ export function pagingUrls(
  * The paging URLs of a term archive: the parameters the client sent, `http_build_query`
  * style, then `page` appended for the next and previous pages (none for page 1).
  */
-export function termPagingUrls(base: string, page: number, totalPages: number, carried: readonly QueryPair[]): { rest_url: string; next_rest_url?: string; previous_rest_url?: string } {
+export function termPagingUrls(
+  base: string,
+  page: number,
+  totalPages: number,
+  carried: readonly QueryPair[],
+): { rest_url: string; next_rest_url?: string; previous_rest_url?: string } {
   const query = new URLSearchParams();
   for (const [k, v] of carried) if (v !== undefined && v !== '') query.append(k, String(v));
   const restUrl = query.size ? `${base}?${query}` : base;

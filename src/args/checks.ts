@@ -4,7 +4,10 @@ import { phpInteger } from '../php/numeric.js';
 /** A positive integer, as a number or digits (`1`, `"2"`; not `0`, `-1`, `1.5`, `""`). */
 export const positiveInteger = z.union([
   z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  z.string().regex(/^\d{1,15}$/).refine((s) => Number(s) > 0),
+  z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .refine((s) => Number(s) > 0),
 ]);
 
 /**

@@ -3,7 +3,6 @@ import type { CapabilityKind } from '../kinds.js';
 /** The five WordPress roles whose default grants the API knows. */
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
 
-
 /**
  * A caller as the host describes it: an id, WordPress roles and/or capability names (a
  * host's custom roles are given as the capabilities they grant).
@@ -23,7 +22,19 @@ export interface Principal {
 /** The kinds of post the API writes, named as in the capability suffixes. */
 export type PostKind = CapabilityKind;
 
-const ALL = ['read', 'read_private', 'edit', 'edit_others', 'edit_private', 'edit_published', 'delete', 'delete_others', 'delete_private', 'delete_published', 'publish'];
+const ALL = [
+  'read',
+  'read_private',
+  'edit',
+  'edit_others',
+  'edit_private',
+  'edit_published',
+  'delete',
+  'delete_others',
+  'delete_private',
+  'delete_published',
+  'publish',
+];
 
 const GRANTS: Record<Role, { post: string[]; core: string[] }> = {
   administrator: { post: ALL, core: ['read', 'manage_categories', 'upload_files', 'unfiltered_html', 'edit_posts'] },

@@ -78,7 +78,10 @@ export class ChangeLog {
   async flush(now: Date): Promise<void> {
     const n = this.#pending.length;
     if (!n) return;
-    const take = this.db.updateTable('change_sequence').set((eb) => ({ last_seq: eb('last_seq', '+', n) })).where('id', '=', 1);
+    const take = this.db
+      .updateTable('change_sequence')
+      .set((eb) => ({ last_seq: eb('last_seq', '+', n) }))
+      .where('id', '=', 1);
     let last: number;
     if (this.returning) {
       last = Number((await take.returning('last_seq').executeTakeFirstOrThrow()).last_seq);

@@ -4,7 +4,6 @@ import { connectDatabase, databaseTarget, type DatabaseTarget } from '../store/c
 import { hidePassword } from '../option-error.js';
 import { CliError, failureLine } from './failure.js';
 
-
 /** The database the example servers use (examples/shared/env.ts), so that the CLI prepares the store they open. */
 export function defaultTarget(env: NodeJS.ProcessEnv = process.env): string {
   return env.CALENDAR_DB_URL || env.CALENDAR_DB || 'data/calendar.sqlite';

@@ -17,13 +17,11 @@ export function createProgram(): Command {
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'print this help');
 
-  withStoreOptions(
-    program
-      .command('migrate')
-      .description('create or upgrade the store\'s tables, printing each migration applied (or "up to date")'),
-  ).action(async (options: { db?: string; tablePrefix: string }) => {
-    process.exitCode = await runMigrate(storeOptions(options));
-  });
+  withStoreOptions(program.command('migrate').description('create or upgrade the store\'s tables, printing each migration applied (or "up to date")')).action(
+    async (options: { db?: string; tablePrefix: string }) => {
+      process.exitCode = await runMigrate(storeOptions(options));
+    },
+  );
 
   withStoreOptions(program.command('status').description('list the applied and pending migrations, changing nothing'))
     .addHelpText('after', '\nExit status: 0 when the store is up to date, 1 when migrations are pending (or on an error).')
@@ -55,9 +53,11 @@ export function createProgram(): Command {
   withStoreOptions(
     program
       .command('import')
-      .description('copy the calendar of a live site running the original plugin (or this library) into the store: terms, venues, organizers and events (migrates first; run it again to update)')
+      .description(
+        'copy the calendar of a live site running the original plugin (or this library) into the store: terms, venues, organizers and events (migrates first; run it again to update)',
+      )
       .argument('<source>', 'the REST root of the source site, e.g. https://old.example/wp-json')
-      .option('--namespace <namespace>', 'the source\'s namespace', 'tribe/events/v1')
+      .option('--namespace <namespace>', "the source's namespace", 'tribe/events/v1')
       .option('--user <name>', 'a user of the source (with --password: an application password), to import what that user may read')
       .option('--password <password>', 'the application password of --user')
       .option('--auth <header>', 'the Authorization header to send instead, e.g. "Bearer …"')
@@ -70,19 +70,32 @@ export function createProgram(): Command {
       .option('--keep-ids', 'give new items their source id where it is free here (best into an empty store), so that old links keep working')
       .option('--image-hosts <hosts>', 'image hosts allowed on private addresses, comma-separated (default: $CALENDAR_IMAGE_HOSTS)', parseHosts)
       .option('--no-images', 'do not copy featured images')
-      .option('--allow-host <host>', 'a host (host or host:port) the source may redirect to or serve images from on any address; repeat it for several', collectHost, [])
-      .option('--max-page-bytes <n>', 'the largest answer of the source read, in bytes (a page over it is reported as unread)', parsePositive, DEFAULT_MAX_PAGE_BYTES)
-      .option('--keep-html', 'keep the source\'s HTML in titles and texts as an administrator\'s write keeps it (default: filtered as an author\'s write is)'),
+      .option(
+        '--allow-host <host>',
+        'a host (host or host:port) the source may redirect to or serve images from on any address; repeat it for several',
+        collectHost,
+        [],
+      )
+      .option(
+        '--max-page-bytes <n>',
+        'the largest answer of the source read, in bytes (a page over it is reported as unread)',
+        parsePositive,
+        DEFAULT_MAX_PAGE_BYTES,
+      )
+      .option('--keep-html', "keep the source's HTML in titles and texts as an administrator's write keeps it (default: filtered as an author's write is)"),
   )
-    .addHelpText('after', '\nWithout credentials, what the public sees is imported. Items imported before are updated when the source changed them, never duplicated.')
+    .addHelpText(
+      'after',
+      '\nWithout credentials, what the public sees is imported. Items imported before are updated when the source changed them, never duplicated.',
+    )
     .action(async (sourceRoot: string, options: Omit<ImportCommandOptions, 'source' | 'db'> & { db?: string }) => {
       process.exitCode = await runImport({ ...options, ...storeOptions(options), source: sourceRoot });
     });
 
   program
     .command('token')
-    .description('print a new role:token entry for the example servers\' CALENDAR_TOKENS (the entry on stdout, how to use it on stderr)')
-    .addOption(new Option('--role <role>', 'role of the token\'s user').choices([...ROLES]).default('administrator'))
+    .description("print a new role:token entry for the example servers' CALENDAR_TOKENS (the entry on stdout, how to use it on stderr)")
+    .addOption(new Option('--role <role>', "role of the token's user").choices([...ROLES]).default('administrator'))
     .action((options: { role: string }) => {
       process.exitCode = runToken(options);
     });

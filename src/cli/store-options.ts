@@ -13,8 +13,11 @@ const DEFAULT_PREFIX = 'tec_';
 /** Adds `--db` and `--table-prefix` to a command. */
 export function withStoreOptions(command: Command): Command {
   return command
-    .option('--db <target>', 'SQLite file, sqlite:<file>, postgres://…, mysql://… or mariadb://… (default: $CALENDAR_DB_URL, else $CALENDAR_DB, else data/calendar.sqlite)')
-    .option('--table-prefix <prefix>', 'prefix of the store\'s tables', parseTablePrefix, DEFAULT_PREFIX);
+    .option(
+      '--db <target>',
+      'SQLite file, sqlite:<file>, postgres://…, mysql://… or mariadb://… (default: $CALENDAR_DB_URL, else $CALENDAR_DB, else data/calendar.sqlite)',
+    )
+    .option('--table-prefix <prefix>', "prefix of the store's tables", parseTablePrefix, DEFAULT_PREFIX);
 }
 
 /** The store options of a parsed command, with the database taken from the environment when not given. */

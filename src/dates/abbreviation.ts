@@ -81,7 +81,9 @@ function ianaAbbreviation(name: string, ms: number, offset: number): string {
   const zone = tableZoneFor(name);
   if (zone) {
     const seconds = ms / 1000;
-    const era = erasOf(zone).filter((e) => e.from <= seconds).pop();
+    const era = erasOf(zone)
+      .filter((e) => e.from <= seconds)
+      .pop();
     const abbr = era?.byOffset.get(offset);
     if (abbr) return abbr;
   }

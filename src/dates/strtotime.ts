@@ -52,31 +52,99 @@ export interface ParsedParts {
 }
 
 const MONTHS: Readonly<Record<string, number>> = {
-  january: 1, jan: 1, february: 2, feb: 2, march: 3, mar: 3, april: 4, apr: 4, may: 5,
-  june: 6, jun: 6, july: 7, jul: 7, august: 8, aug: 8, september: 9, sept: 9, sep: 9,
-  october: 10, oct: 10, november: 11, nov: 11, december: 12, dec: 12,
+  january: 1,
+  jan: 1,
+  february: 2,
+  feb: 2,
+  march: 3,
+  mar: 3,
+  april: 4,
+  apr: 4,
+  may: 5,
+  june: 6,
+  jun: 6,
+  july: 7,
+  jul: 7,
+  august: 8,
+  aug: 8,
+  september: 9,
+  sept: 9,
+  sep: 9,
+  october: 10,
+  oct: 10,
+  november: 11,
+  nov: 11,
+  december: 12,
+  dec: 12,
 };
 const DAYS: Readonly<Record<string, number>> = {
-  sunday: 0, sun: 0, monday: 1, mon: 1, tuesday: 2, tues: 2, tue: 2, wednesday: 3, wed: 3,
-  thursday: 4, thurs: 4, thur: 4, thu: 4, friday: 5, fri: 5, saturday: 6, sat: 6,
+  sunday: 0,
+  sun: 0,
+  monday: 1,
+  mon: 1,
+  tuesday: 2,
+  tues: 2,
+  tue: 2,
+  wednesday: 3,
+  wed: 3,
+  thursday: 4,
+  thurs: 4,
+  thur: 4,
+  thu: 4,
+  friday: 5,
+  fri: 5,
+  saturday: 6,
+  sat: 6,
 };
 type Unit = keyof RelativeParts | 'week' | 'fortnight';
 const UNITS: Readonly<Record<string, Unit>> = {
-  sec: 'second', secs: 'second', second: 'second', seconds: 'second',
-  min: 'minute', mins: 'minute', minute: 'minute', minutes: 'minute',
-  hour: 'hour', hours: 'hour', day: 'day', days: 'day', week: 'week', weeks: 'week',
-  fortnight: 'fortnight', fortnights: 'fortnight', forthnight: 'fortnight', forthnights: 'fortnight',
-  month: 'month', months: 'month', year: 'year', years: 'year',
+  sec: 'second',
+  secs: 'second',
+  second: 'second',
+  seconds: 'second',
+  min: 'minute',
+  mins: 'minute',
+  minute: 'minute',
+  minutes: 'minute',
+  hour: 'hour',
+  hours: 'hour',
+  day: 'day',
+  days: 'day',
+  week: 'week',
+  weeks: 'week',
+  fortnight: 'fortnight',
+  fortnights: 'fortnight',
+  forthnight: 'fortnight',
+  forthnights: 'fortnight',
+  month: 'month',
+  months: 'month',
+  year: 'year',
+  years: 'year',
 };
 /** timelib's relative words; `second` is left out because it is also a unit. */
 const RELATIVE_WORDS: Readonly<Record<string, number>> = {
-  next: 1, last: -1, previous: -1, this: 0, first: 1, third: 3, fourth: 4, fifth: 5,
-  sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, eleventh: 11, twelfth: 12,
+  next: 1,
+  last: -1,
+  previous: -1,
+  this: 0,
+  first: 1,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  eleventh: 11,
+  twelfth: 12,
 };
 
 /** Alternation of a table's keys, longest first so that the lookahead does the rest. */
 function alternation(table: Readonly<Record<string, unknown>>): string {
-  return Object.keys(table).sort((a, b) => b.length - a.length).join('|');
+  return Object.keys(table)
+    .sort((a, b) => b.length - a.length)
+    .join('|');
 }
 const MONTH = `(${alternation(MONTHS)})(?![a-z])`;
 const UNIT_OR_DAY = `(${alternation({ ...UNITS, ...DAYS })})(?![a-z])`;

@@ -22,15 +22,7 @@
 import { FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 import { BoundedCache } from '../cache/bounded-cache.js';
 import { phpAbbreviationOffset } from './php-abbreviations.js';
-import {
-  DAY_MS,
-  fieldsToNaiveMs,
-  formatFields,
-  isStorableNaiveMs,
-  naiveMsToFields,
-  parseWallClock,
-  type WallClockFields,
-} from './wall-clock.js';
+import { DAY_MS, fieldsToNaiveMs, formatFields, isStorableNaiveMs, naiveMsToFields, parseWallClock, type WallClockFields } from './wall-clock.js';
 
 /** How a zone name was understood. */
 export type ZoneKind = 'iana' | 'utc-offset' | 'abbreviation' | 'offset';
@@ -57,15 +49,15 @@ const UTC_OFFSET_RE = /^UTC([+-])(\d{1,2})(?::(\d{2})|\.(\d{1,4}))?$/;
  * against the shape of the tz database: one of its top-level names, or Area/Location.
  */
 const TZDB_TOP_LEVEL = new Set(
-  ('CET CST6CDT Cuba EET EST EST5EDT Egypt Eire Factory GB GB-Eire GMT GMT+0 GMT-0 GMT0 Greenwich HST ' +
+  (
+    'CET CST6CDT Cuba EET EST EST5EDT Egypt Eire Factory GB GB-Eire GMT GMT+0 GMT-0 GMT0 Greenwich HST ' +
     'Hongkong Iceland Iran Israel Jamaica Japan Kwajalein Libya MET MST MST7MDT NZ NZ-CHAT Navajo PRC ' +
-    'PST8PDT Poland Portugal ROC ROK Singapore Turkey UCT UTC Universal W-SU WET Zulu')
+    'PST8PDT Poland Portugal ROC ROK Singapore Turkey UCT UTC Universal W-SU WET Zulu'
+  )
     .toLowerCase()
     .split(' '),
 );
-const TZDB_AREAS = new Set(
-  'africa america antarctica arctic asia atlantic australia brazil canada chile etc europe indian mexico pacific us'.split(' '),
-);
+const TZDB_AREAS = new Set('africa america antarctica arctic asia atlantic australia brazil canada chile etc europe indian mexico pacific us'.split(' '));
 
 /** Whether `name` is a tz-database zone or link name Intl knows (case-insensitive, as PHP). */
 export function isTzdbZoneName(name: string): boolean {

@@ -97,9 +97,13 @@ export function checkPreconditions(request: Headers, current: CurrentRepresentat
 
 /** The `412` of a write whose precondition does not hold. */
 export function preconditionFailed(): ApiError {
-  return new ApiError('rest_precondition_failed', 'The item has changed since the version the request is based on (If-Match, If-Unmodified-Since): read it again.', {
-    status: 412,
-  });
+  return new ApiError(
+    'rest_precondition_failed',
+    'The item has changed since the version the request is based on (If-Match, If-Unmodified-Since): read it again.',
+    {
+      status: 412,
+    },
+  );
 }
 
 /** An instant as an HTTP date (`Last-Modified`). */

@@ -29,7 +29,12 @@ export const DEFAULT_LIMITS: Limits = {
 /** A calendar's limits: the defaults with the host's own; a limit that is not a whole number ≥ 0 is refused at once. */
 export function resolveLimits(given: Partial<Limits> = {}): Limits {
   for (const name of Object.keys(given)) {
-    if (!Object.hasOwn(DEFAULT_LIMITS, name)) throw invalidOption(`limits.${name}`, given[name as keyof Limits], `nothing: it is not a limit (the limits are ${Object.keys(DEFAULT_LIMITS).join(', ')})`);
+    if (!Object.hasOwn(DEFAULT_LIMITS, name))
+      throw invalidOption(
+        `limits.${name}`,
+        given[name as keyof Limits],
+        `nothing: it is not a limit (the limits are ${Object.keys(DEFAULT_LIMITS).join(', ')})`,
+      );
   }
   const limits = { ...DEFAULT_LIMITS, ...given };
   for (const [name, value] of Object.entries(limits)) {

@@ -34,7 +34,11 @@ export function resolvePermalinks(given: Permalinks | undefined): Permalinks {
     if (typeof value === 'function') continue;
     const template = typeof value === 'string' ? value : '';
     if (!/\{(?:slug|id)\}/.test(template) || !/^(?:\/|https?:\/\/[^/?#\s]+)/i.test(template)) {
-      throw invalidOption(`permalinks.${kind}`, value, "a path or http(s) URL naming the item with {slug} or {id}, such as '/events/{slug}', or a function of the item");
+      throw invalidOption(
+        `permalinks.${kind}`,
+        value,
+        "a path or http(s) URL naming the item with {slug} or {id}, such as '/events/{slug}', or a function of the item",
+      );
     }
   }
   return { ...given };

@@ -75,7 +75,8 @@ export class ResponseCache {
     return (response, readClock) => {
       resolve(response);
       if (this.#pending.get(key) === pending) this.#pending.delete(key);
-      if (response && version === this.#version) this.#keep(key, { response, second: readClock ? second : undefined, size: response.body.byteLength + byteSize(key) }, second);
+      if (response && version === this.#version)
+        this.#keep(key, { response, second: readClock ? second : undefined, size: response.body.byteLength + byteSize(key) }, second);
     };
   }
 

@@ -120,7 +120,8 @@ export const de = {
   'event.organizer': 'Die Veranstalter der Veranstaltung: IDs und/oder die Daten neuer Veranstalter',
   'event.password': 'Das Passwort einer passwortgeschützten Veranstaltung',
   'doc.info.title': 'Die REST-API von The Events Calendar',
-  'doc.info.description': 'Die REST-API von The Events Calendar ermöglicht einen einfachen und bequemen Zugriff auf Informationen über bevorstehende Veranstaltungen.',
+  'doc.info.description':
+    'Die REST-API von The Events Calendar ermöglicht einen einfachen und bequemen Zugriff auf Informationen über bevorstehende Veranstaltungen.',
   'doc.no_description': 'Keine Beschreibung vorhanden',
   'doc.response.doc': 'Gibt das OpenAPI-Dokument der REST-API zurück',
   'doc.response.bad_query': 'Ein oder mehrere Abfrageparameter fehlen oder haben ein ungültiges Format',
@@ -300,7 +301,8 @@ export const de = {
   'schema.Event.custom_fields': 'Die zusätzlichen Felder der Veranstaltung nach Name (eine leere Liste, wenn es keine gibt)',
   'schema.Event.json_ld': 'Die schema.org-Daten der Veranstaltung (nur beim Lesen einzelner Einträge)',
   'schema.Event.recurrence': 'Die Wiederholung einer wiederkehrenden Veranstaltung: ihre RRULE-, RDATE- und EXDATE-Zeilen (nur wiederkehrende Veranstaltungen)',
-  'schema.Event.series': 'Die Serie einer wiederkehrenden Veranstaltung: ihre ID, URL und Termine, bei einem Termin sein ursprünglicher Beginn und ob er geändert ist (nur wiederkehrende Veranstaltungen)',
+  'schema.Event.series':
+    'Die Serie einer wiederkehrenden Veranstaltung: ihre ID, URL und Termine, bei einem Termin sein ursprünglicher Beginn und ob er geändert ist (nur wiederkehrende Veranstaltungen)',
   'schema.Venue.json_ld': 'Die schema.org-Daten des Veranstaltungsorts (nur beim Lesen einzelner Einträge)',
   'schema.Organizer.json_ld': 'Die schema.org-Daten des Veranstalters (nur beim Lesen einzelner Einträge)',
   'schema.EventTerm.term_group': 'Die Begriffsgruppe (immer 0)',
@@ -330,7 +332,9 @@ export const de = {
   'doc.changes': 'Änderungen seit einem Sync-Token: erstellte, geänderte und gelöschte Einträge, die ältesten zuerst, so wie der Aufrufer sie sehen darf',
   'doc.occurrences': 'Die Termine einer wiederkehrenden Veranstaltung nach Beginn, in einem Zeitfenster, wie der Aufrufer sie sehen darf',
   'doc.response.sync_token_gone': 'Das Sync-Token ist unbekannt oder abgelaufen: mit einer vollständigen Synchronisierung neu beginnen',
-  'ical.start_date': 'Den Feed auf Veranstaltungen beschränken, die an oder nach diesem Datum beginnen (Standard: so viele Tage vor heute, wie der Kalender vergangene Veranstaltungen behält)',
-  'doc.ical.feed': 'Das Veranstaltungsarchiv als iCalendar-Datei zum Abonnieren: dieselben Filter, höchstens die eingestellte Zahl von Veranstaltungen, die frühesten zuerst',
+  'ical.start_date':
+    'Den Feed auf Veranstaltungen beschränken, die an oder nach diesem Datum beginnen (Standard: so viele Tage vor heute, wie der Kalender vergangene Veranstaltungen behält)',
+  'doc.ical.feed':
+    'Das Veranstaltungsarchiv als iCalendar-Datei zum Abonnieren: dieselben Filter, höchstens die eingestellte Zahl von Veranstaltungen, die frühesten zuerst',
   'doc.ical.event': 'Eine Veranstaltung als iCalendar-Datei, beantwortet wie die Veranstaltung selbst',
 } satisfies Dictionary;

@@ -302,7 +302,8 @@ export const en = {
   'schema.Event.custom_fields': 'The additional fields of the event, by name (an empty list when there are none)',
   'schema.Event.json_ld': 'The schema.org data of the event (single reads only)',
   'schema.Event.recurrence': 'The recurrence of a recurring event: its RRULE, RDATE and EXDATE lines (recurring events only)',
-  'schema.Event.series': 'The series a recurring event belongs to: its id, URL and occurrences, and for an occurrence its original start and whether it is edited (recurring events only)',
+  'schema.Event.series':
+    'The series a recurring event belongs to: its id, URL and occurrences, and for an occurrence its original start and whether it is edited (recurring events only)',
   'schema.Venue.json_ld': 'The schema.org data of the venue (single reads only)',
   'schema.Organizer.json_ld': 'The schema.org data of the organizer (single reads only)',
   'schema.EventTerm.term_group': 'The term group (always 0)',

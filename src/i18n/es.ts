@@ -300,7 +300,8 @@ export const es = {
   'schema.Event.custom_fields': 'Los campos adicionales del evento, por nombre (una lista vacía si no hay ninguno)',
   'schema.Event.json_ld': 'Los datos schema.org del evento (solo en lecturas individuales)',
   'schema.Event.recurrence': 'La recurrencia de un evento recurrente: sus líneas RRULE, RDATE y EXDATE (solo eventos recurrentes)',
-  'schema.Event.series': 'La serie de un evento recurrente: su id, su URL y sus ocurrencias, y para una ocurrencia su inicio original y si está editada (solo eventos recurrentes)',
+  'schema.Event.series':
+    'La serie de un evento recurrente: su id, su URL y sus ocurrencias, y para una ocurrencia su inicio original y si está editada (solo eventos recurrentes)',
   'schema.Venue.json_ld': 'Los datos schema.org del lugar (solo en lecturas individuales)',
   'schema.Organizer.json_ld': 'Los datos schema.org del organizador (solo en lecturas individuales)',
   'schema.EventTerm.term_group': 'El grupo del término (siempre 0)',
@@ -327,10 +328,13 @@ export const es = {
   'changes.sync_token': 'Dónde se detuvo la llamada anterior (su next_sync_token); sin él, un token para ahora y ningún cambio',
   'changes.per_page': 'El número de elementos modificados que se devolverán por página (100 como máximo)',
   'changes.kinds': 'Limitar el flujo a estos tipos de elemento: event, venue, organizer, category, tag',
-  'doc.changes': 'Los cambios desde un token de sincronización: elementos creados, modificados y eliminados, del más antiguo al más reciente, tal como los puede ver quien llama',
+  'doc.changes':
+    'Los cambios desde un token de sincronización: elementos creados, modificados y eliminados, del más antiguo al más reciente, tal como los puede ver quien llama',
   'doc.occurrences': 'Las ocurrencias de un evento recurrente, por inicio, en una ventana de inicios, tal como quien llama puede verlas',
   'doc.response.sync_token_gone': 'El token de sincronización es desconocido o ha caducado: empezar de nuevo con una sincronización completa',
-  'ical.start_date': 'Limitar el feed a los eventos que empiezan en esta fecha o después (por defecto: tantos días antes de hoy como eventos pasados guarda el calendario)',
-  'doc.ical.feed': 'El archivo de eventos como fichero iCalendar al que suscribirse: los mismos filtros, como mucho el número de eventos configurado, los más tempranos primero',
+  'ical.start_date':
+    'Limitar el feed a los eventos que empiezan en esta fecha o después (por defecto: tantos días antes de hoy como eventos pasados guarda el calendario)',
+  'doc.ical.feed':
+    'El archivo de eventos como fichero iCalendar al que suscribirse: los mismos filtros, como mucho el número de eventos configurado, los más tempranos primero',
   'doc.ical.event': 'Un evento como fichero iCalendar, respondido como el propio evento',
 } satisfies Dictionary;

@@ -300,7 +300,8 @@ export const fr = {
   'schema.Event.custom_fields': 'Les champs supplémentaires de l’événement, par nom (une liste vide s’il n’y en a pas)',
   'schema.Event.json_ld': 'Les données schema.org de l’événement (lectures individuelles seulement)',
   'schema.Event.recurrence': 'La récurrence d’un événement récurrent : ses lignes RRULE, RDATE et EXDATE (événements récurrents seulement)',
-  'schema.Event.series': 'La série d’un événement récurrent : son id, son URL et ses occurrences, et pour une occurrence son début d’origine et si elle est modifiée (événements récurrents seulement)',
+  'schema.Event.series':
+    'La série d’un événement récurrent : son id, son URL et ses occurrences, et pour une occurrence son début d’origine et si elle est modifiée (événements récurrents seulement)',
   'schema.Venue.json_ld': 'Les données schema.org du lieu (lectures individuelles seulement)',
   'schema.Organizer.json_ld': 'Les données schema.org de l’organisateur (lectures individuelles seulement)',
   'schema.EventTerm.term_group': 'Le groupe du terme (toujours 0)',
@@ -327,10 +328,13 @@ export const fr = {
   'changes.sync_token': 'Où l’appel précédent s’est arrêté (son next_sync_token) ; sans lui, un jeton pour maintenant et aucun changement',
   'changes.per_page': 'Le nombre d’éléments modifiés à renvoyer par page (100 au plus)',
   'changes.kinds': 'Limiter le flux à ces sortes d’éléments : event, venue, organizer, category, tag',
-  'doc.changes': 'Les changements depuis un jeton de synchronisation : éléments créés, modifiés et supprimés, du plus ancien au plus récent, tels que l’appelant peut les voir',
+  'doc.changes':
+    'Les changements depuis un jeton de synchronisation : éléments créés, modifiés et supprimés, du plus ancien au plus récent, tels que l’appelant peut les voir',
   'doc.occurrences': 'Les occurrences d’un événement récurrent, par début, dans une fenêtre de débuts, telles que l’appelant peut les voir',
   'doc.response.sync_token_gone': 'Le jeton de synchronisation est inconnu ou a expiré : recommencer par une synchronisation complète',
-  'ical.start_date': 'Limiter le flux aux événements qui commencent à cette date ou après (par défaut : le nombre de jours d’événements passés que garde le calendrier avant aujourd’hui)',
-  'doc.ical.feed': 'L’archive des événements comme fichier iCalendar auquel s’abonner : les mêmes filtres, au plus le nombre d’événements configuré, les plus proches d’abord',
+  'ical.start_date':
+    'Limiter le flux aux événements qui commencent à cette date ou après (par défaut : le nombre de jours d’événements passés que garde le calendrier avant aujourd’hui)',
+  'doc.ical.feed':
+    'L’archive des événements comme fichier iCalendar auquel s’abonner : les mêmes filtres, au plus le nombre d’événements configuré, les plus proches d’abord',
   'doc.ical.event': 'Un événement comme fichier iCalendar, répondu comme l’événement lui-même',
 } satisfies Dictionary;

@@ -107,7 +107,9 @@ function recurrenceIdLine(original: string, zone: string, allDay: boolean): stri
   if (allDay) return `RECURRENCE-ID;VALUE=DATE:${icalDate(original)}`;
   const tzid = icalZone(zone);
   if (tzid) return `RECURRENCE-ID;TZID=${tzid}:${original.replace(/[-:]/g, '').replace(' ', 'T')}`;
-  return `RECURRENCE-ID:${DateTime.fromJSDate(wallClockToFirstInstant(original, zone) ?? new Date(NaN)).toUTC().toFormat("yyyyMMdd'T'HHmmss'Z'")}`;
+  return `RECURRENCE-ID:${DateTime.fromJSDate(wallClockToFirstInstant(original, zone) ?? new Date(NaN))
+    .toUTC()
+    .toFormat("yyyyMMdd'T'HHmmss'Z'")}`;
 }
 
 /** A written `VEVENT` and the zone its times use (whose `VTIMEZONE` the calendar must carry) in which years. */
@@ -136,11 +138,16 @@ const ZONE_YEARS = { first: 1000, last: 9999 };
 function location(venue: Venue | unknown[]): ICalEventData['location'] {
   if (Array.isArray(venue)) return undefined;
   const parts = [venue.venue, venue.address, venue.city, venue.stateprovince || venue.state || venue.province, venue.zip, venue.country];
-  const title = parts.filter((p): p is string => typeof p === 'string' && p !== '').map((p) => plainText(p, true)).filter(Boolean).join(', ');
+  const title = parts
+    .filter((p): p is string => typeof p === 'string' && p !== '')
+    .map((p) => plainText(p, true))
+    .filter(Boolean)
+    .join(', ');
   if (!title) return undefined;
   const lat = Number(venue.geo_lat);
   const lon = Number(venue.geo_lng);
-  const geo = Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && (lat !== 0 || lon !== 0) ? { lat, lon } : undefined;
+  const geo =
+    Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && (lat !== 0 || lon !== 0) ? { lat, lon } : undefined;
   return geo ? { title, geo } : title;
 }
 
@@ -216,7 +223,9 @@ export function vevent(event: VeventSource, options: VeventOptions): Vevent | un
   const from = text.indexOf('BEGIN:VEVENT');
   const to = text.lastIndexOf('END:VEVENT');
   return {
-    bytes: Buffer.from(`${text.slice(from, to)}${recurrence?.recurrenceId ? `${recurrenceIdLine(recurrence.recurrenceId, recurrence.zone, event.all_day === true)}\r\n` : ''}END:VEVENT\r\n`),
+    bytes: Buffer.from(
+      `${text.slice(from, to)}${recurrence?.recurrenceId ? `${recurrenceIdLine(recurrence.recurrenceId, recurrence.zone, event.all_day === true)}\r\n` : ''}END:VEVENT\r\n`,
+    ),
     summary,
     tzid,
     years: tzid ? years : [],

@@ -2,17 +2,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 
 /** Kind of IP address; only `public` may be contacted unless allow-listed (`invalid`: not an IP literal). */
 export type AddressClass =
-  | 'public'
-  | 'invalid'
-  | 'unspecified'
-  | 'loopback'
-  | 'private'
-  | 'shared'
-  | 'link-local'
-  | 'multicast'
-  | 'broadcast'
-  | 'documentation'
-  | 'reserved';
+  'public' | 'invalid' | 'unspecified' | 'loopback' | 'private' | 'shared' | 'link-local' | 'multicast' | 'broadcast' | 'documentation' | 'reserved';
 
 // `v4-low` / `v4-6to4`: the range embeds an IPv4 address (low 32 bits / bits 16..47).
 type Range<C = AddressClass> = { net: bigint; bits: number; total: number; cls: C };

@@ -7,8 +7,7 @@ import { ImageFetchError } from './errors.js';
 export type Resolver = (hostname: string, family: 0 | 4 | 6) => Promise<LookupAddress[]>;
 
 /** The system resolver (getaddrinfo, so /etc/hosts counts), in the order it answers. */
-export const systemResolver: Resolver = (hostname, family) =>
-  dns.lookup(hostname, { all: true, family, verbatim: true });
+export const systemResolver: Resolver = (hostname, family) => dns.lookup(hostname, { all: true, family, verbatim: true });
 
 /**
  * A socket `lookup` that resolves once and gives the socket only addresses that passed

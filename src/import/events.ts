@@ -46,7 +46,14 @@ function linkedIds(list: unknown): number[] {
 }
 
 /** The ids here of source ids; those not imported are reported, left out, and counted in `missed`. */
-function mapped(sourceIds: readonly number[], ids: ReadonlyMap<number, number>, what: string, eventId: number, report: KindReport, missed: { count: number }): number[] {
+function mapped(
+  sourceIds: readonly number[],
+  ids: ReadonlyMap<number, number>,
+  what: string,
+  eventId: number,
+  report: KindReport,
+  missed: { count: number },
+): number[] {
   const out: number[] = [];
   for (const id of sourceIds) {
     const here = ids.get(id);
@@ -89,7 +96,12 @@ interface SourceCost {
  * cost the values a write keeps. Throws a {@link Refusal} naming the field that fails.
  */
 function eventDetails(item: Record<string, unknown>, rules: ItemRules): Omit<EventsTable, 'post_id' | 'venue_id' | 'series_id'> {
-  const [start, end, startUtc, endUtc] = (['start_date', 'end_date', 'utc_start_date', 'utc_end_date'] as const).map((k) => rules.date(k, item[k])) as [string, string, string, string];
+  const [start, end, startUtc, endUtc] = (['start_date', 'end_date', 'utc_start_date', 'utc_end_date'] as const).map((k) => rules.date(k, item[k])) as [
+    string,
+    string,
+    string,
+    string,
+  ];
   const timezone = rules.timezone('timezone', item.timezone);
   const shownAbbr = typeof item.timezone_abbr === 'string' ? item.timezone_abbr : '';
   // A zone that names none (empty: the site's; `UTCfoo`) keeps the source's abbreviation only when that names a zone itself.
@@ -99,15 +111,21 @@ function eventDetails(item: Record<string, unknown>, rules: ItemRules): Omit<Eve
   rules.within('cost_details.values', details.values);
   const symbol = typeof details.currency_symbol === 'string' ? rules.text('cost_details.currency_symbol', details.currency_symbol) : '';
   const shownValues = costFromInput(Array.isArray(details.values) ? details.values : [])?.values.map(cleanText) ?? [];
-  const { currencySymbol, currencyPosition } = withStorableSymbol({ values: shownValues, currencySymbol: symbol, currencyPosition: details.currency_position === 'prefix' || details.currency_position === 'postfix' ? details.currency_position : '' });
-  const shownCost = typeof item.cost === 'number' && Number.isFinite(item.cost) ? String(item.cost) : rules.text('cost', typeof item.cost === 'string' ? item.cost : '');
+  const { currencySymbol, currencyPosition } = withStorableSymbol({
+    values: shownValues,
+    currencySymbol: symbol,
+    currencyPosition: details.currency_position === 'prefix' || details.currency_position === 'postfix' ? details.currency_position : '',
+  });
+  const shownCost =
+    typeof item.cost === 'number' && Number.isFinite(item.cost) ? String(item.cost) : rules.text('cost', typeof item.cost === 'string' ? item.cost : '');
   const cost = importedCost({ cost: shownCost, values: shownValues, currencySymbol, currencyPosition });
   // Where the source's cost cannot be rendered the same here (a cost the original's own locale rendered), the difference is reported.
   rules.note('cost', shownCost, cost.cost);
   rules.note('cost_details.values', JSON.stringify(shownValues), JSON.stringify(cost.values));
   // The source shows the event's own URL as its website when it has none.
   const shownWebsite = item.website;
-  const website = phpEmpty(shownWebsite) || shownWebsite === item.url ? null : rules.note('website', shownWebsite, sanitizeUrl(rules.url('website', shownWebsite)));
+  const website =
+    phpEmpty(shownWebsite) || shownWebsite === item.url ? null : rules.note('website', shownWebsite, sanitizeUrl(rules.url('website', shownWebsite)));
   return {
     start_local: start,
     end_local: end < start ? start : end,
@@ -141,7 +159,9 @@ function seriesOf(item: unknown): { id: number; originalStart: string; overridde
   const series = typeof item === 'object' && item !== null ? (item as { series?: unknown }).series : undefined;
   if (typeof series !== 'object' || series === null) return undefined;
   const { id, original_start, overridden } = series as { id?: unknown; original_start?: unknown; overridden?: unknown };
-  return Number.isSafeInteger(id) && typeof original_start === 'string' ? { id: id as number, originalStart: original_start, overridden: overridden === true } : undefined;
+  return Number.isSafeInteger(id) && typeof original_start === 'string'
+    ? { id: id as number, originalStart: original_start, overridden: overridden === true }
+    : undefined;
 }
 
 /** The original's add-on numbers the occurrences of its recurring events from here. */
@@ -149,7 +169,8 @@ const PROVISIONAL_BASE = 10_000_000;
 
 /** Why a write of the recurring events' rules refused a recurrence, as a report says it. */
 function refusal(e: unknown): Error {
-  const params = e instanceof ApiError && e.data && typeof e.data.params === 'object' && e.data.params !== null ? (e.data.params as Record<string, unknown>) : {};
+  const params =
+    e instanceof ApiError && e.data && typeof e.data.params === 'object' && e.data.params !== null ? (e.data.params as Record<string, unknown>) : {};
   return new Error(`its recurrence is refused here: ${String(params.recurrence ?? (e instanceof Error ? e.message : e))}`);
 }
 
@@ -160,7 +181,14 @@ function refusal(e: unknown): Error {
  * (reported). An event that no longer recurs at the source stops recurring here (`source`
  * absent).
  */
-async function asSeries(tx: Store, run: ImportRun, id: number, lines: unknown, details: { start_local: string; end_local: string; timezone: string }, source: SourceSeries | undefined): Promise<void> {
+async function asSeries(
+  tx: Store,
+  run: ImportRun,
+  id: number,
+  lines: unknown,
+  details: { start_local: string; end_local: string; timezone: string },
+  source: SourceSeries | undefined,
+): Promise<void> {
   const isSeries = (await tx.events.get(id))?.series_id === id;
   if (!source) {
     if (!isSeries) return;
@@ -182,7 +210,8 @@ async function asSeries(tx: Store, run: ImportRun, id: number, lines: unknown, d
   else await removeOverrides(tx, await run.series.reindex(tx, id, times, run.now));
   const last = [...source.listed].sort().at(-1);
   for (const o of await tx.occurrences.of(id)) {
-    if (!o.cancelled && last !== undefined && o.original_start <= last && !source.listed.has(o.original_start)) await tx.occurrences.update(o.id, { cancelled: 1 });
+    if (!o.cancelled && last !== undefined && o.original_start <= last && !source.listed.has(o.original_start))
+      await tx.occurrences.update(o.id, { cancelled: 1 });
   }
 }
 
@@ -225,7 +254,8 @@ async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds,
         details = eventDetails(fields, checking);
       },
       prepare: () => {
-        if (details && String(fields.end_date) < details.start_local) report.warnings.push(`event ${post.id}: it ends before it starts; imported ending when it starts`);
+        if (details && String(fields.end_date) < details.start_local)
+          report.warnings.push(`event ${post.id}: it ends before it starts; imported ending when it starts`);
         links = {
           venue: mapped(venueIds, linked.venues.ids, 'venue', post.id, report, missed)[0] ?? null,
           organizers: [...new Set(mapped(organizerIds, linked.organizers.ids, 'organizer', post.id, report, missed))],
@@ -282,7 +312,8 @@ export async function importEvents(run: ImportRun, linked: LinkedIds, alsoIds: r
   for await (const page of run.source.pages('events', { ...ALL_EVENTS, ...run.query })) {
     if (page.failure) {
       // WordPress' collection listed the events of that page too: they are read one by one below.
-      if (alsoIds.length) into.report.warnings.push(`page ${page.page} of ${page.totalPages} could not be read (${page.failure.message}): its events were read one by one`);
+      if (alsoIds.length)
+        into.report.warnings.push(`page ${page.page} of ${page.totalPages} could not be read (${page.failure.message}): its events were read one by one`);
       else into.report.unreadPages.push(`page ${page.page} of ${page.totalPages} (${page.failure.message})`);
     }
     for (const item of page.items) {
@@ -309,13 +340,18 @@ export async function importEvents(run: ImportRun, linked: LinkedIds, alsoIds: r
     try {
       const answer = await run.source.get(`/events/${id}`, run.query.context ? { context: run.query.context } : {});
       await importEventItem(run, answer.body, linked, into, s);
-      if (s.edited) into.report.warnings.push(`event ${id}: ${s.edited} edited occurrence${s.edited > 1 ? 's' : ''} of this recurring event imported as the series shows them (edits of single occurrences are not carried over)`);
+      if (s.edited)
+        into.report.warnings.push(
+          `event ${id}: ${s.edited} edited occurrence${s.edited > 1 ? 's' : ''} of this recurring event imported as the series shows them (edits of single occurrences are not carried over)`,
+        );
     } catch (e) {
       into.report.skipped.push({ sourceId: id, reason: `the recurring event could not be read (${e instanceof Error ? e.message : String(e)})` });
     }
   }
   for (const [slug, ids] of provisional) {
-    into.report.warnings.push(`events ${ids.join(', ')}: occurrences of a recurring event of the original's add-on (ids above ${PROVISIONAL_BASE}, slug ${slug}) imported as single events: its API does not show their rules`);
+    into.report.warnings.push(
+      `events ${ids.join(', ')}: occurrences of a recurring event of the original's add-on (ids above ${PROVISIONAL_BASE}, slug ${slug}) imported as single events: its API does not show their rules`,
+    );
   }
   return into;
 }

@@ -69,7 +69,14 @@ export class ImageImporter {
    * A new attachment has the item's author and dates, keeps the source's attachment id when
    * `keepIds` and free, and is recorded as the source's attachment.
    */
-  async record(tx: Store, map: ImportMap, prepared: PreparedImage, post: { author: number; date: string; date_utc: string }, now: Date, keepIds: boolean): Promise<number | null> {
+  async record(
+    tx: Store,
+    map: ImportMap,
+    prepared: PreparedImage,
+    post: { author: number; date: string; date_utc: string },
+    now: Date,
+    keepIds: boolean,
+  ): Promise<number | null> {
     if (prepared.kind === 'none') return null;
     if (prepared.kind === 'known') return prepared.attachmentId;
     // Another item (or run) may have recorded the same URL since.
@@ -77,12 +84,30 @@ export class ImageImporter {
     if (known) return known.post_id;
     const { image } = prepared;
     const { author, date, date_utc } = post;
-    const row = { type: 'attachment', author, status: 'inherit', status_before_trash: null, title: titleFromUrl(new URL(image.url)), content: '', excerpt: '', slug: null, password: null } as const;
+    const row = {
+      type: 'attachment',
+      author,
+      status: 'inherit',
+      status_before_trash: null,
+      title: titleFromUrl(new URL(image.url)),
+      content: '',
+      excerpt: '',
+      slug: null,
+      password: null,
+    } as const;
     const dates = { date, date_utc, modified: date, modified_utc: date_utc };
     const id = await insertKeepingId(tx, 'posts', keepIds && prepared.sourceId ? prepared.sourceId : undefined, (explicit) =>
       tx.posts.insert({ ...row, ...dates, id: explicit, menu_order: 0, parent: 0, image_id: null }),
     );
-    await tx.attachments.insert({ post_id: id, url: prepared.url, mime_type: image.mimeType, width: image.width ?? null, height: image.height ?? null, filesize: image.filesize, sizes: '{}' });
+    await tx.attachments.insert({
+      post_id: id,
+      url: prepared.url,
+      mime_type: image.mimeType,
+      width: image.width ?? null,
+      height: image.height ?? null,
+      filesize: image.filesize,
+      sizes: '{}',
+    });
     if (prepared.sourceId) await map.in(tx.db).record('image', prepared.sourceId, { itemId: id, sourceModified: '' }, now);
     return id;
   }

@@ -67,7 +67,14 @@ export function prepareRun(store: Store, options: ImportCalendarOptions): { run:
   const source = new Source(options);
   const given = options.authors;
   if (options.since !== undefined && Number.isNaN(options.since.getTime())) throw new RangeError('import: since is not a date');
-  const kinds: ImportReport['kinds'] = { category: emptyReport(), tag: emptyReport(), venue: emptyReport(), organizer: emptyReport(), event: emptyReport(), image: emptyReport() };
+  const kinds: ImportReport['kinds'] = {
+    category: emptyReport(),
+    tag: emptyReport(),
+    venue: emptyReport(),
+    organizer: emptyReport(),
+    event: emptyReport(),
+    image: emptyReport(),
+  };
   const run: ImportRun = {
     source,
     store,
@@ -80,7 +87,10 @@ export function prepareRun(store: Store, options: ImportCalendarOptions): { run:
     keepHtml: options.keepHtml ?? false,
     since: options.since && utcWallClock(options.since),
     // Images on the source's own origin come as its pages do; elsewhere they face the image policy and the hosts allowed.
-    images: options.images === false ? undefined : new ImageImporter({ ...options.images, hosts: [...(options.images?.hosts ?? []), ...source.policy.allowHosts, source.policy.originHost] }),
+    images:
+      options.images === false
+        ? undefined
+        : new ImageImporter({ ...options.images, hosts: [...(options.images?.hosts ?? []), ...source.policy.allowHosts, source.policy.originHost] }),
     series: new SeriesService(resolveOptions({ db: store.db, recurrence: options.recurrence }).recurrence),
     imageReport: kinds.image,
     query: {},
@@ -110,7 +120,10 @@ export async function importCalendar(store: Store, options: ImportCalendarOption
     const attempt = async (statuses: string | undefined) => {
       const facts = await readCollection(source, kind, statuses);
       if (typeof facts === 'string') {
-        const missing = kind === 'event' ? 'events hidden from listings are not imported, and password-protected ones only where the API shows them whole' : 'password-protected ones are imported only where the API shows them whole';
+        const missing =
+          kind === 'event'
+            ? 'events hidden from listings are not imported, and password-protected ones only where the API shows them whole'
+            : 'password-protected ones are imported only where the API shows them whole';
         notes.push(`WordPress' own collection of ${kind}s could not be read (${facts}): ${missing}`);
         run.collections.delete(kind);
       } else {

@@ -45,5 +45,7 @@ export function importSite(target: StoreTarget, options: ImportCalendarOptions):
 
 /** What imports from a source brought in, for one kind: source id → id here (old links and clients keep working). */
 export function importedIds(target: StoreTarget, source: { root: string; namespace?: string }, kind: ImportedKind): Promise<Map<number, number>> {
-  return withStore(target, (raw, prefix) => new ImportMap(Store.open(raw, prefix).db, sourceKey(source.root, source.namespace ?? 'tribe/events/v1')).lookup(kind));
+  return withStore(target, (raw, prefix) =>
+    new ImportMap(Store.open(raw, prefix).db, sourceKey(source.root, source.namespace ?? 'tribe/events/v1')).lookup(kind),
+  );
 }

@@ -6,7 +6,12 @@ import type { Store } from '../resources/store.js';
  * it took. Id sequences are moved past an explicit id at once, so that the API's own writes
  * meanwhile do not collide with it.
  */
-export async function insertKeepingId(tx: Store, table: 'posts' | 'terms', sourceId: number | undefined, insert: (id: number | undefined) => Promise<number>): Promise<number> {
+export async function insertKeepingId(
+  tx: Store,
+  table: 'posts' | 'terms',
+  sourceId: number | undefined,
+  insert: (id: number | undefined) => Promise<number>,
+): Promise<number> {
   if (sourceId === undefined) return insert(undefined);
   const taken = await tx.db.selectFrom(table).select('id').where('id', '=', sourceId).executeTakeFirst();
   if (taken) return insert(undefined);

@@ -33,21 +33,42 @@ const TEXT_FIELDS = {
  * description (`text`) included in the check that a store can hold them all; throws a
  * {@link Refusal} naming the field that fails.
  */
-function checkedDetails(kind: 'venue' | 'organizer', item: Record<string, unknown>, text: PostText, rules: ItemRules): Omit<VenuesTable, 'post_id'> | Omit<OrganizersTable, 'post_id'> {
+function checkedDetails(
+  kind: 'venue' | 'organizer',
+  item: Record<string, unknown>,
+  text: PostText,
+  rules: ItemRules,
+): Omit<VenuesTable, 'post_id'> | Omit<OrganizersTable, 'post_id'> {
   const input: LinkedInput = { website: rules.url('website', item.website) };
   for (const field of TEXT_FIELDS[kind]) input[field] = rules.text(field, item[field]);
   // WordPress refuses a post with neither title nor content (a name of blanks, or only tags).
-  if (!text.title.trim() && !text.content.trim()) throw new Refusal(KINDS[kind].titleKey, 'empty once filtered, and so is the description: an API write refuses such an item');
-  const details = kind === 'venue' ? { ...venueKind.blank(), ...venueKind.details(input, undefined) } : { ...organizerKind.blank(), ...organizerKind.details(input, undefined) };
+  if (!text.title.trim() && !text.content.trim())
+    throw new Refusal(KINDS[kind].titleKey, 'empty once filtered, and so is the description: an API write refuses such an item');
+  const details =
+    kind === 'venue'
+      ? { ...venueKind.blank(), ...venueKind.details(input, undefined) }
+      : { ...organizerKind.blank(), ...organizerKind.details(input, undefined) };
   rules.storable({ [KINDS[kind].titleKey]: text.title, description: text.content, ...details });
   for (const field of [...TEXT_FIELDS[kind], 'website'] as const) rules.note(field, item[field], String((details as Record<string, unknown>)[field]));
   return kind === 'venue'
-    ? { ...(details as Omit<VenuesTable, 'post_id'>), show_map: flag(item, 'show_map'), show_map_link: flag(item, 'show_map_link'), geo_lat: coordinate(item.geo_lat, 90), geo_lng: coordinate(item.geo_lng, 180) }
+    ? {
+        ...(details as Omit<VenuesTable, 'post_id'>),
+        show_map: flag(item, 'show_map'),
+        show_map_link: flag(item, 'show_map_link'),
+        geo_lat: coordinate(item.geo_lat, 90),
+        geo_lng: coordinate(item.geo_lng, 180),
+      }
     : details;
 }
 
 /** Writes the details of an imported item (`update`: it has some already). */
-async function saveDetails(tx: Store, kind: 'venue' | 'organizer', id: number, details: Omit<VenuesTable, 'post_id'> | Omit<OrganizersTable, 'post_id'>, update: boolean): Promise<void> {
+async function saveDetails(
+  tx: Store,
+  kind: 'venue' | 'organizer',
+  id: number,
+  details: Omit<VenuesTable, 'post_id'> | Omit<OrganizersTable, 'post_id'>,
+  update: boolean,
+): Promise<void> {
   if (kind === 'venue') {
     const venue = details as Omit<VenuesTable, 'post_id'>;
     await (update ? tx.venues.updateDetails(id, venue) : tx.venues.insertDetails(id, venue));
@@ -67,7 +88,13 @@ export interface KindImport {
 }
 
 /** Imports one venue or organizer of the source (`item`, as the source shows it). */
-export async function importLinkedItem(run: ImportRun, kind: 'venue' | 'organizer', item: unknown, into: KindImport, options: { ignoreSince?: boolean } = {}): Promise<void> {
+export async function importLinkedItem(
+  run: ImportRun,
+  kind: 'venue' | 'organizer',
+  item: unknown,
+  into: KindImport,
+  options: { ignoreSince?: boolean } = {},
+): Promise<void> {
   const rules = new ItemRules(run.keepHtml, run.now);
   const post = sourcePost(item, kind, KINDS[kind].titleKey, rules);
   if (typeof post === 'string') {

@@ -47,7 +47,12 @@ export class ImportMap {
 
   /** Every source id of a kind and the item it became. */
   async lookup(kind: ImportedKind): Promise<Map<number, number>> {
-    const rows = await this.db.selectFrom('imported_items').select(['source_id', 'item_id']).where('source', '=', this.source).where('kind', '=', kind).execute();
+    const rows = await this.db
+      .selectFrom('imported_items')
+      .select(['source_id', 'item_id'])
+      .where('source', '=', this.source)
+      .where('kind', '=', kind)
+      .execute();
     return new Map(rows.map((r) => [r.source_id, r.item_id]));
   }
 

@@ -29,7 +29,8 @@ export class OutboundPolicy {
     this.#origin = root.origin;
     this.#allowed = allowHosts.map((entry) => {
       const parsed = parseAllowedHost(entry);
-      if (!parsed) throw new RangeError(`import source: allowed host ${JSON.stringify(entry)} is not a host or host:port (such as intranet.example or 10.0.0.5:8080)`);
+      if (!parsed)
+        throw new RangeError(`import source: allowed host ${JSON.stringify(entry)} is not a host or host:port (such as intranet.example or 10.0.0.5:8080)`);
       return parsed;
     });
     this.allowHosts = [...allowHosts];

@@ -122,7 +122,12 @@ async function importedSlug(tx: Store, type: PostType, slug: string, exceptId: n
 }
 
 /** The posts row of an imported post, as written. */
-export type ImportedPostColumns = ReturnType<typeof postColumns> & { slug: string | null; password: string | null; menu_order: number; image_id?: number | null };
+export type ImportedPostColumns = ReturnType<typeof postColumns> & {
+  slug: string | null;
+  password: string | null;
+  menu_order: number;
+  image_id?: number | null;
+};
 
 /** How one kind of post is found and written. */
 export interface PostWriter {
@@ -189,7 +194,10 @@ export async function importPost(
     const facts = run.collections.get(writer.kind);
     const kept = row ? ' (its copy imported before is left as it was)' : '';
     if (writer.redacted || (facts && !facts.passwords && facts.items.get(post.id)?.protected)) {
-      report.skipped.push({ sourceId: post.id, reason: `password-protected, and the source shows it without its details or password (import with an account that may edit it)${kept}` });
+      report.skipped.push({
+        sourceId: post.id,
+        reason: `password-protected, and the source shows it without its details or password (import with an account that may edit it)${kept}`,
+      });
       return;
     }
     let password: string | null = null;
@@ -245,7 +253,8 @@ export async function importPost(
         const known = await record.find(writer.kind, post.id);
         const row = known ? await writer.get(tx, known.itemId, true) : undefined;
         if (row && known?.sourceModified === post.modified_utc) return { id: row.id, result: 'unchanged' as const, image: undefined, slug: null };
-        const imageId = image && (await run.images?.record(tx, map, image, { author: columns.author, date: columns.date, date_utc: columns.date_utc }, now, run.keepIds));
+        const imageId =
+          image && (await run.images?.record(tx, map, image, { author: columns.author, date: columns.date, date_utc: columns.date_utc }, now, run.keepIds));
         const full: ImportedPostColumns = {
           ...columns,
           slug: await importedSlug(tx, writer.kind, text.slug, row?.id),
@@ -260,7 +269,9 @@ export async function importPost(
           await tx.posts.update(id, full);
         } else {
           // Ids from the occurrences' range (the original add-on's provisional ids) are never kept: they are occurrences' here.
-          id = await insertKeepingId(tx, 'posts', run.keepIds && !run.series.isOccurrenceId(post.id) ? post.id : undefined, (explicit) => tx.posts.insert({ ...full, id: explicit, status_before_trash: null, parent: 0, image_id: full.image_id ?? null }));
+          id = await insertKeepingId(tx, 'posts', run.keepIds && !run.series.isOccurrenceId(post.id) ? post.id : undefined, (explicit) =>
+            tx.posts.insert({ ...full, id: explicit, status_before_trash: null, parent: 0, image_id: full.image_id ?? null }),
+          );
           if (run.keepIds && id !== post.id) notes.push(`${writer.kind} ${post.id}: its id is taken here; imported as ${id}`);
           // A slug without a single slug character: the post's id, as an API write gives it.
           if (full.slug === '') {

@@ -79,7 +79,8 @@ export class SourceConnection {
       const location = res.headers.location;
       if (REDIRECTS.has(status) && location) return { location };
       const declared = res.headers['content-length'];
-      if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > this.maxBytes) throw this.#tooLarge(target.url, `its Content-Length is ${declared}`);
+      if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > this.maxBytes)
+        throw this.#tooLarge(target.url, `its Content-Length is ${declared}`);
       const decoder = new TextDecoder();
       const parts: string[] = [];
       let size = 0;
@@ -123,7 +124,9 @@ export class SourceConnection {
         },
       });
       // The guarded lookup refusing an address is the policy's refusal, not a network failure to retry.
-      req.on('error', (e) => reject(e instanceof ImageFetchError && e.code === 'not-allowed' ? new RequestRefused(`${url.href}: ${e.message}`, 'not-allowed') : e));
+      req.on('error', (e) =>
+        reject(e instanceof ImageFetchError && e.code === 'not-allowed' ? new RequestRefused(`${url.href}: ${e.message}`, 'not-allowed') : e),
+      );
       req.on('response', resolve);
       req.end();
     });
@@ -132,8 +135,17 @@ export class SourceConnection {
 
 /** The body of an answer, decompressed as its `Content-Encoding` says. */
 function decoded(res: IncomingMessage): Readable {
-  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const decompress = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  const encoding = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  const decompress =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
   // Errors of either end reach the reader through the stream it reads.
   return decompress ? pipeline(res, decompress, () => undefined) : res;
 }

@@ -122,16 +122,20 @@ export class Source {
   readonly #base: string;
   readonly #limiter: Limiter;
   readonly #connection: SourceConnection;
-  readonly #options: Required<Omit<SourceOptions, 'authorization' | 'namespace' | 'root' | 'allowHosts' | 'maxPageBytes'>> & Pick<SourceOptions, 'authorization'>;
+  readonly #options: Required<Omit<SourceOptions, 'authorization' | 'namespace' | 'root' | 'allowHosts' | 'maxPageBytes'>> &
+    Pick<SourceOptions, 'authorization'>;
 
   /** Checks the options: an absolute http(s) root, a header value, hosts, positive limits. */
   constructor(options: SourceOptions) {
     const root = options.root.replace(/\/+$/, '');
-    if (!/^https?:\/\/[^/?#\s]+/i.test(root) || !URL.canParse(root)) throw new RangeError(`import source: ${options.root} is not an http(s) REST root such as https://example.org/wp-json`);
+    if (!/^https?:\/\/[^/?#\s]+/i.test(root) || !URL.canParse(root))
+      throw new RangeError(`import source: ${options.root} is not an http(s) REST root such as https://example.org/wp-json`);
     const parsed = new URL(root);
     // Credentials in the URL would end up in messages and in the record of imports.
-    if (parsed.username || parsed.password) throw new RangeError('import source: the REST root carries credentials; give them as the user and password (or authorization) instead');
-    if (options.authorization !== undefined && !/^[\t\x20-\x7e\x80-\xff]+$/.test(options.authorization)) throw new RangeError('import source: the authorization is not a header value');
+    if (parsed.username || parsed.password)
+      throw new RangeError('import source: the REST root carries credentials; give them as the user and password (or authorization) instead');
+    if (options.authorization !== undefined && !/^[\t\x20-\x7e\x80-\xff]+$/.test(options.authorization))
+      throw new RangeError('import source: the authorization is not a header value');
     const namespace = (options.namespace ?? 'tribe/events/v1').replace(/^\/+|\/+$/g, '');
     this.#root = root;
     this.#base = `${root}/${namespace}`;

@@ -62,7 +62,9 @@ function parentsFirst(terms: readonly SourceTerm[], report: KindReport): SourceT
     if (placed.has(term.id)) return;
     const parent = term.parent ? byId.get(term.parent) : undefined;
     if (term.parent && (!parent || path.has(parent.id))) {
-      report.warnings.push(`term ${term.id} (${term.name}): its parent ${term.parent} is ${parent ? 'its own descendant' : 'not in the source'}; imported at the top level`);
+      report.warnings.push(
+        `term ${term.id} (${term.name}): its parent ${term.parent} is ${parent ? 'its own descendant' : 'not in the source'}; imported at the top level`,
+      );
       out.push({ ...term, parent: 0 });
     } else {
       if (parent) place(parent, new Set([...path, term.id]));
@@ -77,7 +79,11 @@ function parentsFirst(terms: readonly SourceTerm[], report: KindReport): SourceT
 const CHANGE_KIND: Record<TermKind['key'], ChangeKind> = { category: 'category', tag: 'tag' };
 
 /** Imports one taxonomy of the source; the source ids and the terms they became. */
-export async function importTerms(run: ImportRun, kind: TermKind, onProgress?: (done: number, total: number) => void): Promise<{ ids: Map<number, number>; report: KindReport }> {
+export async function importTerms(
+  run: ImportRun,
+  kind: TermKind,
+  onProgress?: (done: number, total: number) => void,
+): Promise<{ ids: Map<number, number>; report: KindReport }> {
   const { store, map, now } = run;
   const report = emptyReport();
   const terms: SourceTerm[] = [];
@@ -109,7 +115,11 @@ export async function importTerms(run: ImportRun, kind: TermKind, onProgress?: (
         const known = await map.find(recordKind, term.id);
         const row = (known && (await store.terms.get(kind.taxonomy, known.itemId))) || (await store.terms.bySlug(kind.taxonomy, slug));
         ids.set(term.id, row ? row.id : -term.id);
-        const result = !row ? 'created' : row.name !== name || row.description !== term.description || (kind.hierarchical && row.parent !== parent) || row.slug !== slug ? 'updated' : 'unchanged';
+        const result = !row
+          ? 'created'
+          : row.name !== name || row.description !== term.description || (kind.hierarchical && row.parent !== parent) || row.slug !== slug
+            ? 'updated'
+            : 'unchanged';
         report[result]++;
         if (result !== 'unchanged') report.altered.push(...term.altered.map((a) => ({ sourceId: term.id, ...a })));
         continue;
@@ -141,7 +151,9 @@ export async function importTerms(run: ImportRun, kind: TermKind, onProgress?: (
             }
           } else {
             const values = { taxonomy: kind.taxonomy, name, slug, description: term.description, parent };
-            id = await insertKeepingId(tx, 'terms', run.keepIds ? term.id : undefined, (explicit) => tx.dialect.insertReturningId(tx.db.insertInto('terms').values({ ...values, id: explicit })));
+            id = await insertKeepingId(tx, 'terms', run.keepIds ? term.id : undefined, (explicit) =>
+              tx.dialect.insertReturningId(tx.db.insertInto('terms').values({ ...values, id: explicit })),
+            );
             if (run.keepIds && id !== term.id) notes.push(`term ${term.id} (${name}): its id is taken here; imported as ${id}`);
             tx.changes.record(CHANGE_KIND[kind.key], id, 'created');
             result = 'created';

@@ -25,4 +25,3 @@ export interface CollectionFacts {
   /** Whether the passwords were shown, so that the v1 API may be asked to unlock items (`context=edit`). */
   passwords: boolean;
 }
-

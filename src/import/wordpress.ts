@@ -21,7 +21,8 @@ function listed(item: unknown, withPasswords: boolean): [number, ListedItem] | u
   if (typeof item !== 'object' || item === null) return undefined;
   const { id, password, content, modified_gmt } = item as { id?: unknown; password?: unknown; content?: { protected?: unknown }; modified_gmt?: unknown };
   if (!Number.isSafeInteger(id)) return undefined;
-  if (withPasswords) return typeof password === 'string' ? [id as number, { password, protected: password !== '', modified: wallClock(modified_gmt) }] : undefined;
+  if (withPasswords)
+    return typeof password === 'string' ? [id as number, { password, protected: password !== '', modified: wallClock(modified_gmt) }] : undefined;
   return [id as number, { protected: content?.protected === true, modified: wallClock(modified_gmt) }];
 }
 

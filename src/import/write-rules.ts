@@ -68,7 +68,10 @@ export class ItemRules {
   /** Refuses a value over the limits of one API parameter (its strings, its items, its depth). */
   within(field: string, value: unknown, list = false): void {
     if (limitFailure(field, value, DEFAULT_LIMITS, list)) {
-      throw new Refusal(field, `too large (an API write takes strings of at most ${DEFAULT_LIMITS.stringLength} characters, lists of at most ${DEFAULT_LIMITS.listItems} items)`);
+      throw new Refusal(
+        field,
+        `too large (an API write takes strings of at most ${DEFAULT_LIMITS.stringLength} characters, lists of at most ${DEFAULT_LIMITS.listItems} items)`,
+      );
     }
   }
 

@@ -82,14 +82,14 @@ function scan(b: Uint8Array, at: { i: number }): Token {
     if (b[j] === 0x30) j++;
     else if (isDigit(b[j])) while (isDigit(b[j])) j++;
     else return done({ kind: 'error', error: SYNTAX }, j);
-    if (b[j] === 0x2e && isDigit(b[j + 1])) for (j += 1; isDigit(b[j]); ) j++;
+    if (b[j] === 0x2e && isDigit(b[j + 1])) for (j += 1; isDigit(b[j]);) j++;
     if ((b[j] === 0x65 || b[j] === 0x45) && (isDigit(b[j + 1]) || ((b[j + 1] === 0x2b || b[j + 1] === 0x2d) && isDigit(b[j + 2])))) {
-      for (j += b[j + 1] === 0x2b || b[j + 1] === 0x2d ? 2 : 1; isDigit(b[j]); ) j++;
+      for (j += b[j + 1] === 0x2b || b[j + 1] === 0x2d ? 2 : 1; isDigit(b[j]);) j++;
     }
     return done({ kind: 'value' }, j);
   }
   if (c === 0x22) {
-    for (let j = i + 1; ; ) {
+    for (let j = i + 1; ;) {
       // The end of the body is PHP's terminating NUL: a control character inside a string.
       if (j >= b.length || b[j]! < 0x20) return done({ kind: 'error', error: CTRL_CHAR }, j);
       if (b[j] === 0x22) return done({ kind: 'string' }, j + 1);

@@ -42,7 +42,10 @@ export class PostStore {
     if (!Object.keys(changes).length) return;
     // Counts are of published events: an event entering or leaving `publish` moves its terms'.
     // The row is read locked, so that two writes moving the same event count it once.
-    const before = changes.status !== undefined ? await this.dialect.locking(this.db.selectFrom('posts').select(['type', 'status']).where('id', '=', id)).executeTakeFirst() : undefined;
+    const before =
+      changes.status !== undefined
+        ? await this.dialect.locking(this.db.selectFrom('posts').select(['type', 'status']).where('id', '=', id)).executeTakeFirst()
+        : undefined;
     await this.db.updateTable('posts').set(changes).where('id', '=', id).execute();
     if (before?.type === 'event' && (before.status === 'publish') !== (changes.status === 'publish')) {
       await adjustTermCounts(this.db, await termIdsOf(this.db, id, this.dialect), changes.status === 'publish' ? 1 : -1);

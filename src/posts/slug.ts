@@ -13,7 +13,7 @@ export function truncateSlug(slug: string, max: number): string {
   if (slug.length <= max) return slug;
   const units = slug.match(/%[0-9a-f]{2}|[\s\S]/gi) ?? [];
   let out = '';
-  for (let i = 0; i < units.length; ) {
+  for (let i = 0; i < units.length;) {
     let n = 1;
     if (/^%[c-f][0-9a-f]$/i.test(units[i]!)) {
       const lead = parseInt(units[i]!.slice(1), 16);

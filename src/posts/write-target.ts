@@ -32,7 +32,10 @@ export function sameRow(a: object, b: object): boolean {
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   const keys = Object.keys(x);
-  return keys.length === Object.keys(y).length && keys.every((k) => Object.is(x[k], y[k]) || (x[k] instanceof Date && y[k] instanceof Date && x[k].getTime() === y[k].getTime()));
+  return (
+    keys.length === Object.keys(y).length &&
+    keys.every((k) => Object.is(x[k], y[k]) || (x[k] instanceof Date && y[k] instanceof Date && x[k].getTime() === y[k].getTime()))
+  );
 }
 
 /** The target as its transaction reads it, or the request's error if it is gone. */

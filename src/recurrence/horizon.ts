@@ -33,7 +33,14 @@ const wallClock = (date: Date) => date.toISOString().slice(0, 19).replace('T', '
  * Indexes every series that never ends up to `until` (at most the furthest horizon), one
  * series per transaction; the number of occurrences added.
  */
-export async function extendIndex(store: HorizonStore, series: SeriesService, siteZone: string, until: Date, now: Date = new Date(), onError: (error: unknown) => void = () => undefined): Promise<number> {
+export async function extendIndex(
+  store: HorizonStore,
+  series: SeriesService,
+  siteZone: string,
+  until: Date,
+  now: Date = new Date(),
+  onError: (error: unknown) => void = () => undefined,
+): Promise<number> {
   const target = wallClock(until);
   const ids = (await store.db.selectFrom('series').select('id').where('complete', '=', 0).where('indexed_until', '<', target).execute()).map((r) => r.id);
   let added = 0;
@@ -52,7 +59,11 @@ export async function extendIndex(store: HorizonStore, series: SeriesService, si
     } catch (error) {
       // One series that cannot be extended (its rule gives up) keeps the others from nothing.
       if (isDatabaseUnavailable(error)) throw error;
-      onError(new Error(`calendar-events-rest: the occurrences of event ${id} could not be indexed further: ${error instanceof Error ? error.message : String(error)}`));
+      onError(
+        new Error(
+          `calendar-events-rest: the occurrences of event ${id} could not be indexed further: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
     }
   }
   return added;

@@ -36,7 +36,11 @@ export class OccurrenceStore {
 
   /** Inserts or replaces a series row. */
   async saveSeries(row: SeriesRow): Promise<void> {
-    const updated = await this.db.updateTable('series').set({ rules: row.rules, indexed_until: row.indexed_until, complete: row.complete }).where('id', '=', row.id).executeTakeFirst();
+    const updated = await this.db
+      .updateTable('series')
+      .set({ rules: row.rules, indexed_until: row.indexed_until, complete: row.complete })
+      .where('id', '=', row.id)
+      .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) await this.db.insertInto('series').values(row).execute();
   }
 
@@ -86,22 +90,45 @@ export class OccurrenceStore {
   async takeIds(n: number, base: number): Promise<number[]> {
     if (n <= 0) return [];
     // The update first: it locks the row (on SQLite, the database) before the value is read.
-    await this.db.updateTable('occurrence_sequence').set((eb) => ({ last_id: eb('last_id', '+', n) })).where('id', '=', 1).execute();
+    await this.db
+      .updateTable('occurrence_sequence')
+      .set((eb) => ({ last_id: eb('last_id', '+', n) }))
+      .where('id', '=', 1)
+      .execute();
     const last = Number((await this.db.selectFrom('occurrence_sequence').select('last_id').where('id', '=', 1).executeTakeFirstOrThrow()).last_id);
     let first = last - n + 1;
     // Above the base, and above every post id (an import that kept large ids): ids never meet.
-    const posts = Number((await this.db.selectFrom('posts').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0);
+    const posts = Number(
+      (
+        await this.db
+          .selectFrom('posts')
+          .select((eb) => eb.fn.max('id').as('m'))
+          .executeTakeFirst()
+      )?.m ?? 0,
+    );
     const floor = Math.max(base, posts + 1);
     if (first < floor) {
       first = floor;
-      await this.db.updateTable('occurrence_sequence').set({ last_id: floor + n - 1 }).where('id', '=', 1).execute();
+      await this.db
+        .updateTable('occurrence_sequence')
+        .set({ last_id: floor + n - 1 })
+        .where('id', '=', 1)
+        .execute();
     }
     return Array.from({ length: n }, (_, i) => first + i);
   }
 
   /** How many occurrences a series has in the index. */
   async count(seriesId: number): Promise<number> {
-    return Number((await this.db.selectFrom('occurrences').select((eb) => eb.fn.countAll<number>().as('n')).where('series_id', '=', seriesId).executeTakeFirstOrThrow()).n);
+    return Number(
+      (
+        await this.db
+          .selectFrom('occurrences')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('series_id', '=', seriesId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   }
 
   /** A series' occurrences that a calendar file writes apart: cancelled, edited, or moved off their original start. */
@@ -119,7 +146,12 @@ export class OccurrenceStore {
   async years(seriesId: number): Promise<number[]> {
     const years = new Set<number>();
     for (const column of ['start_local', 'end_local'] as const) {
-      const rows = await this.db.selectFrom('occurrences').select(sql<string>`substr(${sql.ref(column)}, 1, 4)`.as('year')).distinct().where('series_id', '=', seriesId).execute();
+      const rows = await this.db
+        .selectFrom('occurrences')
+        .select(sql<string>`substr(${sql.ref(column)}, 1, 4)`.as('year'))
+        .distinct()
+        .where('series_id', '=', seriesId)
+        .execute();
       for (const r of rows) years.add(Number(r.year));
     }
     return [...years].filter(Number.isSafeInteger).sort((a, b) => a - b);
@@ -128,7 +160,11 @@ export class OccurrenceStore {
   /** Inserts occurrences. */
   async insert(rows: readonly Insertable<OccurrencesTable>[]): Promise<void> {
     // In slices: a statement has a bounded number of parameters (SQLite: 32,766).
-    for (let i = 0; i < rows.length; i += 500) await this.db.insertInto('occurrences').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await this.db
+        .insertInto('occurrences')
+        .values(rows.slice(i, i + 500))
+        .execute();
   }
 
   /** Changes one occurrence. */
@@ -138,6 +174,10 @@ export class OccurrenceStore {
 
   /** Removes occurrences. */
   async delete(ids: readonly number[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += 500) await this.db.deleteFrom('occurrences').where('id', 'in', ids.slice(i, i + 500)).execute();
+    for (let i = 0; i < ids.length; i += 500)
+      await this.db
+        .deleteFrom('occurrences')
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
   }
 }

@@ -134,7 +134,8 @@ export function maxDaysPerPeriod(parts: RuleParts): number {
   const byMonth = parts.byMonth && [...new Set(parts.byMonth)];
   const noDaySelector = !parts.byWeekNo && !parts.byYearDay && !parts.byMonthDay && !parts.byDay;
   const bounds: number[] = [];
-  const periodDays = freq === 'YEARLY' ? (byMonth ? byMonth.reduce((s, m) => s + MAX_MONTH_DAYS[m - 1]!, 0) : 366) : freq === 'MONTHLY' ? 31 : freq === 'WEEKLY' ? 7 : 1;
+  const periodDays =
+    freq === 'YEARLY' ? (byMonth ? byMonth.reduce((s, m) => s + MAX_MONTH_DAYS[m - 1]!, 0) : 366) : freq === 'MONTHLY' ? 31 : freq === 'WEEKLY' ? 7 : 1;
   bounds.push(periodDays);
   // Days listed by their number in a month: one per month of the period, if the month has it.
   const months = freq === 'YEARLY' ? (byMonth ? byMonth.length : 12) : 1;

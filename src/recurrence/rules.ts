@@ -81,7 +81,8 @@ export function untilInZone(rrule: string, zone: string): string | undefined {
 export function parseRecurrence(value: unknown, zone: string, limits: RecurrenceLimits): Recurrence | undefined {
   if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) return undefined;
   const given = typeof value === 'string' ? value.split(/\r?\n/).filter((l) => l.trim() !== '') : value;
-  if (!Array.isArray(given) || !given.every((l) => typeof l === 'string')) throw new RecurrenceError('recurrence must be a list of RRULE, RDATE and EXDATE lines.');
+  if (!Array.isArray(given) || !given.every((l) => typeof l === 'string'))
+    throw new RecurrenceError('recurrence must be a list of RRULE, RDATE and EXDATE lines.');
   if (given.length > limits.lines) throw new RecurrenceError(`recurrence has more than ${limits.lines} lines.`);
   const out: Recurrence = { lines: [], rdates: [], exdates: [] };
   for (const raw of given as string[]) {
@@ -96,14 +97,20 @@ export function parseRecurrence(value: unknown, zone: string, limits: Recurrence
       out.rrule = checkedRule(body, limits.stored === true);
       out.lines.push(`RRULE:${out.rrule}`);
     } else if (name === 'RDATE' || name === 'EXDATE') {
-      if (params.has('VALUE') && !['DATE', 'DATE-TIME'].includes(params.get('VALUE')!.toUpperCase())) throw new RecurrenceError(`${name} values must be dates or date-times (VALUE=PERIOD is not supported).`);
+      if (params.has('VALUE') && !['DATE', 'DATE-TIME'].includes(params.get('VALUE')!.toUpperCase()))
+        throw new RecurrenceError(`${name} values must be dates or date-times (VALUE=PERIOD is not supported).`);
       const tzid = params.get('TZID');
-      if (tzid !== undefined && !wallClockToInstant('2000-01-01 00:00:00', tzid)) throw new RecurrenceError(`${name} names an unknown time zone: ${tzid.slice(0, 64)}.`);
-      const values = body.split(',').map((v) => v.trim()).filter(Boolean);
+      if (tzid !== undefined && !wallClockToInstant('2000-01-01 00:00:00', tzid))
+        throw new RecurrenceError(`${name} names an unknown time zone: ${tzid.slice(0, 64)}.`);
+      const values = body
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
       if (!values.length) throw new RecurrenceError(`${name} has no date.`);
       for (const v of values) {
         const local = valueInZone(v, tzid, zone);
-        if (local === undefined) throw new RecurrenceError(`${name} value "${v.slice(0, 40)}" is not a date (YYYYMMDD) or a date-time (YYYYMMDDTHHMMSS, with Z for UTC).`);
+        if (local === undefined)
+          throw new RecurrenceError(`${name} value "${v.slice(0, 40)}" is not a date (YYYYMMDD) or a date-time (YYYYMMDDTHHMMSS, with Z for UTC).`);
         (name === 'RDATE' ? out.rdates : out.exdates).push(local);
       }
       if (out.rdates.length + out.exdates.length > limits.dates) throw new RecurrenceError(`recurrence has more than ${limits.dates} RDATE and EXDATE values.`);
@@ -118,7 +125,22 @@ export function parseRecurrence(value: unknown, zone: string, limits: Recurrence
 }
 
 /** The parts an RRULE may have (RFC 5545 §3.3.10); extensions (RSCALE, X- names) are not read, so not taken. */
-const PART_NAMES = new Set(['FREQ', 'UNTIL', 'COUNT', 'INTERVAL', 'BYSECOND', 'BYMINUTE', 'BYHOUR', 'BYDAY', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO', 'BYMONTH', 'BYSETPOS', 'WKST']);
+const PART_NAMES = new Set([
+  'FREQ',
+  'UNTIL',
+  'COUNT',
+  'INTERVAL',
+  'BYSECOND',
+  'BYMINUTE',
+  'BYHOUR',
+  'BYDAY',
+  'BYMONTHDAY',
+  'BYYEARDAY',
+  'BYWEEKNO',
+  'BYMONTH',
+  'BYSETPOS',
+  'WKST',
+]);
 
 /**
  * An RRULE value checked: a frequency of a day or more, each part once and in its range, and a
@@ -129,17 +151,22 @@ function checkedRule(value: string, stored: boolean): string {
   const rule = value.replace(/\s+/g, '').toUpperCase();
   const freq = /(?:^|;)FREQ=([A-Z]+)/.exec(rule)?.[1];
   if (freq === undefined) throw new RecurrenceError('RRULE has no FREQ.');
-  if (SUBDAILY.has(freq)) throw new RecurrenceError(`RRULE FREQ=${freq} repeats more often than daily, which is not supported: list the times with BYHOUR on a DAILY rule, or as RDATEs.`);
+  if (SUBDAILY.has(freq))
+    throw new RecurrenceError(
+      `RRULE FREQ=${freq} repeats more often than daily, which is not supported: list the times with BYHOUR on a DAILY rule, or as RDATEs.`,
+    );
   if (!FREQS.has(freq)) throw new RecurrenceError(`RRULE FREQ=${freq.slice(0, 20)} is not DAILY, WEEKLY, MONTHLY or YEARLY.`);
   // Several minutes or seconds of each hour would be a sub-daily rule in disguise.
-  if (/(?:^|;)(BYSECOND|BYMINUTE)=[^;]*,/.test(rule)) throw new RecurrenceError('RRULE lists several BYMINUTE or BYSECOND values, which repeats more often than hourly.');
+  if (/(?:^|;)(BYSECOND|BYMINUTE)=[^;]*,/.test(rule))
+    throw new RecurrenceError('RRULE lists several BYMINUTE or BYSECOND values, which repeats more often than hourly.');
   const until = /(?:^|;)UNTIL=([^;]+)/.exec(rule)?.[1];
   if (until !== undefined && !DATE_VALUE.test(until)) throw new RecurrenceError(`RRULE UNTIL=${until.slice(0, 30)} is not a date or a date-time.`);
   if (stored) return rule;
   const seen = new Set<string>();
   for (const part of rule.split(';')) {
     const name = part.split('=')[0] ?? '';
-    if (!PART_NAMES.has(name) || !part.includes('=')) throw new RecurrenceError(`RRULE part ${part.slice(0, 30)} is not one of RFC 5545's (FREQ, UNTIL, COUNT, INTERVAL, BYxxx, WKST).`);
+    if (!PART_NAMES.has(name) || !part.includes('='))
+      throw new RecurrenceError(`RRULE part ${part.slice(0, 30)} is not one of RFC 5545's (FREQ, UNTIL, COUNT, INTERVAL, BYxxx, WKST).`);
     if (seen.has(name)) throw new RecurrenceError(`RRULE has ${name} more than once.`);
     seen.add(name);
     checkedPart(part);
@@ -147,13 +174,18 @@ function checkedRule(value: string, stored: boolean): string {
   if (seen.has('COUNT') && seen.has('UNTIL')) throw new RecurrenceError('RRULE has both COUNT and UNTIL (RFC 5545 allows one).');
   const parts = ruleParts(rule);
   if (parts && maxDaysPerPeriod(parts) === 0) {
-    const named = rule.split(';').filter((p) => /^BY(MONTH|MONTHDAY)=/.test(p)).join(' with ');
+    const named = rule
+      .split(';')
+      .filter((p) => /^BY(MONTH|MONTHDAY)=/.test(p))
+      .join(' with ');
     throw new RecurrenceError(`RRULE never matches: ${named.slice(0, 80) || 'its BY parts'} name${named.includes(' with ') ? '' : 's'} no day that exists.`);
   }
   if (parts?.bySetPos) {
     const most = maxInstantsPerPeriod(parts);
     if (parts.bySetPos.every((p) => Math.abs(p) > most)) {
-      throw new RecurrenceError(`RRULE BYSETPOS=${parts.bySetPos.join(',').slice(0, 40)} selects from at most ${most} instant${most === 1 ? '' : 's'} per ${PERIOD_NAMES[parts.freq]}: it never matches.`);
+      throw new RecurrenceError(
+        `RRULE BYSETPOS=${parts.bySetPos.join(',').slice(0, 40)} selects from at most ${most} instant${most === 1 ? '' : 's'} per ${PERIOD_NAMES[parts.freq]}: it never matches.`,
+      );
     }
   }
   return rule;
@@ -192,7 +224,8 @@ function checkedPart(part: string): void {
     for (const v of value.split(',')) {
       const m = /^([+-]?\d{1,2})?([A-Z]{2})$/.exec(v);
       const ordinal = m?.[1] === undefined ? 1 : Math.abs(Number(m[1]));
-      if (!m || !WEEKDAYS.has(m[2]!) || ordinal < 1 || ordinal > 53) throw new RecurrenceError(`RRULE BYDAY=${value.slice(0, 40)} is not a list of weekdays (MO…SU, with an ordinal from ±1 to ±53).`);
+      if (!m || !WEEKDAYS.has(m[2]!) || ordinal < 1 || ordinal > 53)
+        throw new RecurrenceError(`RRULE BYDAY=${value.slice(0, 40)} is not a list of weekdays (MO…SU, with an ordinal from ±1 to ±53).`);
     }
   } else if (name === 'INTERVAL' || name === 'COUNT') {
     if (!/^\d{1,6}$/.test(value) || Number(value) < 1) throw new RecurrenceError(`RRULE ${name}=${value.slice(0, 20)} is not a whole number from 1 to 999999.`);

@@ -49,7 +49,10 @@ const REPORTED_MAX = 10_000;
 /** Why a rule is too costly to walk: its RRULE, what it multiplies, and where the walk stopped. */
 function tooCostly(recurrence: Recurrence, budget: number, reached: string | undefined): string {
   const rrule = recurrence.rrule ?? '';
-  const listed = rrule.split(';').filter((p) => /^BY/.test(p) && p.includes(',')).map((p) => `${p.split('=')[0]} (${p.split(',').length} values)`);
+  const listed = rrule
+    .split(';')
+    .filter((p) => /^BY/.test(p) && p.includes(','))
+    .map((p) => `${p.split('=')[0]} (${p.split(',').length} values)`);
   const what = listed.length ? `its ${listed.join(', ')}` : 'its FREQ and INTERVAL';
   return `recurrence RRULE:${rrule.slice(0, 80)} is too costly to expand: ${what} make the rule look at more than ${budget} candidate dates (recurrence.maxCandidates)${reached ? ` before ${reached}` : ''}; give it an end, fewer values, or a start closer to today.`;
 }
@@ -122,7 +125,11 @@ export class SeriesService {
     if (!this.#reported.has(stored.id)) {
       if (this.#reported.size >= REPORTED_MAX) this.#reported.clear();
       this.#reported.add(stored.id);
-      this.onError(new Error(`calendar-events-rest: the occurrences of event ${stored.id} are indexed only up to ${expansion.starts.at(-1) ?? 'its start'}: ${tooCostly(series.recurrence, this.options.maxCandidates, undefined)}`));
+      this.onError(
+        new Error(
+          `calendar-events-rest: the occurrences of event ${stored.id} are indexed only up to ${expansion.starts.at(-1) ?? 'its start'}: ${tooCostly(series.recurrence, this.options.maxCandidates, undefined)}`,
+        ),
+      );
     }
     return expansion;
   }
@@ -153,7 +160,9 @@ export class SeriesService {
     const ahead = this.expand(series, from, ends ? END_OF_TIME : this.horizon(now), this.options.maxOccurrences);
     if (ahead.more) {
       const within = ends ? 'in all' : `within ${this.options.horizonMonths} months`;
-      throw recurrenceRefused(`recurrence gives more than ${this.options.maxOccurrences} occurrences ${within}: give it an end (COUNT or UNTIL) or repeat it less often.`);
+      throw recurrenceRefused(
+        `recurrence gives more than ${this.options.maxOccurrences} occurrences ${within}: give it an end (COUNT or UNTIL) or repeat it less often.`,
+      );
     }
     const { to } = this.bound(series.recurrence, now);
     const all = this.expand(series, undefined, to, this.maxIndexed);
@@ -170,12 +179,22 @@ export class SeriesService {
   seriesTimes(row: SeriesRow, event: { start_local: string; end_local: string; timezone: string }, siteZone: string): SeriesTimes {
     // A stored zone that names no real zone (`UTCfoo` passes the write's check) reads as the site's, as for the event itself.
     const zone = event.timezone && resolveZone(event.timezone) ? event.timezone : siteZone;
-    const recurrence = parseRecurrence(JSON.parse(row.rules) as string[], zone, { lines: Number.MAX_SAFE_INTEGER, dates: Number.MAX_SAFE_INTEGER, stored: true });
+    const recurrence = parseRecurrence(JSON.parse(row.rules) as string[], zone, {
+      lines: Number.MAX_SAFE_INTEGER,
+      dates: Number.MAX_SAFE_INTEGER,
+      stored: true,
+    });
     return { start: event.start_local, end: event.end_local, zone, recurrence: recurrence ?? { lines: [], rdates: [], exdates: [] } };
   }
 
   /** How far a series' index reaches after an expansion to `to`: its last start when the expansion was cut short (by `max` or the budget). */
-  private reach(recurrence: Recurrence, starts: readonly string[], more: boolean, to: string, complete: number): Pick<SeriesRow, 'rules' | 'indexed_until' | 'complete'> {
+  private reach(
+    recurrence: Recurrence,
+    starts: readonly string[],
+    more: boolean,
+    to: string,
+    complete: number,
+  ): Pick<SeriesRow, 'rules' | 'indexed_until' | 'complete'> {
     if (more) return { rules: JSON.stringify(recurrence.lines), indexed_until: starts.at(-1) ?? to, complete: 0 };
     return { rules: JSON.stringify(recurrence.lines), indexed_until: complete ? END_OF_TIME : to, complete };
   }
@@ -190,7 +209,17 @@ export class SeriesService {
     const ids = await tx.occurrences.takeIds(starts.length, this.options.idBase);
     return starts.map((start, i) => {
       const t = occurrenceTimes(series, start);
-      return { id: ids[i]!, series_id: seriesId, content_id: seriesId, original_start: start, start_local: t.start_local, end_local: t.end_local, start_utc: t.start_utc, end_utc: t.end_utc, cancelled: 0 };
+      return {
+        id: ids[i]!,
+        series_id: seriesId,
+        content_id: seriesId,
+        original_start: start,
+        start_local: t.start_local,
+        end_local: t.end_local,
+        start_utc: t.start_utc,
+        end_utc: t.end_utc,
+        cancelled: 0,
+      };
     });
   }
 
@@ -246,7 +275,12 @@ export class SeriesService {
       const t = occurrenceTimes(series, start);
       // An override keeps the times it was given; the others follow the rules.
       const times = keepOverride ? {} : { start_local: t.start_local, end_local: t.end_local, start_utc: t.start_utc, end_utc: t.end_utc };
-      await tx.occurrences.update(o.id, { original_start: start, ...times, ...(keepOverride ? {} : { content_id: seriesId }), ...(reset ? { cancelled: 0 } : {}) });
+      await tx.occurrences.update(o.id, {
+        original_start: start,
+        ...times,
+        ...(keepOverride ? {} : { content_id: seriesId }),
+        ...(reset ? { cancelled: 0 } : {}),
+      });
     }
     const fresh = starts.filter((s) => !matched.has(s));
     await tx.occurrences.insert(await this.newRows(tx, seriesId, series, fresh));

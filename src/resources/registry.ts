@@ -14,4 +14,11 @@ import { occurrencesRoute } from './events/routes.js';
 export const RESOURCES: readonly Resource[] = [events, venues, organizers, categories, tags];
 
 /** The routes of the API: the namespace index and `/doc`, then every resource's, then the additions: the change feed, the iCalendar feeds and the occurrences of recurring events. */
-export const ROUTES: readonly Route[] = [namespaceIndexRoute, docRoute(RESOURCES), ...RESOURCES.flatMap((r) => r.routes), changesRoute, ...icalRoutes, occurrencesRoute];
+export const ROUTES: readonly Route[] = [
+  namespaceIndexRoute,
+  docRoute(RESOURCES),
+  ...RESOURCES.flatMap((r) => r.routes),
+  changesRoute,
+  ...icalRoutes,
+  occurrencesRoute,
+];

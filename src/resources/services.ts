@@ -57,7 +57,16 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const organizers = new LinkedPostService(store, images, organizerKind, options.strictAuthor);
   const terms = new TermService(store);
   const series = new SeriesService(options.recurrence, options.onError);
-  const events = new EventService(store, { images, terms, venues, organizers, timezone: options.timezone, imagesPerRequest: options.limits.imagesPerRequest, series, strictAuthor: options.strictAuthor });
+  const events = new EventService(store, {
+    images,
+    terms,
+    venues,
+    organizers,
+    timezone: options.timezone,
+    imagesPerRequest: options.limits.imagesPerRequest,
+    series,
+    strictAuthor: options.strictAuthor,
+  });
   const horizon = new HorizonKeeper(series, (until) => extendIndex(store, series, options.timezone, until, new Date(), options.onError), options.onError);
   return {
     terms,

@@ -232,7 +232,10 @@ export const SCHEMAS = {
     venue: refTo('object', 'schema.Event.venue', 'Venue', { anyOf: [ref('Venue'), arrayOf(ref('Venue'))] }),
     organizer: listOf('schema.Event.organizer', 'Organizer', arrayOf(ref('Organizer'))),
     custom_fields: undocumented('schema.Event.custom_fields', {
-      anyOf: [{ type: 'object', additionalProperties: { type: 'object', properties: { label: STRING, value: STRING }, required: ['label', 'value'] } }, EMPTY_LIST],
+      anyOf: [
+        { type: 'object', additionalProperties: { type: 'object', properties: { label: STRING, value: STRING }, required: ['label', 'value'] } },
+        EMPTY_LIST,
+      ],
     }),
     // Single reads only.
     json_ld: optional(undocumented('schema.Event.json_ld', ANY_OBJECT)),

@@ -158,7 +158,20 @@ export async function seedDemoCalendar(raw: Kysely<unknown>, options: DemoCalend
   const venueZone: string[] = [];
   for (let i = 1; i <= VENUES; i++) {
     const title = `${r.pick(PLACE_NAMES)} ${r.pick(PLACES)} ${i}`;
-    posts.push({ ...postDefaults, id: i, type: 'venue', status: 'publish', title, content: paragraphs(r, 1), excerpt: '', slug: slugOf(title), date: stamp, date_utc: stamp, modified: stamp, modified_utc: stamp });
+    posts.push({
+      ...postDefaults,
+      id: i,
+      type: 'venue',
+      status: 'publish',
+      title,
+      content: paragraphs(r, 1),
+      excerpt: '',
+      slug: slugOf(title),
+      date: stamp,
+      date_utc: stamp,
+      modified: stamp,
+      modified_utc: stamp,
+    });
     venueZone[i] = r.pick(ZONES);
     const city = r.pick(CITIES);
     venues.push({
@@ -182,8 +195,26 @@ export async function seedDemoCalendar(raw: Kysely<unknown>, options: DemoCalend
   for (let i = 1; i <= ORGANIZERS; i++) {
     const id = VENUES + i;
     const title = `${r.pick(FIRST)}'s ${r.pick(PLACE_NAMES)} ${r.pick(GROUPS)} ${i}`;
-    posts.push({ ...postDefaults, id, type: 'organizer', status: 'publish', title, content: paragraphs(r, 1), excerpt: '', slug: slugOf(title), date: stamp, date_utc: stamp, modified: stamp, modified_utc: stamp });
-    organizers.push({ post_id: id, phone: `+1 555 ${String(1000 + r.int(8999))}`, website: `https://org.example.org/${i}`, email: `hello${i}@org.example.org` });
+    posts.push({
+      ...postDefaults,
+      id,
+      type: 'organizer',
+      status: 'publish',
+      title,
+      content: paragraphs(r, 1),
+      excerpt: '',
+      slug: slugOf(title),
+      date: stamp,
+      date_utc: stamp,
+      modified: stamp,
+      modified_utc: stamp,
+    });
+    organizers.push({
+      post_id: id,
+      phone: `+1 555 ${String(1000 + r.int(8999))}`,
+      website: `https://org.example.org/${i}`,
+      email: `hello${i}@org.example.org`,
+    });
   }
   await store.transaction(async (tx) => {
     await insertMany(tx.db, 'terms', terms);

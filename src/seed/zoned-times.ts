@@ -32,7 +32,8 @@ export function zoned(wallClock: string, zone: string, index: number): { utc: st
   const derived = { utc: naive(instant.getTime()), instant, abbr: day.abbr };
   if (index % 50 === 0) {
     const check = full();
-    if (check.utc !== derived.utc || check.abbr !== derived.abbr) throw new Error(`seed: ${wallClock} ${zone} → ${JSON.stringify(check)}, derived ${JSON.stringify(derived)}`);
+    if (check.utc !== derived.utc || check.abbr !== derived.abbr)
+      throw new Error(`seed: ${wallClock} ${zone} → ${JSON.stringify(check)}, derived ${JSON.stringify(derived)}`);
   }
   return derived;
 }

@@ -74,7 +74,14 @@ async function dialectFor(target: string, connectTimeoutMs: number): Promise<Dia
   if (where.kind === 'mysql') {
     const mysql = await loadDriver('mysql2');
     const createPool = mysql.createPool ?? mysql.default.createPool;
-    const pool = createPool({ uri: where.url, connectionLimit: 10, charset: 'utf8mb4', timezone: 'Z', connectTimeout: connectTimeoutMs, enableKeepAlive: true });
+    const pool = createPool({
+      uri: where.url,
+      connectionLimit: 10,
+      charset: 'utf8mb4',
+      timezone: 'Z',
+      connectTimeout: connectTimeoutMs,
+      enableKeepAlive: true,
+    });
     pool.on('connection', (connection) => connection.on('error', () => undefined));
     return new MysqlDialect({ pool });
   }

@@ -37,7 +37,9 @@ function isMissing(error: unknown, name: string): boolean {
 
 /** The error a host sees when the driver for its database is not installed: what to install, and why. */
 export function missingDriver(name: string, purpose: string): Error {
-  return new Error(`calendar-events-rest: ${purpose} needs the "${name}" package, which is not installed (or was left out of a bundled or standalone build). Install it with: npm install ${name}`);
+  return new Error(
+    `calendar-events-rest: ${purpose} needs the "${name}" package, which is not installed (or was left out of a bundled or standalone build). Install it with: npm install ${name}`,
+  );
 }
 
 /**
@@ -45,7 +47,10 @@ export function missingDriver(name: string, purpose: string): Error {
  * to install. `load` is the import itself (a parameter so that tests can stand in a module
  * that is missing).
  */
-export async function loadDriver<N extends DriverName>(name: N, load: (specifier: string) => Promise<unknown> = (s) => import(/* webpackIgnore: true */ s)): Promise<Drivers[N]> {
+export async function loadDriver<N extends DriverName>(
+  name: N,
+  load: (specifier: string) => Promise<unknown> = (s) => import(/* webpackIgnore: true */ s),
+): Promise<Drivers[N]> {
   try {
     // The package's own types describe what the import gives.
     return (await load(name)) as Drivers[N];

@@ -37,9 +37,7 @@ export async function migrateToLatest(db: Kysely<unknown>, prefix: string): Prom
       .addColumn('name', 'varchar(190)', (c) => c.primaryKey())
       .addColumn('applied_at', 'varchar(32)', (c) => c.notNull())
       .execute();
-    const done = new Set(
-      (await sql<{ name: string }>`select name from ${sql.table(table)}`.execute(conn)).rows.map((r) => r.name),
-    );
+    const done = new Set((await sql<{ name: string }>`select name from ${sql.table(table)}`.execute(conn)).rows.map((r) => r.name));
     const applied: string[] = [];
     for (const [name, migration] of MIGRATIONS) {
       if (done.has(name)) continue;

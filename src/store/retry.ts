@@ -3,11 +3,7 @@ export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: unknown; errno?: unknown } | null;
   if (!e || typeof e !== 'object') return false;
   return (
-    e.code === '23505' ||
-    e.code === 'ER_DUP_ENTRY' ||
-    e.errno === 1062 ||
-    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+    e.code === '23505' || e.code === 'ER_DUP_ENTRY' || e.errno === 1062 || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
   );
 }
 
@@ -17,7 +13,9 @@ export function isUniqueViolation(error: unknown): boolean {
  * only running the whole transaction again helps.
  */
 export function isSqliteBusy(code: unknown): boolean {
-  return typeof code === 'string' && (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_LOCKED_'));
+  return (
+    typeof code === 'string' && (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_LOCKED_'))
+  );
 }
 
 /** Whether a driver error says the transaction lost a race and may simply be run again. */

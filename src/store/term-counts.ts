@@ -30,7 +30,9 @@ export async function adjustTermCounts(db: Kysely<Database>, termIds: readonly n
 
 /** Recomputes every stored count from the relationships (the migration's backfill, seeding), on the raw, unprefixed instance. */
 export async function recountAllTerms(db: Kysely<unknown>, prefix: string): Promise<void> {
-  await sql`update ${sql.table(`${prefix}terms`)} set count = ${COUNT(sql.ref(`${prefix}terms.id`), `${prefix}term_relationships`, `${prefix}posts`)}`.execute(db);
+  await sql`update ${sql.table(`${prefix}terms`)} set count = ${COUNT(sql.ref(`${prefix}terms.id`), `${prefix}term_relationships`, `${prefix}posts`)}`.execute(
+    db,
+  );
 }
 
 /**

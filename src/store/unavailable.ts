@@ -30,7 +30,8 @@ const CONNECTION_CODES = new Set([
 ]);
 
 // `conflict with recovery`: a replica cancelled a read whose rows its replay had to remove (another node answers).
-const CONNECTION_MESSAGES = /conflict with recovery|connection terminated|connection refused|timeout exceeded when trying to connect|connection is closed|pool is closed|cannot enqueue|server has gone away|lost connection|connection error and is not queryable/i;
+const CONNECTION_MESSAGES =
+  /conflict with recovery|connection terminated|connection refused|timeout exceeded when trying to connect|connection is closed|pool is closed|cannot enqueue|server has gone away|lost connection|connection error and is not queryable/i;
 
 /** Whether an error means the database is unavailable (answered 503, retried by the client). */
 export function isDatabaseUnavailable(error: unknown): boolean {

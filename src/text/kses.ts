@@ -170,7 +170,9 @@ function parseAttributes(text: string): Attribute[] {
  * before any `/`, `?` or `#` must be an allowed protocol.
  */
 function hasAllowedScheme(value: string): boolean {
-  const url = decodeNormalizedEntities(value).replace(/^[\x00-\x20]+/, '').replace(/[\t\n\r]/g, '');
+  const url = decodeNormalizedEntities(value)
+    .replace(/^[\x00-\x20]+/, '')
+    .replace(/[\t\n\r]/g, '');
   const m = /^([^:/?#]*):/.exec(url);
   return m === null || ALLOWED_PROTOCOLS.has(m[1]!.toLowerCase());
 }

@@ -45,7 +45,9 @@ export function fitSlug(slug: string, suffix: string): string {
 export function sanitizeTitle(title: string): string {
   // Lone surrogates would make `encodeURIComponent` throw; entity names are short (bounded
   // repetition keeps the scan linear on hostile input).
-  let s = stripTags(title.toWellFormed()).replace(/&[^\s;&]{1,32};/g, '').replace(/&/g, '');
+  let s = stripTags(title.toWellFormed())
+    .replace(/&[^\s;&]{1,32};/g, '')
+    .replace(/&/g, '');
   // Symbols go before transliteration: slugify would spell `$` as "dollar"; WordPress drops it.
   s = s.replace(/[^\p{L}\p{M}\p{N}\s_.%-]/gu, '').replace(/%(?![0-9a-f]{2})/gi, '');
   // Percent-encoded octets survive, as in WordPress (`---e6---` is its own placeholder), so

@@ -73,14 +73,25 @@ export function createCalendarRouter(calendar: Pick<Calendar, 'call'>) {
       feed: query<T.IcalFeedInput, string>(calendar, operation('GET', ['/ics/events'])),
       event: query<T.IcalEventInput, string>(calendar, operation('GET', ['/ics/events/(?P<id>\\d+)', '/ics/events/by-slug/(?P<slug>[^/]+)'])),
     }),
-    events: postProcedures<'events', T.EventJson, T.EventListInput, T.EventGetInput, T.EventCreateInput, T.EventUpdateInput, T.EventDeleteInput>(calendar, 'events'),
+    events: postProcedures<'events', T.EventJson, T.EventListInput, T.EventGetInput, T.EventCreateInput, T.EventUpdateInput, T.EventDeleteInput>(
+      calendar,
+      'events',
+    ),
     // The occurrences of a recurring event, by its id or one of its occurrences'.
     occurrences: query<T.OccurrencesInput, T.Archive<'events', T.EventJson>>(calendar, operation('GET', ['/events/(?P<id>\\d+)/occurrences'])),
-    venues: postProcedures<'venues', T.VenueJson, T.LinkedListInput, T.LinkedGetInput, T.VenueCreateInput, T.VenueUpdateInput, T.LinkedDeleteInput>(calendar, 'venues'),
-    organizers: postProcedures<'organizers', T.OrganizerJson, T.LinkedListInput, T.LinkedGetInput, T.OrganizerCreateInput, T.OrganizerUpdateInput, T.LinkedDeleteInput>(
+    venues: postProcedures<'venues', T.VenueJson, T.LinkedListInput, T.LinkedGetInput, T.VenueCreateInput, T.VenueUpdateInput, T.LinkedDeleteInput>(
       calendar,
-      'organizers',
+      'venues',
     ),
+    organizers: postProcedures<
+      'organizers',
+      T.OrganizerJson,
+      T.LinkedListInput,
+      T.LinkedGetInput,
+      T.OrganizerCreateInput,
+      T.OrganizerUpdateInput,
+      T.LinkedDeleteInput
+    >(calendar, 'organizers'),
     categories: termProcedures<'categories', T.CategoryListInput, T.CategoryCreateInput, T.CategoryUpdateInput>(calendar, 'categories'),
     tags: termProcedures<'tags', T.TagListInput, T.TagCreateInput, T.TagUpdateInput>(calendar, 'tags'),
   });

@@ -166,7 +166,11 @@ export class WebhookDeliverer {
     if (Number(existing.seq) >= head.lastSeq || existing.retry_at > new Date().toISOString()) return;
     if (Number(existing.seq) < head.prunedThrough) {
       // Entries this endpoint was behind on were pruned (`changes.retentionDays`): it goes on from what is left.
-      this.onError(new Error(`calendar-events-rest: webhook endpoint ${endpoint.key} missed changes ${Number(existing.seq) + 1}–${head.prunedThrough}, pruned before it could take them`));
+      this.onError(
+        new Error(
+          `calendar-events-rest: webhook endpoint ${endpoint.key} missed changes ${Number(existing.seq) + 1}–${head.prunedThrough}, pruned before it could take them`,
+        ),
+      );
     }
     const now = () => new Date().toISOString();
     const leaseUntil = () => new Date(Date.now() + this.options.leaseMs).toISOString();
@@ -222,11 +226,21 @@ export class WebhookDeliverer {
     if (endpoint.changes && !endpoint.changes.includes(change)) return true;
     if (!visible && row.kind === 'event' && row.item_id >= this.idBase) {
       // An occurrence: only while the viewer can see its series (`changes/occurrences.ts`).
-      const told = await occurrenceDeletionsTold(this.store.changes, [row.item_id], async (id) => readOutcome((await this.read(`${itemPath('event')}${id}`, endpoint.user ?? null)).status));
+      const told = await occurrenceDeletionsTold(this.store.changes, [row.item_id], async (id) =>
+        readOutcome((await this.read(`${itemPath('event')}${id}`, endpoint.user ?? null)).status),
+      );
       if (told === 'unknown') return `reading the series of event ${row.item_id} failed`;
       if (!told.has(row.item_id)) return true;
     }
-    const payload: WebhookPayload = { id: `${storeId}.${row.seq}`, kind: row.kind, change, item_id: row.item_id, time: row.at_utc, item: visible ? read.body : null, ...(row.scope ? { scope: row.scope } : {}) };
+    const payload: WebhookPayload = {
+      id: `${storeId}.${row.seq}`,
+      kind: row.kind,
+      change,
+      item_id: row.item_id,
+      time: row.at_utc,
+      item: visible ? read.body : null,
+      ...(row.scope ? { scope: row.scope } : {}),
+    };
     const body = JSON.stringify(payload);
     try {
       const status = await postJson(endpoint.url, body, webhookHeaders(endpoint.secret, payload.id, Math.floor(Date.now() / 1000), body), {

@@ -25,13 +25,19 @@ export function resolveWebhooks(o: WebhookOptions | undefined, imageHosts: reado
       url = undefined;
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw invalidOption(`${name}.url`, e.url, 'an http or https URL');
-    if (typeof e.secret !== 'string' || e.secret.length < 8) throw invalidOption(`${name}.secret`, e.secret ? '(hidden)' : e.secret, 'a secret of at least 8 characters');
+    if (typeof e.secret !== 'string' || e.secret.length < 8)
+      throw invalidOption(`${name}.secret`, e.secret ? '(hidden)' : e.secret, 'a secret of at least 8 characters');
     // A key too short to sign with, or none at all (an empty key would make any signature genuine).
     if (e.secret.startsWith('whsec_') && whsecKeyBytes(e.secret) < MIN_KEY_BYTES) {
-      throw invalidOption(`${name}.secret`, '(hidden)', `a whsec_ secret whose standard base64 decodes to at least ${MIN_KEY_BYTES} bytes (or any other text of at least 8 characters, used as it is)`);
+      throw invalidOption(
+        `${name}.secret`,
+        '(hidden)',
+        `a whsec_ secret whose standard base64 decodes to at least ${MIN_KEY_BYTES} bytes (or any other text of at least 8 characters, used as it is)`,
+      );
     }
     if (e.kinds && !e.kinds.every((k) => KIND_NAMES.includes(k))) throw invalidOption(`${name}.kinds`, e.kinds, `kinds among ${KIND_NAMES.join(', ')}`);
-    if (e.changes && !e.changes.every((c) => CHANGE_TYPES.includes(c))) throw invalidOption(`${name}.changes`, e.changes, `changes among ${CHANGE_TYPES.join(', ')}`);
+    if (e.changes && !e.changes.every((c) => CHANGE_TYPES.includes(c)))
+      throw invalidOption(`${name}.changes`, e.changes, `changes among ${CHANGE_TYPES.join(', ')}`);
     const key = (e.name ?? url.href).slice(0, 190);
     if (keys.has(key)) throw invalidOption(`${name}.name`, key, 'a name no other endpoint has');
     keys.add(key);

@@ -71,7 +71,12 @@ export interface VerifyOptions {
  * exactly as received, before any JSON parsing. A secret that names no key (empty, or a
  * `whsec_` one that is not base64) verifies nothing.
  */
-export function verifyWebhook(secret: string, body: string | Uint8Array, headers: Record<string, string | string[] | undefined>, options: VerifyOptions = {}): boolean {
+export function verifyWebhook(
+  secret: string,
+  body: string | Uint8Array,
+  headers: Record<string, string | string[] | undefined>,
+  options: VerifyOptions = {},
+): boolean {
   const header = (name: string) => {
     const v = headers[name] ?? headers[name.toLowerCase()] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
     return Array.isArray(v) ? v[0] : v;

@@ -12,7 +12,8 @@ describe('Express with express.json() and express.urlencoded() before the router
   let calendar: Calendar;
   let server: Server;
   let base: string;
-  const post = (path: string, type: string, body: string) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': type, authorization: 'Bearer admin' }, body });
+  const post = (path: string, type: string, body: string) =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': type, authorization: 'Bearer admin' }, body });
 
   beforeAll(async () => {
     calendar = createCalendar({ db: ':memory:', getUser: (req) => (req.headers.authorization ? { id: 1, roles: ['administrator'] } : null) });
@@ -35,7 +36,11 @@ describe('Express with express.json() and express.urlencoded() before the router
     const res = await post(`/wp-json/${NS}/tags`, 'application/json', '{"name":');
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
-    expect(await res.json()).toEqual({ code: 'rest_invalid_json', message: 'Invalid JSON body passed.', data: { status: 400, json_error_code: 4, json_error_message: 'Syntax error' } });
+    expect(await res.json()).toEqual({
+      code: 'rest_invalid_json',
+      message: 'Invalid JSON body passed.',
+      data: { status: 400, json_error_code: 4, json_error_message: 'Syntax error' },
+    });
   });
 
   it('what the host parser reads well reaches the calendar', async () => {

@@ -34,11 +34,21 @@ describe('the Fastify plugin inside a host app', () => {
     const hostBad = await app.inject({ method: 'POST', url: '/host', headers: { 'content-type': 'application/json' }, payload: '{' });
     expect(hostBad.json().code).toBe('FST_ERR_CTP_INVALID_JSON_BODY');
 
-    const ours = await app.inject({ method: 'POST', url: `/wp-json/${NS}/tags`, headers: { 'content-type': 'application/json', authorization: 'x' }, payload: '{' });
+    const ours = await app.inject({
+      method: 'POST',
+      url: `/wp-json/${NS}/tags`,
+      headers: { 'content-type': 'application/json', authorization: 'x' },
+      payload: '{',
+    });
     expect(ours.statusCode).toBe(400);
     expect(ours.json().code).toBe('rest_invalid_json');
     // A media type Fastify has no parser for reaches the core too.
-    const form = await app.inject({ method: 'POST', url: `/wp-json/${NS}/tags`, headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: 'x' }, payload: 'name=Jazz' });
+    const form = await app.inject({
+      method: 'POST',
+      url: `/wp-json/${NS}/tags`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: 'x' },
+      payload: 'name=Jazz',
+    });
     expect(form.statusCode).toBe(201);
     expect(form.json().name).toBe('Jazz');
   });
@@ -46,7 +56,12 @@ describe('the Fastify plugin inside a host app', () => {
   it('answers 413 itself for a body over the calendar’s limit', async () => {
     await host(async (a) => a.register(calendarPlugin, { calendar, prefix: '/wp-json' }));
     const limit = calendar.options.limits.bodyBytes;
-    const res = await app.inject({ method: 'POST', url: `/wp-json/${NS}/tags`, headers: { 'content-type': 'text/plain', authorization: 'x' }, payload: 'a'.repeat(limit + 1) });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/wp-json/${NS}/tags`,
+      headers: { 'content-type': 'text/plain', authorization: 'x' },
+      payload: 'a'.repeat(limit + 1),
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().code).toBe('rest_request_too_large');
   });

@@ -9,7 +9,11 @@ const NS = 'calendar/events/v1';
 describe('the Fetch handler (Next.js and any Fetch runtime)', () => {
   let calendar: Calendar;
   beforeAll(async () => {
-    calendar = createCalendar({ db: ':memory:', baseUrl: 'http://example.org', getUser: (req) => (req.headers.authorization ? { id: 1, roles: ['administrator'] } : null) });
+    calendar = createCalendar({
+      db: ':memory:',
+      baseUrl: 'http://example.org',
+      getUser: (req) => (req.headers.authorization ? { id: 1, roles: ['administrator'] } : null),
+    });
     await calendar.migrate();
   });
   afterAll(() => calendar.close());
@@ -30,7 +34,13 @@ describe('the Fetch handler (Next.js and any Fetch runtime)', () => {
       return calendar;
     });
     expect(calls).toBe(0);
-    const created = await POST(new Request(`http://example.org/wp-json/${NS}/tags`, { method: 'POST', headers: { authorization: 'x', 'content-type': 'application/json' }, body: '{"name":"Rock"}' }));
+    const created = await POST(
+      new Request(`http://example.org/wp-json/${NS}/tags`, {
+        method: 'POST',
+        headers: { authorization: 'x', 'content-type': 'application/json' },
+        body: '{"name":"Rock"}',
+      }),
+    );
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toMatch(new RegExp(`^http://example.org/wp-json/${NS}/tags/\\d+$`));
     expect((await GET(new Request(`http://example.org/wp-json/${NS}/tags/${((await created.json()) as { id: number }).id}`))).status).toBe(200);
@@ -62,13 +72,25 @@ describe('the Fetch handler (Next.js and any Fetch runtime)', () => {
     // `new Request()` would drop: a stand-in with the same fields, whose body must stay unread.
     let read = false;
     const unread = new ReadableStream<Uint8Array>({ pull: () => void (read = true) }, { highWaterMark: 0 });
-    const incoming = { url: `http://example.org/wp-json/${NS}/tags`, method: 'POST', body: unread, headers: new Headers({ authorization: 'x', 'content-type': 'application/json', 'content-length': String(limit + 1) }) };
+    const incoming = {
+      url: `http://example.org/wp-json/${NS}/tags`,
+      method: 'POST',
+      body: unread,
+      headers: new Headers({ authorization: 'x', 'content-type': 'application/json', 'content-length': String(limit + 1) }),
+    };
     const declared = await handle(incoming as unknown as Request);
     expect(declared.status).toBe(413);
     expect(read).toBe(false);
     const chunks = [new Uint8Array(limit), new Uint8Array(10)];
     const stream = new ReadableStream<Uint8Array>({ pull: (c) => (chunks.length ? c.enqueue(chunks.shift()!) : c.close()) });
-    const streamed = await handle(new Request(`http://example.org/wp-json/${NS}/tags`, { method: 'POST', headers: { authorization: 'x', 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit));
+    const streamed = await handle(
+      new Request(`http://example.org/wp-json/${NS}/tags`, {
+        method: 'POST',
+        headers: { authorization: 'x', 'content-type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+    );
     expect(streamed.status).toBe(413);
     expect(((await streamed.json()) as { code: string }).code).toBe('rest_request_too_large');
   });

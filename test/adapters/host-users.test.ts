@@ -64,7 +64,12 @@ describe('host users through the adapters', () => {
         return session === 'ed' ? EDITOR : null;
       },
     });
-    const ok = await app.inject({ method: 'POST', url: `/wp-json/${NS}/tags`, headers: { 'content-type': 'application/json', 'x-session': 'ed' }, payload: '{"name":"Fastify"}' });
+    const ok = await app.inject({
+      method: 'POST',
+      url: `/wp-json/${NS}/tags`,
+      headers: { 'content-type': 'application/json', 'x-session': 'ed' },
+      payload: '{"name":"Fastify"}',
+    });
     expect(ok.statusCode).toBe(201);
     const expired = await app.inject({ method: 'GET', url: `/wp-json/${NS}/tags`, headers: { 'x-session': 'expired' } });
     expect(expired.statusCode).toBe(401);

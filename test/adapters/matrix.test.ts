@@ -55,9 +55,7 @@ interface Normalised {
 
 const BOUNDARY = '----calendar-matrix-boundary';
 function multipart(fields: [string, string][]): string {
-  return (
-    fields.map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') + `--${BOUNDARY}--\r\n`
-  );
+  return fields.map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') + `--${BOUNDARY}--\r\n`;
 }
 
 function request(c: Case, state: State): { path: string; headers: Record<string, string>; body?: string | Buffer } {
@@ -101,7 +99,10 @@ function normalise(server: RunningServer, r: Exchange): Normalised {
   for (const [name, value] of Object.entries(r.headers)) {
     if (IGNORED.has(name)) continue;
     if (name === 'vary') {
-      const kept = value.split(',').map((v) => v.trim()).filter((v) => v && !NEXT_VARY.has(v.toLowerCase()));
+      const kept = value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v && !NEXT_VARY.has(v.toLowerCase()));
       if (kept.length) headers.vary = kept.join(', ');
       continue;
     }
@@ -168,10 +169,45 @@ const CASES: Case[] = [
       expect(r.headers.location).toBe(`http://127.0.0.1:PORT${NS}/categories/${r.body.id}`);
     },
   },
-  { name: 'create a tag with a form body (editor)', method: 'POST', path: `${NS}/tags`, as: 'editor', form: 'name=Rock&description=Loud', status: 201, check: (r, s) => void (s.rock = r.body.id) },
-  { name: 'create a tag with a multipart body', method: 'POST', path: `${NS}/tags`, as: 'admin', multipart: [['name', 'Pop'], ['description', 'Catchy']], status: 201, check: (r, s) => void (s.pop = r.body.id) },
-  { name: 'create a venue with JSON', method: 'POST', path: `${NS}/venues`, as: 'admin', json: { venue: 'Hall', city: 'Paris', country: 'France' }, status: 201, check: (r, s) => void (s.hall = r.body.id) },
-  { name: 'create an organizer with a form body', method: 'POST', path: `${NS}/organizers`, as: 'admin', form: 'organizer=Ann&email=ann%40example.org', status: 201, check: (r, s) => void (s.ann = r.body.id) },
+  {
+    name: 'create a tag with a form body (editor)',
+    method: 'POST',
+    path: `${NS}/tags`,
+    as: 'editor',
+    form: 'name=Rock&description=Loud',
+    status: 201,
+    check: (r, s) => void (s.rock = r.body.id),
+  },
+  {
+    name: 'create a tag with a multipart body',
+    method: 'POST',
+    path: `${NS}/tags`,
+    as: 'admin',
+    multipart: [
+      ['name', 'Pop'],
+      ['description', 'Catchy'],
+    ],
+    status: 201,
+    check: (r, s) => void (s.pop = r.body.id),
+  },
+  {
+    name: 'create a venue with JSON',
+    method: 'POST',
+    path: `${NS}/venues`,
+    as: 'admin',
+    json: { venue: 'Hall', city: 'Paris', country: 'France' },
+    status: 201,
+    check: (r, s) => void (s.hall = r.body.id),
+  },
+  {
+    name: 'create an organizer with a form body',
+    method: 'POST',
+    path: `${NS}/organizers`,
+    as: 'admin',
+    form: 'organizer=Ann&email=ann%40example.org',
+    status: 201,
+    check: (r, s) => void (s.ann = r.body.id),
+  },
   {
     name: 'create an event with bracket notation in a form body',
     method: 'POST',
@@ -214,22 +250,100 @@ const CASES: Case[] = [
     },
   },
   { name: 'read an event', method: 'GET', path: (s) => `${NS}/events/${s.concert}`, status: 200, check: (r) => expect(r.body.title).toBe('Concert') },
-  { name: 'read an event as administrator (Allow, Cache-Control)', method: 'GET', path: (s) => `${NS}/events/${s.concert}`, as: 'admin', status: 200, check: (r) => expect(r.headers.allow).toBe('GET, DELETE, POST, PUT, PATCH') },
-  { name: 'read an event under the French root', method: 'GET', path: (s) => `${FR}/events/${s.cafe}`, status: 200, check: (r) => expect(r.body.rest_url).toContain('/fr/wp-json/') },
-  { name: 'event by percent-encoded slug', method: 'GET', path: `${NS}/events/by-slug/cafe%2Dconcert`, status: 200, check: (r) => expect(r.body.title).toBe('Café Concert') },
-  { name: 'event archive with bracket filters and paging', method: 'GET', path: (s) => `${NS}/events?per_page=1&start_date=2030-01-01&end_date=2031-01-01&categories[]=${s.jazz}`, status: 200, check: (r) => expect(r.body.next_rest_url).toContain('page=2') },
+  {
+    name: 'read an event as administrator (Allow, Cache-Control)',
+    method: 'GET',
+    path: (s) => `${NS}/events/${s.concert}`,
+    as: 'admin',
+    status: 200,
+    check: (r) => expect(r.headers.allow).toBe('GET, DELETE, POST, PUT, PATCH'),
+  },
+  {
+    name: 'read an event under the French root',
+    method: 'GET',
+    path: (s) => `${FR}/events/${s.cafe}`,
+    status: 200,
+    check: (r) => expect(r.body.rest_url).toContain('/fr/wp-json/'),
+  },
+  {
+    name: 'event by percent-encoded slug',
+    method: 'GET',
+    path: `${NS}/events/by-slug/cafe%2Dconcert`,
+    status: 200,
+    check: (r) => expect(r.body.title).toBe('Café Concert'),
+  },
+  {
+    name: 'event archive with bracket filters and paging',
+    method: 'GET',
+    path: (s) => `${NS}/events?per_page=1&start_date=2030-01-01&end_date=2031-01-01&categories[]=${s.jazz}`,
+    status: 200,
+    check: (r) => expect(r.body.next_rest_url).toContain('page=2'),
+  },
   { name: 'venue archive', method: 'GET', path: `${NS}/venues?per_page=2`, status: 200 },
   { name: 'organizer read as author', method: 'GET', path: (s) => `${NS}/organizers/${s.ann}`, as: 'author', status: 200 },
-  { name: 'update a category with PUT', method: 'PUT', path: (s) => `${NS}/categories/${s.jazz}`, as: 'admin', json: { description: 'Updated' }, status: 200, check: (r) => expect(r.body.description).toBe('Updated') },
-  { name: 'update a tag with PATCH and a form body', method: 'PATCH', path: (s) => `${NS}/tags/${s.rock}`, as: 'admin', form: 'description=Louder', status: 200 },
-  { name: '_method override in the query', method: 'POST', path: (s) => `${NS}/categories/${s.jazz}?_method=PUT`, as: 'admin', json: { name: 'Jazz & Blues' }, status: 200, check: (r) => expect(r.body.name).toBe('Jazz &amp; Blues') },
-  { name: 'X-HTTP-Method-Override header', method: 'POST', path: (s) => `${NS}/tags/${s.pop}?force=true`, as: 'admin', headers: { 'x-http-method-override': 'DELETE' }, status: 200 },
-  { name: 'update an event with JSON', method: 'POST', path: (s) => `${NS}/events/${s.matinee}`, as: 'admin', json: { title: 'Matinée', featured: true }, status: 200 },
+  {
+    name: 'update a category with PUT',
+    method: 'PUT',
+    path: (s) => `${NS}/categories/${s.jazz}`,
+    as: 'admin',
+    json: { description: 'Updated' },
+    status: 200,
+    check: (r) => expect(r.body.description).toBe('Updated'),
+  },
+  {
+    name: 'update a tag with PATCH and a form body',
+    method: 'PATCH',
+    path: (s) => `${NS}/tags/${s.rock}`,
+    as: 'admin',
+    form: 'description=Louder',
+    status: 200,
+  },
+  {
+    name: '_method override in the query',
+    method: 'POST',
+    path: (s) => `${NS}/categories/${s.jazz}?_method=PUT`,
+    as: 'admin',
+    json: { name: 'Jazz & Blues' },
+    status: 200,
+    check: (r) => expect(r.body.name).toBe('Jazz &amp; Blues'),
+  },
+  {
+    name: 'X-HTTP-Method-Override header',
+    method: 'POST',
+    path: (s) => `${NS}/tags/${s.pop}?force=true`,
+    as: 'admin',
+    headers: { 'x-http-method-override': 'DELETE' },
+    status: 200,
+  },
+  {
+    name: 'update an event with JSON',
+    method: 'POST',
+    path: (s) => `${NS}/events/${s.matinee}`,
+    as: 'admin',
+    json: { title: 'Matinée', featured: true },
+    status: 200,
+  },
   { name: 'delete an event', method: 'DELETE', path: (s) => `${NS}/events/${s.matinee}`, as: 'admin', status: 200 },
 
   // Errors
-  { name: 'invalid JSON', method: 'POST', path: `${NS}/categories`, as: 'admin', raw: { type: 'application/json', body: '{"name":' }, status: 400, check: (r) => expect(r.body.code).toBe('rest_invalid_json') },
-  { name: 'body over the limit', method: 'POST', path: `${NS}/categories`, as: 'admin', raw: { type: 'application/json', body: Buffer.alloc(LIMIT + 10, 0x20) }, status: 413, check: (r) => expect(r.body.code).toBe('rest_request_too_large') },
+  {
+    name: 'invalid JSON',
+    method: 'POST',
+    path: `${NS}/categories`,
+    as: 'admin',
+    raw: { type: 'application/json', body: '{"name":' },
+    status: 400,
+    check: (r) => expect(r.body.code).toBe('rest_invalid_json'),
+  },
+  {
+    name: 'body over the limit',
+    method: 'POST',
+    path: `${NS}/categories`,
+    as: 'admin',
+    raw: { type: 'application/json', body: Buffer.alloc(LIMIT + 10, 0x20) },
+    status: 413,
+    check: (r) => expect(r.body.code).toBe('rest_request_too_large'),
+  },
   {
     name: 'chunked body over the limit',
     method: 'POST',
@@ -238,14 +352,36 @@ const CASES: Case[] = [
     raw: { type: 'application/x-www-form-urlencoded', body: Buffer.alloc(LIMIT + 10, 0x61), chunked: true },
     status: 413,
   },
-  { name: 'body just under the limit', method: 'POST', path: `${NS}/tags`, as: 'admin', raw: { type: 'application/json', body: `{"name":"Big"}${' '.repeat(LIMIT - 20)}` }, status: 201 },
-  { name: 'missing parameters', method: 'POST', path: `${NS}/events`, as: 'admin', json: {}, status: 400, check: (r) => expect(r.body.code).toBe('rest_missing_callback_param') },
+  {
+    name: 'body just under the limit',
+    method: 'POST',
+    path: `${NS}/tags`,
+    as: 'admin',
+    raw: { type: 'application/json', body: `{"name":"Big"}${' '.repeat(LIMIT - 20)}` },
+    status: 201,
+  },
+  {
+    name: 'missing parameters',
+    method: 'POST',
+    path: `${NS}/events`,
+    as: 'admin',
+    json: {},
+    status: 400,
+    check: (r) => expect(r.body.code).toBe('rest_missing_callback_param'),
+  },
   { name: 'invalid parameter', method: 'GET', path: `${NS}/events?start_date=not-a-date`, status: 400 },
   { name: 'anonymous write', method: 'POST', path: `${NS}/categories`, json: { name: 'Nope' }, status: 401 },
   { name: 'unknown token', method: 'GET', path: `${NS}/categories`, as: 'nobody', status: 401, check: (r) => expect(r.body.code).toBe('incorrect_password') },
   { name: 'subscriber write', method: 'POST', path: `${NS}/categories`, as: 'subscriber', json: { name: 'Nope' }, status: 403 },
   { name: 'contributor deletes a category', method: 'DELETE', path: (s) => `${NS}/categories/${s.jazz}`, as: 'contributor', status: 403 },
-  { name: 'verb the route does not have', method: 'PATCH', path: `${NS}/categories`, as: 'admin', status: 404, check: (r) => expect(r.body.code).toBe('rest_no_route') },
+  {
+    name: 'verb the route does not have',
+    method: 'PATCH',
+    path: `${NS}/categories`,
+    as: 'admin',
+    status: 404,
+    check: (r) => expect(r.body.code).toBe('rest_no_route'),
+  },
 
   // Headers
   {
@@ -258,7 +394,14 @@ const CASES: Case[] = [
   },
   { name: 'OPTIONS of a single item', method: 'OPTIONS', path: (s) => `${NS}/categories/${s.jazz}`, status: 200 },
   { name: 'HEAD of an archive', method: 'HEAD', path: `${NS}/events`, status: 200, check: (r) => expect(r.body).toBe('') },
-  { name: 'HEAD as administrator', method: 'HEAD', path: (s) => `${NS}/categories/${s.jazz}`, as: 'admin', status: 200, check: (r) => expect(r.headers['cache-control']).toContain('no-store') },
+  {
+    name: 'HEAD as administrator',
+    method: 'HEAD',
+    path: (s) => `${NS}/categories/${s.jazz}`,
+    as: 'admin',
+    status: 200,
+    check: (r) => expect(r.headers['cache-control']).toContain('no-store'),
+  },
   {
     name: 'cross-origin read as editor (readable, never with credentials from an origin nobody listed)',
     method: 'GET',

@@ -35,7 +35,11 @@ async function listen(server: Server): Promise<{ base: string; close: () => Prom
 /** A plain server running `handle` for each request (without `next`, its promise never rejects). */
 const serve = (handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>): Server => createServer((req, res) => void handle(req, res));
 
-const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer admin' }, body: JSON.stringify(body) });
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', authorization: 'Bearer admin' },
+  body: JSON.stringify(body),
+});
 
 describe('calendarNodeHandler on http.createServer', () => {
   it('serves the namespace below its root, with the root in its URLs, and the API’s JSON 404 elsewhere', async () => {
@@ -47,7 +51,8 @@ describe('calendarNodeHandler on http.createServer', () => {
       expect(created.headers.get('location')).toBe(`http://example.org/wp-json/${NS}/tags/${id}`);
       expect(((await (await fetch(`${base}/wp-json/${NS}/tags/${id}`)).json()) as { name: string }).name).toBe('Plain');
       // The REST root's index, with and without its slash.
-      for (const path of ['/wp-json', '/wp-json/']) expect(((await (await fetch(`${base}${path}`)).json()) as { namespaces: string[] }).namespaces, path).toEqual([NS]);
+      for (const path of ['/wp-json', '/wp-json/'])
+        expect(((await (await fetch(`${base}${path}`)).json()) as { namespaces: string[] }).namespaces, path).toEqual([NS]);
       for (const path of ['/elsewhere', '/wp-jsonx', '/wp-json/other/v2/things', '/', `/fr/wp-json/${NS}`]) {
         const res = await fetch(`${base}${path}`);
         expect(res.status, path).toBe(404);
@@ -112,7 +117,12 @@ describe('calendarNodeHandler on http.createServer', () => {
       }),
     );
     try {
-      const tag = (session: string) => fetch(`${base}/wp-json/${NS}/tags`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session': session }, body: '{"name":"Session"}' });
+      const tag = (session: string) =>
+        fetch(`${base}/wp-json/${NS}/tags`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-session': session },
+          body: '{"name":"Session"}',
+        });
       expect((await tag('ed')).status).toBe(201);
       expect((await tag('none')).status).toBe(401);
       const expired = await tag('expired');
@@ -193,7 +203,11 @@ describe('calendarNodeHandler as Connect-style middleware', () => {
     try {
       const parsed = await fetch(`${base}/wp-json/${NS}/tags`, json({ name: 'Parsed' }));
       expect(parsed.status).toBe(201);
-      const form = await fetch(`${base}/wp-json/${NS}/tags`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: 'Bearer admin' }, body: 'name=Form' });
+      const form = await fetch(`${base}/wp-json/${NS}/tags`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: 'Bearer admin' },
+        body: 'name=Form',
+      });
       expect(((await form.json()) as { name: string }).name).toBe('Form');
     } finally {
       await close();

@@ -156,7 +156,10 @@ describe.each(STORES)('GET /changes on $name', ({ url }) => {
     const token = await start();
     await create('/tags', { name: 'Before pruning' });
     const head = await t.db.selectFrom('change_sequence').select('last_seq').executeTakeFirstOrThrow();
-    await t.db.updateTable('change_sequence').set({ pruned_through: Number(head.last_seq) }).execute();
+    await t.db
+      .updateTable('change_sequence')
+      .set({ pruned_through: Number(head.last_seq) })
+      .execute();
     const expired = await t.request('GET', '/changes', { query: { sync_token: token } });
     expect(expired.status).toBe(410);
     expect(expired.body.code).toBe('rest_sync_token_expired');
@@ -215,6 +218,15 @@ describe('the change log', () => {
 describe('what a read tells the feed and webhooks', () => {
   it('reports a deletion only when the item is hidden or gone, never when the read failed', async () => {
     const { readOutcome } = await import('../../src/changes/visibility.js');
-    expect([200, 400, 401, 403, 404, 410, 500, 503].map(readOutcome)).toEqual(['visible', 'hidden', 'hidden', 'hidden', 'hidden', 'hidden', 'unknown', 'unknown']);
+    expect([200, 400, 401, 403, 404, 410, 500, 503].map(readOutcome)).toEqual([
+      'visible',
+      'hidden',
+      'hidden',
+      'hidden',
+      'hidden',
+      'hidden',
+      'unknown',
+      'unknown',
+    ]);
   });
 });

@@ -41,13 +41,33 @@ describe('token', () => {
 
 describe('mistakes print one line and exit 1', () => {
   it.each([
-    ['an unknown scheme', ['migrate', '--db', 'oracle://db.example/x'], /^calendar-events-rest: option `--db` is "oracle:\/\/db\.example\/x"; it takes a SQLite file path .*; the scheme 'oracle:' is none of these\.$/],
-    ['a server URL without its //', ['migrate', '--db', 'postgres:/calendar'], /^calendar-events-rest: option `--db` is "postgres:\/calendar"; .*a server URL has '\/\/' after 'postgres:'\.$/],
-    ['an unreachable server (password masked)', ['status', '--db', 'postgres://u:secret@127.0.0.1:1/x'], /^calendar-events-rest: postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x: connect ECONNREFUSED/],
-    ['a non-numeric --events', ['seed', '--events', 'many'], /^error: option '--events <n>' argument 'many' is invalid\. It must be a whole number, 1 or more\.$/],
+    [
+      'an unknown scheme',
+      ['migrate', '--db', 'oracle://db.example/x'],
+      /^calendar-events-rest: option `--db` is "oracle:\/\/db\.example\/x"; it takes a SQLite file path .*; the scheme 'oracle:' is none of these\.$/,
+    ],
+    [
+      'a server URL without its //',
+      ['migrate', '--db', 'postgres:/calendar'],
+      /^calendar-events-rest: option `--db` is "postgres:\/calendar"; .*a server URL has '\/\/' after 'postgres:'\.$/,
+    ],
+    [
+      'an unreachable server (password masked)',
+      ['status', '--db', 'postgres://u:secret@127.0.0.1:1/x'],
+      /^calendar-events-rest: postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x: connect ECONNREFUSED/,
+    ],
+    [
+      'a non-numeric --events',
+      ['seed', '--events', 'many'],
+      /^error: option '--events <n>' argument 'many' is invalid\. It must be a whole number, 1 or more\.$/,
+    ],
     ['--events 0', ['seed', '--events', '0'], /is invalid\. It must be a whole number, 1 or more\.$/],
     ['a missing --events', ['seed'], /^error: required option '--events <n>' not specified$/],
-    ['a table prefix with a dash', ['migrate', '--table-prefix', 'my-cal_'], /argument 'my-cal_' is invalid\. It may hold letters, digits and underscores only/],
+    [
+      'a table prefix with a dash',
+      ['migrate', '--table-prefix', 'my-cal_'],
+      /argument 'my-cal_' is invalid\. It may hold letters, digits and underscores only/,
+    ],
   ])('%s', async (_what, args, message) => {
     const run = await cli.run(args);
     expect(run.code).toBe(1);

@@ -40,7 +40,10 @@ describe.each(DIALECTS)('answers as the original gives them ($name, over HTTP)',
           '2027-01-10 12:00:00',
         ]);
       }
-      const both = await t.request('PATCH', `/events/${event.id}`, { as: 'admin', json: { start_date: '2027-01-14 18:00:00', end_date: '2027-01-14 20:00:00' } });
+      const both = await t.request('PATCH', `/events/${event.id}`, {
+        as: 'admin',
+        json: { start_date: '2027-01-14 18:00:00', end_date: '2027-01-14 20:00:00' },
+      });
       expect([both.body.start_date, both.body.end_date]).toEqual(['2027-01-14 18:00:00', '2027-01-14 20:00:00']);
     });
 
@@ -74,7 +77,11 @@ describe.each(DIALECTS)('answers as the original gives them ($name, over HTTP)',
     });
 
     it('is no error in a venue given as data in an event write (no check runs there)', async () => {
-      const event = await create('/events', { title: 'Nested hall party', ...TIMES, venue: { venue: 'Nested boolean hall', show_map: false, show_map_link: true } });
+      const event = await create('/events', {
+        title: 'Nested hall party',
+        ...TIMES,
+        venue: { venue: 'Nested boolean hall', show_map: false, show_map_link: true },
+      });
       expect([event.venue.venue, event.venue.show_map, event.venue.show_map_link]).toEqual(['Nested boolean hall', false, true]);
     });
   });
@@ -109,7 +116,8 @@ describe.each(DIALECTS)('answers as the original gives them ($name, over HTTP)',
 
   describe('4. page and per_page as PHP reads numbers (lists.md §3)', () => {
     beforeAll(async () => {
-      for (const n of [1, 2]) await create('/events', { title: `Paged party ${n}`, start_date: `${day(30 + n)} 10:00:00`, end_date: `${day(30 + n)} 11:00:00` });
+      for (const n of [1, 2])
+        await create('/events', { title: `Paged party ${n}`, start_date: `${day(30 + n)} 10:00:00`, end_date: `${day(30 + n)} 11:00:00` });
     });
 
     it.each([' 1', '1 ', '+1', '1e0', '1.0'])('accepts %j', async (value) => {

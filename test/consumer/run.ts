@@ -150,7 +150,13 @@ interface Server {
  * Starts a server and waits until `ready` finds its port in what it printed (or it exits, or
  * `TIMEOUT.start` passes). `stop` ends its whole process group: SIGTERM, then SIGKILL.
  */
-async function startServer(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, ready: (output: string) => number | undefined): Promise<Server> {
+async function startServer(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  ready: (output: string) => number | undefined,
+): Promise<Server> {
   const { child, output } = launch(command, args, cwd, env);
   let exited: string | undefined;
   const exit = new Promise<void>((done) => {
@@ -256,7 +262,10 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 
 /** Throws a StepError describing the reply unless `ok`. */
 function expect(ok: boolean, what: string, method: string, url: string, reply: Reply): void {
-  if (!ok) throw new StepError(`${method} ${new URL(url).pathname}${new URL(url).search}: expected ${what}; got ${reply.status} (${reply.type}) ${reply.text.slice(0, 600)}`);
+  if (!ok)
+    throw new StepError(
+      `${method} ${new URL(url).pathname}${new URL(url).search}: expected ${what}; got ${reply.status} (${reply.type}) ${reply.text.slice(0, 600)}`,
+    );
 }
 
 /** `YYYY-MM-DD HH:MM:SS`, `days` from today at `hour` o'clock. */
@@ -273,18 +282,36 @@ async function checkApi(base: string, app: string): Promise<number> {
   let checks = 0;
 
   const index = await call('GET', ns);
-  expect(index.status === 200 && isObject(index.json) && isObject(index.json.routes) && `/${NAMESPACE}/events` in index.json.routes, '200 and the namespace index (`routes` with /events)', 'GET', ns, index);
+  expect(
+    index.status === 200 && isObject(index.json) && isObject(index.json.routes) && `/${NAMESPACE}/events` in index.json.routes,
+    '200 and the namespace index (`routes` with /events)',
+    'GET',
+    ns,
+    index,
+  );
   checks++;
 
   const title = `Consumer test (${app}) ${Date.now()}`;
   const event = { title, start_date: wallClock(30, 10), end_date: wallClock(30, 12) };
   const created = await call('POST', `${ns}/events`, { ...ADMIN, ...json }, JSON.stringify(event));
   const id = isObject(created.json) ? created.json.id : undefined;
-  expect(created.status === 201 && typeof id === 'number' && id > 0 && isObject(created.json) && created.json.title === title, '201 and the new event', 'POST', `${ns}/events`, created);
+  expect(
+    created.status === 201 && typeof id === 'number' && id > 0 && isObject(created.json) && created.json.title === title,
+    '201 and the new event',
+    'POST',
+    `${ns}/events`,
+    created,
+  );
   checks++;
 
   const read = await call('GET', `${ns}/events/${id}`);
-  expect(read.status === 200 && isObject(read.json) && read.json.id === id && read.json.title === title && read.json.start_date === event.start_date, `200 and event ${id} as created`, 'GET', `${ns}/events/${id}`, read);
+  expect(
+    read.status === 200 && isObject(read.json) && read.json.id === id && read.json.title === title && read.json.start_date === event.start_date,
+    `200 and event ${id} as created`,
+    'GET',
+    `${ns}/events/${id}`,
+    read,
+  );
   checks++;
 
   const list = await call('GET', `${ns}/events?per_page=50`);
@@ -293,13 +320,24 @@ async function checkApi(base: string, app: string): Promise<number> {
   checks++;
 
   const malformed = await call('POST', `${ns}/events`, { ...ADMIN, ...json }, '{"title": "unterminated');
-  expect(malformed.status === 400 && malformed.type.includes('json') && isObject(malformed.json) && malformed.json.code === 'rest_invalid_json', '400 rest_invalid_json', 'POST', `${ns}/events`, malformed);
+  expect(
+    malformed.status === 400 && malformed.type.includes('json') && isObject(malformed.json) && malformed.json.code === 'rest_invalid_json',
+    '400 rest_invalid_json',
+    'POST',
+    `${ns}/events`,
+    malformed,
+  );
   checks++;
 
   const missing = await call('GET', `${ns}/events/987654321`);
   const missingData = isObject(missing.json) ? missing.json.data : undefined;
   expect(
-    missing.status === 404 && missing.type.includes('json') && isObject(missing.json) && missing.json.code === 'rest-event-not-found' && isObject(missingData) && missingData.status === 404,
+    missing.status === 404 &&
+      missing.type.includes('json') &&
+      isObject(missing.json) &&
+      missing.json.code === 'rest-event-not-found' &&
+      isObject(missingData) &&
+      missingData.status === 404,
     'the JSON 404 rest-event-not-found',
     'GET',
     `${ns}/events/987654321`,
@@ -308,13 +346,25 @@ async function checkApi(base: string, app: string): Promise<number> {
   checks++;
 
   const noRoute = await call('GET', `${ns}/no-such-route`);
-  expect(noRoute.status === 404 && isObject(noRoute.json) && noRoute.json.code === 'rest_no_route', 'the JSON 404 rest_no_route', 'GET', `${ns}/no-such-route`, noRoute);
+  expect(
+    noRoute.status === 404 && isObject(noRoute.json) && noRoute.json.code === 'rest_no_route',
+    'the JSON 404 rest_no_route',
+    'GET',
+    `${ns}/no-such-route`,
+    noRoute,
+  );
   checks++;
 
   // The REST root every answer's Link header names.
   const root = await call('GET', `${base}/wp-json/`);
   const namespaces = isObject(root.json) ? root.json.namespaces : undefined;
-  expect(root.status === 200 && Array.isArray(namespaces) && namespaces.includes(NAMESPACE), '200 and the root index naming the namespace', 'GET', `${base}/wp-json/`, root);
+  expect(
+    root.status === 200 && Array.isArray(namespaces) && namespaces.includes(NAMESPACE),
+    '200 and the root index naming the namespace',
+    'GET',
+    `${base}/wp-json/`,
+    root,
+  );
   checks++;
 
   return checks;
@@ -345,7 +395,13 @@ async function checkMissingDriver(dir: string, env: NodeJS.ProcessEnv, format: '
 async function checkPlainNode(dir: string, env: NodeJS.ProcessEnv, base: string): Promise<string> {
   const url = `${base}/elsewhere`;
   const outside = await call('GET', url);
-  expect(outside.status === 404 && outside.type.includes('json') && isObject(outside.json) && outside.json.code === 'rest_no_route', 'the JSON 404 rest_no_route outside the roots', 'GET', url, outside);
+  expect(
+    outside.status === 404 && outside.type.includes('json') && isObject(outside.json) && outside.json.code === 'rest_no_route',
+    'the JSON 404 rest_no_route outside the roots',
+    'GET',
+    url,
+    outside,
+  );
   const code = [
     "const { calendarNodeHandler, answerNode } = require('calendar-events-rest/node');",
     "if (typeof calendarNodeHandler !== 'function' || typeof answerNode !== 'function') { console.log('calendar-events-rest/node lacks its exports'); process.exit(1); }",
@@ -410,7 +466,8 @@ const APPS: App[] = [
     template: 'express-cjs',
     kind: 'node',
     postgres: true,
-    extra: async (dir, env) => `${(await run('node shared-core.js', process.execPath, ['shared-core.js'], dir, TIMEOUT.start, env)).trim()} · ${await checkMissingDriver(dir, env, 'cjs')}`,
+    extra: async (dir, env) =>
+      `${(await run('node shared-core.js', process.execPath, ['shared-core.js'], dir, TIMEOUT.start, env)).trim()} · ${await checkMissingDriver(dir, env, 'cjs')}`,
   },
   { name: 'fastify', template: 'fastify', kind: 'node' },
   { name: 'hono', template: 'hono', kind: 'node' },
@@ -490,7 +547,9 @@ async function runApp(app: App, work: string, tarball: string, installed: Map<st
         for (let attempt = 1; ; attempt++) {
           const port = await freePort();
           try {
-            return await startServer(join(dir, 'node_modules/.bin/next'), ['start', '-H', '127.0.0.1', '-p', String(port)], dir, env, (out) => (/Ready in/.test(out) ? port : undefined));
+            return await startServer(join(dir, 'node_modules/.bin/next'), ['start', '-H', '127.0.0.1', '-p', String(port)], dir, env, (out) =>
+              /Ready in/.test(out) ? port : undefined,
+            );
           } catch (error) {
             if (attempt === 3 || !(error instanceof StepError && error.output.includes('EADDRINUSE'))) throw error;
           }
@@ -522,7 +581,9 @@ async function runApp(app: App, work: string, tarball: string, installed: Map<st
 
 async function main(): Promise<number> {
   const t0 = Date.now();
-  const only = process.env.CONSUMER_APPS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = process.env.CONSUMER_APPS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const apps = only ? APPS.filter((a) => only.includes(a.name)) : APPS;
   if (only && apps.length !== only.length) throw new Error(`CONSUMER_APPS names an unknown app; known: ${APPS.map((a) => a.name).join(', ')}`);
   if (apps.some((a) => a.rebuildOf && !apps.some((b) => b.name === a.rebuildOf))) throw new Error('next-external rebuilds the app `next`: list both');
@@ -540,7 +601,9 @@ async function main(): Promise<number> {
   }
 
   try {
-    say(`consumer test: ${apps.map((a) => a.name).join(', ')}${POSTGRES_URL ? ' (express-cjs on PostgreSQL)' : ''}; better-sqlite3 binaries ${CACHE ? `cached in ${CACHE}` : 'compiled in every app'}`);
+    say(
+      `consumer test: ${apps.map((a) => a.name).join(', ')}${POSTGRES_URL ? ' (express-cjs on PostgreSQL)' : ''}; better-sqlite3 binaries ${CACHE ? `cached in ${CACHE}` : 'compiled in every app'}`,
+    );
     // The package as it would be published: `npm pack` runs `prepack` (the tsup build).
     const packStart = Date.now();
     const packDir = join(work, 'pack');
@@ -550,7 +613,8 @@ async function main(): Promise<number> {
       const log = await run('npm pack', 'npm', ['pack', '--pack-destination', packDir], REPO, TIMEOUT.pack);
       const file = readdirSync(packDir).find((f) => f.endsWith('.tgz'));
       if (!file) throw new StepError('npm pack wrote no tarball', log);
-      if (statSync(join(REPO, 'dist/index.js')).mtimeMs < packStart) throw new StepError('npm pack did not rebuild dist/ (prepack did not run): the tarball would hold an old build', log);
+      if (statSync(join(REPO, 'dist/index.js')).mtimeMs < packStart)
+        throw new StepError('npm pack did not rebuild dist/ (prepack did not run): the tarball would hold an old build', log);
       tarball = join(packDir, file);
     } catch (error) {
       const failure = error instanceof StepError ? error : new StepError(String(error));
@@ -576,7 +640,9 @@ async function main(): Promise<number> {
     const failed = results.filter((r) => !r.ok).length;
     const tCleanUp = Date.now();
     cleanUp();
-    say(`${results.length - failed} passed, ${failed} failed in ${seconds(Date.now() - t0)}${KEEP ? `; apps kept in ${work}` : ` (removing the apps: ${seconds(Date.now() - tCleanUp)})`}`);
+    say(
+      `${results.length - failed} passed, ${failed} failed in ${seconds(Date.now() - t0)}${KEEP ? `; apps kept in ${work}` : ` (removing the apps: ${seconds(Date.now() - tCleanUp)})`}`,
+    );
     return failed ? 1 : 0;
   } finally {
     cleanUp();

@@ -231,15 +231,36 @@ describe('parseTime: relative forms', () => {
 });
 
 describe('parseTime: rejects', () => {
-  it.each(['before my birthday', '', 'foo', 'now now now please', '2018-01-01 2018-01-02', '15:00 16:00',
-    '2018-13-01', '2018-01-32', '25:00', '13pm', '0am', '10:60', 'next', '+', '+5 lightyears', 'a', 'pht',
-    'Mars/Base', '2018-01-01 10:00 Mars/Base', '5 januar 2027', '--', '@', '@abc', '1 weekday',
+  it.each([
+    'before my birthday',
+    '',
+    'foo',
+    'now now now please',
+    '2018-01-01 2018-01-02',
+    '15:00 16:00',
+    '2018-13-01',
+    '2018-01-32',
+    '25:00',
+    '13pm',
+    '0am',
+    '10:60',
+    'next',
+    '+',
+    '+5 lightyears',
+    'a',
+    'pht',
+    'Mars/Base',
+    '2018-01-01 10:00 Mars/Base',
+    '5 januar 2027',
+    '--',
+    '@',
+    '@abc',
+    '1 weekday',
     // timelib only reads capitalised zone names inside a string
-    '2027-07-01 10:00:00 america/new_york'])(
-    '%j', (input) => {
-      expect(parseTime(input, 'UTC', NOW)).toBeUndefined();
-    },
-  );
+    '2027-07-01 10:00:00 america/new_york',
+  ])('%j', (input) => {
+    expect(parseTime(input, 'UTC', NOW)).toBeUndefined();
+  });
 
   it('rejects an unknown zone or a bad now', () => {
     expect(parseTime('2018-01-01', 'Mars/Base', NOW)).toBeUndefined();
@@ -256,19 +277,14 @@ describe('parseTime: impossible calendar dates', () => {
     expect(parseTime('2026-02-28', 'UTC', NOW)?.dayOverflow).toBe(false);
   });
 
-  it.each(['2026-02-30', '2026-02-29', '2026-04-31', '2026-00-10', '2026-01-00', 'February 30, 2026', '31.4.2026'])(
-    'strictCalendar rejects %s',
-    (input) => {
-      expect(parseTime(input, 'UTC', NOW, { strictCalendar: true })).toBeUndefined();
-    },
-  );
+  it.each(['2026-02-30', '2026-02-29', '2026-04-31', '2026-00-10', '2026-01-00', 'February 30, 2026', '31.4.2026'])('strictCalendar rejects %s', (input) => {
+    expect(parseTime(input, 'UTC', NOW, { strictCalendar: true })).toBeUndefined();
+  });
 
   it('strictCalendar accepts real dates, leap days and relative strings', () => {
     expect(local('2028-02-29')).toBe('2028-02-29 00:00:00');
     expect(parseTime('2028-02-29', 'UTC', NOW, { strictCalendar: true })?.wallClock).toBe('2028-02-29 00:00:00');
-    expect(parseTime('+1 month', 'UTC', new Date('2027-01-31T00:00:00Z'), { strictCalendar: true })?.wallClock).toBe(
-      '2027-03-03 00:00:00',
-    );
+    expect(parseTime('+1 month', 'UTC', new Date('2027-01-31T00:00:00Z'), { strictCalendar: true })?.wallClock).toBe('2027-03-03 00:00:00');
   });
 });
 

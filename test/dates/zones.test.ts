@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatWallClock,
-  isValidTimezone,
-  localToUtc,
-  resolveZone,
-  utcToLocal,
-  wallClockToInstant,
-  zoneOffsetMinutes,
-} from '../../src/dates/index.js';
+import { formatWallClock, isValidTimezone, localToUtc, resolveZone, utcToLocal, wallClockToInstant, zoneOffsetMinutes } from '../../src/dates/index.js';
 
 describe('resolveZone', () => {
   it.each([

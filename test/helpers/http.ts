@@ -33,7 +33,11 @@ function getUser(req: CoreRequest): User | null {
  * whose `request` goes over HTTP: `as` becomes a bearer token, headers and bodies travel as given.
  * `mount` adds the test's own routes before the calendar's.
  */
-export async function httpCalendar(url: string, options: Partial<CalendarOptions> = {}, { mount }: { mount?: (app: express.Express, calendar: StoreCalendar) => void } = {}): Promise<HttpCalendar> {
+export async function httpCalendar(
+  url: string,
+  options: Partial<CalendarOptions> = {},
+  { mount }: { mount?: (app: express.Express, calendar: StoreCalendar) => void } = {},
+): Promise<HttpCalendar> {
   const t = await storeCalendar(url, { getUser, baseUrl: undefined, ...options });
   const app = express();
   mount?.(app, t);

@@ -28,7 +28,8 @@ function schemaMismatches(schema: JsonSchema, value: unknown, path: string): str
     return isName(name) ? mismatches(name, value, path) : [`${path}: unknown $ref ${schema.$ref}`];
   }
   if (value === null) return schema.nullable ? [] : [`${path}: null`];
-  if ('anyOf' in schema) return schema.anyOf.some((s) => schemaMismatches(s, value, path).length === 0) ? [] : [`${path}: matches no anyOf option (${JSON.stringify(value)})`];
+  if ('anyOf' in schema)
+    return schema.anyOf.some((s) => schemaMismatches(s, value, path).length === 0) ? [] : [`${path}: matches no anyOf option (${JSON.stringify(value)})`];
   if (!('type' in schema) || schema.type === undefined) return [];
   const bad = [`${path}: ${JSON.stringify(value)} is not ${schema.type}`];
   switch (schema.type) {

@@ -128,8 +128,15 @@ export async function wipe(t: StoreCalendar): Promise<void> {
  */
 export async function sibling(t: TestCalendar, url: string, options: Partial<CalendarOptions>): Promise<TestCalendar> {
   if (url === ':memory:') return testCalendar(url, { ...OPTIONS, ...options });
-  // eslint-disable-next-line no-console -- unexpected errors of a test calendar belong in the test output
-  const calendar = createCalendar({ db: url, baseUrl: 'http://example.org', onError: (e) => console.error(e), ...OPTIONS, ...options, tablePrefix: t.calendar.options.tablePrefix });
+  const calendar = createCalendar({
+    db: url,
+    baseUrl: 'http://example.org',
+    // eslint-disable-next-line no-console -- unexpected errors of a test calendar belong in the test output
+    onError: (e) => console.error(e),
+    ...OPTIONS,
+    ...options,
+    tablePrefix: t.calendar.options.tablePrefix,
+  });
   const ns = calendar.options.namespace;
   const request = async (method: string, path: string, init: RequestInit = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { host: 'example.org' };
@@ -141,7 +148,10 @@ export async function sibling(t: TestCalendar, url: string, options: Partial<Cal
       body = init.form;
       headers['content-type'] = 'application/x-www-form-urlencoded';
     }
-    const query = typeof init.query === 'string' ? init.query : new URLSearchParams(Object.entries(init.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    const query =
+      typeof init.query === 'string'
+        ? init.query
+        : new URLSearchParams(Object.entries(init.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
     const res = await calendar.handle({
       method,
       path: `/${ns}${path}`,
@@ -164,7 +174,15 @@ export async function addImage(t: StoreCalendar): Promise<number> {
   const id = await t.addEvent({ status: 'inherit', type: 'attachment' as 'event' });
   await t.db
     .insertInto('attachments')
-    .values({ post_id: id, url: 'http://example.org/wp-content/uploads/pic.jpg', mime_type: 'image/jpeg', width: 640, height: 480, filesize: 1234, sizes: '{}' })
+    .values({
+      post_id: id,
+      url: 'http://example.org/wp-content/uploads/pic.jpg',
+      mime_type: 'image/jpeg',
+      width: 640,
+      height: 480,
+      filesize: 1234,
+      sizes: '{}',
+    })
     .execute();
   return id;
 }

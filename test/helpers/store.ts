@@ -64,7 +64,9 @@ export async function storeCalendar(url: string, options: Partial<CalendarOption
     async addEvent({ status = 'publish', terms = [], type = 'event' } = {}) {
       n++;
       const id = await dialect.insertReturningId(
-        db.insertInto('posts').values(postRow({ type, status, title: `Seeded ${type} ${n}`, slug: `seeded-${type}-${n}-${Math.random().toString(36).slice(2, 8)}`, date: NOW })),
+        db
+          .insertInto('posts')
+          .values(postRow({ type, status, title: `Seeded ${type} ${n}`, slug: `seeded-${type}-${n}-${Math.random().toString(36).slice(2, 8)}`, date: NOW })),
       );
       for (const term of terms) await db.insertInto('term_relationships').values({ post_id: id, term_id: term }).execute();
       // Stored term counts follow the store's writes; rows written here must bring them up to date too.

@@ -93,7 +93,9 @@ describe.each(DIALECTS)('conditional requests on $name', ({ url }) => {
     const earlier = new Date(Date.parse(venue.headers['last-modified']!) - 1000).toUTCString();
     expect((await t.request('GET', `/venues/${venueId}`, { headers: { 'if-modified-since': earlier } })).status).toBe(200);
     // If-None-Match wins over If-Modified-Since.
-    expect((await t.request('GET', `/venues/${venueId}`, { headers: { 'if-modified-since': venue.headers['last-modified']!, 'if-none-match': '"x"' } })).status).toBe(200);
+    expect(
+      (await t.request('GET', `/venues/${venueId}`, { headers: { 'if-modified-since': venue.headers['last-modified']!, 'if-none-match': '"x"' } })).status,
+    ).toBe(200);
     expect((await t.request('GET', `/events/${eventId}`)).headers['last-modified']).toBeUndefined();
   });
 
@@ -114,11 +116,15 @@ describe.each(DIALECTS)('conditional requests on $name', ({ url }) => {
     const now = await t.request('GET', `/events/${eventId}`, { as: 'admin' });
     expect(now.body.title).toBe('Edited by A');
     // The current tag, or `*` for "as long as it exists", lets the write through.
-    expect((await t.request('PATCH', `/events/${eventId}`, { as: 'admin', json: { title: 'Edited by B' }, headers: { 'if-match': now.headers.etag! } })).status).toBe(200);
+    expect(
+      (await t.request('PATCH', `/events/${eventId}`, { as: 'admin', json: { title: 'Edited by B' }, headers: { 'if-match': now.headers.etag! } })).status,
+    ).toBe(200);
     expect((await t.request('PATCH', `/events/${eventId}`, { as: 'admin', json: { title: 'Edited by C' }, headers: { 'if-match': '*' } })).status).toBe(200);
     // A weak tag never matches (strong comparison).
     const current = (await t.request('GET', `/events/${eventId}`, { as: 'admin' })).headers.etag!;
-    expect((await t.request('PATCH', `/events/${eventId}`, { as: 'admin', json: { title: 'Weak' }, headers: { 'if-match': `W/${current}` } })).status).toBe(412);
+    expect((await t.request('PATCH', `/events/${eventId}`, { as: 'admin', json: { title: 'Weak' }, headers: { 'if-match': `W/${current}` } })).status).toBe(
+      412,
+    );
     // An item that does not exist answers as without a precondition (RFC 9110 §13.2.1).
     expect((await t.request('DELETE', '/events/999999', { as: 'admin', headers: { 'if-match': '*' } })).status).toBe(404);
     // If-None-Match on a write: `*` or the current tag refuses it; If-Unmodified-Since is
@@ -126,23 +132,40 @@ describe.each(DIALECTS)('conditional requests on $name', ({ url }) => {
     const tag = (await t.request('GET', `/events/${eventId}`, { as: 'admin' })).headers.etag!;
     expect((await t.request('PATCH', `/events/${eventId}`, { as: 'admin', json: { title: 'None' }, headers: { 'if-none-match': '*' } })).status).toBe(412);
     expect((await t.request('PATCH', `/events/${eventId}`, { as: 'admin', json: { title: 'None' }, headers: { 'if-none-match': tag } })).status).toBe(412);
-    expect((await t.request('PATCH', `/events/${eventId}`, { as: 'admin', json: { title: 'Dated' }, headers: { 'if-unmodified-since': new Date(0).toUTCString() } })).status).toBe(200);
+    expect(
+      (await t.request('PATCH', `/events/${eventId}`, { as: 'admin', json: { title: 'Dated' }, headers: { 'if-unmodified-since': new Date(0).toUTCString() } }))
+        .status,
+    ).toBe(200);
   });
 
   it('applies preconditions to venues (with dates) and terms', async () => {
     const venue = await t.request('GET', `/venues/${venueId}`, { as: 'admin' });
     const past = new Date(Date.parse(venue.headers['last-modified']!) - 60_000).toUTCString();
     const future = new Date(Date.now() + 60_000).toUTCString();
-    expect((await t.request('POST', `/venues/${venueId}`, { as: 'admin', json: { city: 'Nowhere' }, headers: { 'if-unmodified-since': past } })).status).toBe(412);
+    expect((await t.request('POST', `/venues/${venueId}`, { as: 'admin', json: { city: 'Nowhere' }, headers: { 'if-unmodified-since': past } })).status).toBe(
+      412,
+    );
     expect((await t.request('GET', `/venues/${venueId}`)).body.city).not.toBe('Nowhere');
-    expect((await t.request('POST', `/venues/${venueId}`, { as: 'admin', json: { city: 'Somewhere' }, headers: { 'if-unmodified-since': future } })).status).toBe(200);
-    expect((await t.request('POST', `/venues/${venueId}`, { as: 'admin', json: { city: 'Elsewhere' }, headers: { 'if-match': venue.headers.etag! } })).status).toBe(412);
+    expect(
+      (await t.request('POST', `/venues/${venueId}`, { as: 'admin', json: { city: 'Somewhere' }, headers: { 'if-unmodified-since': future } })).status,
+    ).toBe(200);
+    expect(
+      (await t.request('POST', `/venues/${venueId}`, { as: 'admin', json: { city: 'Elsewhere' }, headers: { 'if-match': venue.headers.etag! } })).status,
+    ).toBe(412);
 
     const term = await t.request('GET', `/categories/${categoryId}`, { as: 'admin' });
-    expect((await t.request('POST', `/categories/${categoryId}`, { as: 'admin', json: { description: 'One' }, headers: { 'if-match': term.headers.etag! } })).status).toBe(200);
-    const refused = await t.request('POST', `/categories/${categoryId}`, { as: 'admin', json: { description: 'Two' }, headers: { 'if-match': term.headers.etag! } });
+    expect(
+      (await t.request('POST', `/categories/${categoryId}`, { as: 'admin', json: { description: 'One' }, headers: { 'if-match': term.headers.etag! } })).status,
+    ).toBe(200);
+    const refused = await t.request('POST', `/categories/${categoryId}`, {
+      as: 'admin',
+      json: { description: 'Two' },
+      headers: { 'if-match': term.headers.etag! },
+    });
     expect(refused.status).toBe(412);
-    expect((await t.request('DELETE', `/categories/${categoryId}`, { as: 'admin', json: { force: true }, headers: { 'if-match': term.headers.etag! } })).status).toBe(412);
+    expect(
+      (await t.request('DELETE', `/categories/${categoryId}`, { as: 'admin', json: { force: true }, headers: { 'if-match': term.headers.etag! } })).status,
+    ).toBe(412);
     expect((await t.request('GET', `/categories/${categoryId}`)).body.description).toBe('One');
   });
 });

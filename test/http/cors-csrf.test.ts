@@ -37,7 +37,8 @@ describe('CORS', () => {
       expect(listed.headers).toMatchObject({ 'access-control-allow-origin': APP, 'access-control-allow-credentials': 'true' });
       const other = await t.request('GET', '/categories', { headers: { origin: EVIL } });
       expect(other.status).toBe(200);
-      for (const h of ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-allow-methods']) expect(other.headers).not.toHaveProperty(h);
+      for (const h of ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-allow-methods'])
+        expect(other.headers).not.toHaveProperty(h);
     }
     const plain = await open({ cors: { origins: [APP], credentials: false } });
     const r = await plain.request('GET', '/categories', { headers: { origin: APP } });
@@ -70,7 +71,11 @@ describe('CSRF guard for cookie-authenticated writes', () => {
   let n = 0;
   const name = () => `Cookie category ${++n}`;
   const create = (headers: Record<string, string>, query?: string, form?: string) =>
-    t.request('POST', '/categories', form !== undefined ? { headers, query, form: `name=${encodeURIComponent(name())}&${form}` } : { headers, query, json: { name: name() } });
+    t.request(
+      'POST',
+      '/categories',
+      form !== undefined ? { headers, query, form: `name=${encodeURIComponent(name())}&${form}` } : { headers, query, json: { name: name() } },
+    );
 
   beforeAll(async () => {
     t = await httpCalendar(':memory:', { cors: { origins: [APP] }, csrf: { trustedOrigins: ['https://admin.example'] } });
@@ -78,7 +83,11 @@ describe('CSRF guard for cookie-authenticated writes', () => {
   afterAll(() => t.close());
 
   it('runs a cookie write without nonce or trusted origin as anonymous', async () => {
-    const attempts: Record<string, string>[] = [{ cookie: 'session=admin' }, { cookie: 'session=admin', origin: EVIL }, { cookie: 'session=admin', 'sec-fetch-site': 'cross-site', origin: EVIL }];
+    const attempts: Record<string, string>[] = [
+      { cookie: 'session=admin' },
+      { cookie: 'session=admin', origin: EVIL },
+      { cookie: 'session=admin', 'sec-fetch-site': 'cross-site', origin: EVIL },
+    ];
     for (const headers of attempts) {
       const r = await create(headers);
       expect([r.status, r.body.code], JSON.stringify(headers)).toEqual([401, 'rest_forbidden']);
@@ -118,7 +127,10 @@ describe('CSRF guard for cookie-authenticated writes', () => {
   });
 
   it('leaves reads and token-authenticated writes alone', async () => {
-    const draft = await t.request('POST', '/events', { as: 'admin', json: { title: 'Draft', status: 'draft', start_date: '2030-01-01 10:00', end_date: '2030-01-01 11:00' } });
+    const draft = await t.request('POST', '/events', {
+      as: 'admin',
+      json: { title: 'Draft', status: 'draft', start_date: '2030-01-01 10:00', end_date: '2030-01-01 11:00' },
+    });
     expect(draft.status).toBe(201);
     const read = await t.request('GET', `/events/${draft.body.id}`, { headers: { cookie: 'session=admin', origin: EVIL } });
     expect(read.status).toBe(200);
@@ -131,7 +143,7 @@ describe('CSRF guard for cookie-authenticated writes', () => {
     expect([r.status, r.body.code]).toEqual([401, 'rest_forbidden']);
   });
 
-  it('runs a cross-site POST `?_method=DELETE` with the visitor\'s cookie as anonymous', async () => {
+  it("runs a cross-site POST `?_method=DELETE` with the visitor's cookie as anonymous", async () => {
     const id = (await t.request('POST', '/categories', { as: 'admin', json: { name: 'Not yours to delete' } })).body.id;
     const r = await t.request('POST', `/categories/${id}`, { query: '_method=DELETE', headers: { cookie: 'session=admin', origin: EVIL } });
     expect([r.status, r.body.code]).toEqual([401, 'rest_forbidden']);
@@ -141,7 +153,10 @@ describe('CSRF guard for cookie-authenticated writes', () => {
   it('never lets a GET with `_method=DELETE` delete, with or without a nonce', async () => {
     const id = (await t.request('POST', '/categories', { as: 'admin', json: { name: 'Keep me' } })).body.id;
     const nonce = t.calendar.createNonce(USERS.admin);
-    const r = await t.request('GET', `/categories/${id}`, { query: `_method=DELETE&_wpnonce=${nonce}`, headers: { cookie: 'session=admin', 'x-http-method-override': 'DELETE' } });
+    const r = await t.request('GET', `/categories/${id}`, {
+      query: `_method=DELETE&_wpnonce=${nonce}`,
+      headers: { cookie: 'session=admin', 'x-http-method-override': 'DELETE' },
+    });
     expect(r.status).toBe(200);
     expect((await t.request('GET', `/categories/${id}`)).status).toBe(200);
   });

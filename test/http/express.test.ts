@@ -141,7 +141,11 @@ describe('Express adapter', () => {
   });
 
   it('answers invalid JSON with the API 400 when the host installs no JSON parser', async () => {
-    const res = await fetch(`${plain.url}/wp-json/${NS}/categories`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: '{"name":' });
+    const res = await fetch(`${plain.url}/wp-json/${NS}/categories`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: '{"name":',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
       code: 'rest_invalid_json',
@@ -270,7 +274,11 @@ describe('Express adapter: body size limit', () => {
       expect(res.status, String(size)).toBe(413);
       expect(await res.json()).toEqual({ code: 'rest_request_too_large', message: 'The request body is too large.', data: { status: 413 } });
     }
-    const ok = await fetch(`${app.url}/wp-json/${NS}/categories`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: '{"name":"Fits"}' });
+    const ok = await fetch(`${app.url}/wp-json/${NS}/categories`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: '{"name":"Fits"}',
+    });
     expect(ok.status).toBe(201);
   });
 });

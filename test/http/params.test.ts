@@ -81,11 +81,13 @@ describe('readBody', () => {
 
   it('reads bodies a host parser already produced the same way', async () => {
     // express.urlencoded({ extended: false }) leaves bracket names unparsed.
-    const flat = Object.fromEntries([...new URLSearchParams(FORM)].reduce((m, [k, v]) => {
-      const prev = m.get(k);
-      m.set(k, prev === undefined ? v : ([] as string[]).concat(prev, v));
-      return m;
-    }, new Map<string, string | string[]>()));
+    const flat = Object.fromEntries(
+      [...new URLSearchParams(FORM)].reduce((m, [k, v]) => {
+        const prev = m.get(k);
+        m.set(k, prev === undefined ? v : ([] as string[]).concat(prev, v));
+        return m;
+      }, new Map<string, string | string[]>()),
+    );
     expect(flat['tags[]']).toEqual(['a', 'b']);
     expect((await readBody(request('application/x-www-form-urlencoded', flat), 'POST')).body).toEqual(AS_JSON);
     // express.urlencoded({ extended: true }) and multer-like parsers give nested values.

@@ -25,7 +25,13 @@ describe('permalinks', () => {
     expect(tag.url).toBe('https://example.org/tag/free/');
     const created = await calendar.call('POST', '/events', {
       user: ADMIN,
-      params: { title: 'Night Train', start_date: '2030-05-01 20:00', end_date: '2030-05-01 23:00', venue: { venue: 'Blue Hall' }, organizer: { organizer: 'Ann' } },
+      params: {
+        title: 'Night Train',
+        start_date: '2030-05-01 20:00',
+        end_date: '2030-05-01 23:00',
+        venue: { venue: 'Blue Hall' },
+        organizer: { organizer: 'Ann' },
+      },
     });
     const event = created.body as { url: string; venue: { id: number; url: string }; organizer: { id: number; url: string }[] };
     expect(event.url).toBe('https://example.org/events/night-train');
@@ -36,9 +42,17 @@ describe('permalinks', () => {
 
   it('a template serves only items with a public page; a function decides for every item', async () => {
     const calendar = await calendarWith({ event: '/events/{slug}', organizer: (item) => `/people/${item.id}?status=${item.status}` });
-    const draft = (await calendar.call('POST', '/events', { user: ADMIN, params: { title: 'Draft', status: 'draft', start_date: '2030-05-01 20:00', end_date: '2030-05-01 21:00' } })).body as { id: number; url: string };
+    const draft = (
+      await calendar.call('POST', '/events', {
+        user: ADMIN,
+        params: { title: 'Draft', status: 'draft', start_date: '2030-05-01 20:00', end_date: '2030-05-01 21:00' },
+      })
+    ).body as { id: number; url: string };
     expect(draft.url).toBe(`https://example.org/?post_type=tribe_events&p=${draft.id}`);
-    const organizer = (await calendar.call('POST', '/organizers', { user: ADMIN, params: { organizer: 'Bo', status: 'draft' } })).body as { id: number; url: string };
+    const organizer = (await calendar.call('POST', '/organizers', { user: ADMIN, params: { organizer: 'Bo', status: 'draft' } })).body as {
+      id: number;
+      url: string;
+    };
     expect(organizer.url).toBe(`https://example.org/people/${organizer.id}?status=draft`);
     await calendar.close();
   });

@@ -298,7 +298,12 @@ describe('request pipeline', () => {
     it('parses bracket notation in the query string into the values JSON would give', async () => {
       const viaJson = await t.request('GET', '/categories', { json: { include: [music, jazz], hide_empty: false } });
       expect(viaJson.body.total).toBe(2);
-      for (const query of [`include[]=${music}&include[]=${jazz}`, `include[0]=${music}&include[1]=${jazz}`, `include=${music},${jazz}`, `include=${music}%20${jazz}`]) {
+      for (const query of [
+        `include[]=${music}&include[]=${jazz}`,
+        `include[0]=${music}&include[1]=${jazz}`,
+        `include=${music},${jazz}`,
+        `include=${music}%20${jazz}`,
+      ]) {
         const r = await t.request('GET', '/categories', { query: `${query}&hide_empty=0` });
         expect(r.status, query).toBe(200);
         expect(r.body.categories, query).toEqual(viaJson.body.categories);
@@ -512,7 +517,8 @@ describe('request pipeline', () => {
       const err = await t.request('GET', '/nowhere', { headers: { origin: 'https://app.test' } });
       expect(err.headers['Access-Control-Allow-Origin']).toBe('https://app.test');
       const none = await t.request('GET', '/categories');
-      for (const h of ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Credentials']) expect(none.headers).not.toHaveProperty(h);
+      for (const h of ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Credentials'])
+        expect(none.headers).not.toHaveProperty(h);
       const crlf = await t.request('GET', '/categories', { headers: { origin: 'https://a.test\r\nSet-Cookie: x=1' } });
       expect(crlf.headers['Access-Control-Allow-Origin']).not.toMatch(/[\r\n]/);
     });
@@ -612,7 +618,18 @@ describe('absolute URLs', () => {
     });
 
     it('never lets a malformed Host reach a URL', async () => {
-      for (const host of ['evil.com/x?', 'evil.com\r\nSet-Cookie: a=b', 'evil.com@good.com', 'a b', '"><script>', 'evil.com#', '', 'example.com:99999', '[:::::]', '[::1]:65536']) {
+      for (const host of [
+        'evil.com/x?',
+        'evil.com\r\nSet-Cookie: a=b',
+        'evil.com@good.com',
+        'a b',
+        '"><script>',
+        'evil.com#',
+        '',
+        'example.com:99999',
+        '[:::::]',
+        '[::1]:65536',
+      ]) {
         const r = await archive(t, { host });
         expect(r.status, host).toBe(200);
         expect(r.body.rest_url, host).toBe('http://localhost/wp-json/calendar/events/v1/categories/');

@@ -45,7 +45,7 @@ describe('describe(key, locale, extra)', () => {
   it('lets host dictionaries add locales and override built-in texts, regional before language', () => {
     const extra = {
       fr: { 'archive.page': 'Page voulue' },
-      'fr_CA': { 'archive.page': 'Page désirée' },
+      fr_CA: { 'archive.page': 'Page désirée' },
       it: { 'archive.page': 'La pagina da restituire' },
     };
     expect(describeKey('archive.page', 'fr', extra)).toBe('Page voulue');

@@ -25,7 +25,13 @@ describe('feeds within a budget of work', () => {
     // (74–93 s and 25,102 observances before, one per year of the span).
     const created = await t.request('POST', '/events', {
       as: 'contributor',
-      json: { title: 'Millennia', start_date: '1001-06-01 10:00:00', end_date: '1001-06-01 11:00:00', timezone: 'Europe/Paris', recurrence: ['RDATE:99980601T100000'] },
+      json: {
+        title: 'Millennia',
+        start_date: '1001-06-01 10:00:00',
+        end_date: '1001-06-01 11:00:00',
+        timezone: 'Europe/Paris',
+        recurrence: ['RDATE:99980601T100000'],
+      },
     });
     expect(created.status, created.text).toBe(201);
     const file = await t.request('GET', `/ics/events/${created.body.id}`, { as: 'contributor', headers: { 'cache-control': 'no-cache' } });
@@ -33,7 +39,11 @@ describe('feeds within a budget of work', () => {
     expect(file.text).toContain('RDATE;TZID=Europe/Paris:99980601T100000');
     expect(observances(file.text!)).toBeLessThanOrEqual(4);
     expect(file.text).toContain('DTSTART:10010101T000000');
-    const feed = await t.request('GET', '/ics/events', { as: 'admin', query: { start_date: '9997-01-01', end_date: '9999-01-01', status: 'draft' }, headers: { 'cache-control': 'no-cache' } });
+    const feed = await t.request('GET', '/ics/events', {
+      as: 'admin',
+      query: { start_date: '9997-01-01', end_date: '9999-01-01', status: 'draft' },
+      headers: { 'cache-control': 'no-cache' },
+    });
     expect(feed.status).toBe(200);
     expect(observances(feed.text!)).toBeLessThanOrEqual(4);
   });
@@ -42,7 +52,10 @@ describe('feeds within a budget of work', () => {
     const count = ENTRIES_PER_SLICE * 3 + 7;
     for (let i = 0; i < count; i++) {
       const day = String(1 + (i % 28)).padStart(2, '0');
-      const res = await t.request('POST', '/events', { as: 'admin', json: { title: `Concert ${i}`, status: 'publish', start_date: `2027-03-${day} 20:00:00`, end_date: `2027-03-${day} 22:00:00` } });
+      const res = await t.request('POST', '/events', {
+        as: 'admin',
+        json: { title: `Concert ${i}`, status: 'publish', start_date: `2027-03-${day} 20:00:00`, end_date: `2027-03-${day} 22:00:00` },
+      });
       expect(res.status).toBe(201);
     }
     const window = { start_date: '2027-03-01', end_date: '2027-03-31' };
@@ -61,7 +74,14 @@ describe('feeds within a budget of work', () => {
     const admin = await t.request('GET', '/ics/events', { as: 'admin', query: window, headers: { 'cache-control': 'no-cache' } });
     expect(admin.status).toBe(200);
     // A write retires it: the next read has the new event.
-    expect((await t.request('POST', '/events', { as: 'admin', json: { title: 'Late addition', status: 'publish', start_date: '2027-03-30 20:00:00', end_date: '2027-03-30 22:00:00' } })).status).toBe(201);
+    expect(
+      (
+        await t.request('POST', '/events', {
+          as: 'admin',
+          json: { title: 'Late addition', status: 'publish', start_date: '2027-03-30 20:00:00', end_date: '2027-03-30 22:00:00' },
+        })
+      ).status,
+    ).toBe(201);
     const after = await t.request('GET', '/ics/events', { query: window });
     expect(after.text!.match(/BEGIN:VEVENT/g)).toHaveLength(count + 1);
     expect(after.text).toContain('SUMMARY:Late addition');

@@ -35,7 +35,8 @@ describe.each(DIALECTS)('iCalendar feeds on $name', ({ url }) => {
     concerts = (await t.request('POST', '/categories', { as: 'admin', json: { name: 'Concerts & récitals' } })).body.id;
     await create('paris', {
       title: 'Quartet at the Pleyel',
-      description: '<p>Première partie &amp; <strong>entracte</strong></p><ul><li>Haydn</li><li>Ravel</li></ul><p><img src="https://example.org/a.png" alt="x"></p>',
+      description:
+        '<p>Première partie &amp; <strong>entracte</strong></p><ul><li>Haydn</li><li>Ravel</li></ul><p><img src="https://example.org/a.png" alt="x"></p>',
       start_date: '2027-03-28 09:00:00',
       end_date: '2027-03-28 11:00:00',
       timezone: 'Europe/Paris',
@@ -46,14 +47,29 @@ describe.each(DIALECTS)('iCalendar feeds on $name', ({ url }) => {
     await create('before', { title: 'Day before the change', start_date: '2027-03-27 09:00:00', end_date: '2027-03-27 10:00:00', timezone: 'Europe/Paris' });
     await create('across', { title: 'Across the spring change', start_date: '2027-03-27 20:00:00', end_date: '2027-03-29 10:00:00', timezone: 'Europe/Paris' });
     await create('gap', { title: 'In the New York gap', start_date: '2027-03-14 02:30:00', end_date: '2027-03-14 04:00:00', timezone: 'America/New_York' });
-    await create('nyRepeat', { title: 'Repeated hour in New York', start_date: '2027-11-07 01:30:00', end_date: '2027-11-07 03:00:00', timezone: 'America/New_York' });
-    await create('parisRepeat', { title: 'Repeated hour in Paris', start_date: '2027-10-31 02:30:00', end_date: '2027-10-31 04:00:00', timezone: 'Europe/Paris' });
+    await create('nyRepeat', {
+      title: 'Repeated hour in New York',
+      start_date: '2027-11-07 01:30:00',
+      end_date: '2027-11-07 03:00:00',
+      timezone: 'America/New_York',
+    });
+    await create('parisRepeat', {
+      title: 'Repeated hour in Paris',
+      start_date: '2027-10-31 02:30:00',
+      end_date: '2027-10-31 04:00:00',
+      timezone: 'Europe/Paris',
+    });
     await create('tokyo', { title: 'Tokyo night', start_date: '2027-06-01 20:00:00', end_date: '2027-06-01 23:00:00', timezone: 'Asia/Tokyo' });
     await create('utc', { title: 'In UTC', start_date: '2027-06-02 12:00:00', end_date: '2027-06-02 13:00:00', timezone: 'UTC' });
     await create('offset', { title: 'At a fixed offset', start_date: '2027-06-03 12:00:00', end_date: '2027-06-03 13:00:00', timezone: 'UTC+5:30' });
     await create('allDay', { title: 'Three whole days', start_date: '2027-05-01', end_date: '2027-05-03', all_day: true });
     await create('oneDay', { title: 'One whole day', start_date: '2027-05-10', end_date: '2027-05-10', all_day: true });
-    await create('long', { title: LONG_TITLE, description: `<p>${'Texte non ASCII : éàü — ß — 日本語 — 🎉. '.repeat(20)}</p>`, start_date: '2027-07-01 18:00:00', end_date: '2027-07-01 19:00:00' });
+    await create('long', {
+      title: LONG_TITLE,
+      description: `<p>${'Texte non ASCII : éàü — ß — 日本語 — 🎉. '.repeat(20)}</p>`,
+      start_date: '2027-07-01 18:00:00',
+      end_date: '2027-07-01 19:00:00',
+    });
     await create('escaped', { title: 'A, B; C \\ D & E', start_date: '2027-07-02 18:00:00', end_date: '2027-07-02 19:00:00' });
     await create('secret', {
       title: 'Locked evening',
@@ -267,7 +283,7 @@ describe.each(DIALECTS)('iCalendar feeds on $name', ({ url }) => {
     expect(list.headers['x-calendar-ical']).toBe(`${t.base}/ics/events?categories=${concerts}`);
   });
 
-  it('writes the same bytes whatever the host process\'s TZ', async () => {
+  it("writes the same bytes whatever the host process's TZ", async () => {
     const files = async () => Promise.all(['paris', 'gap', 'allDay', 'tokyo'].map(async (key) => (await t.request('GET', `/ics/events/${id[key]}`)).text));
     const saved = process.env.TZ;
     try {
@@ -286,8 +302,11 @@ describe.each(DIALECTS)('iCalendar feeds on $name', ({ url }) => {
 
   it('lists the feeds in the index and in /doc', async () => {
     const index = (await t.request('GET', '')).body;
-    for (const path of ['/ics/events', '/ics/events/(?P<id>\\d+)', '/ics/events/by-slug/(?P<slug>[^/]+)']) expect(index.routes[`/${t.ns}${path}`], path).toBeDefined();
-    expect(Object.keys(index.routes[`/${t.ns}/ics/events`].endpoints[0].args)).toEqual(expect.arrayContaining(['start_date', 'categories', 'venue', 'featured']));
+    for (const path of ['/ics/events', '/ics/events/(?P<id>\\d+)', '/ics/events/by-slug/(?P<slug>[^/]+)'])
+      expect(index.routes[`/${t.ns}${path}`], path).toBeDefined();
+    expect(Object.keys(index.routes[`/${t.ns}/ics/events`].endpoints[0].args)).toEqual(
+      expect.arrayContaining(['start_date', 'categories', 'venue', 'featured']),
+    );
     const doc = (await t.request('GET', '/doc')).body;
     expect(doc.paths['/ics/events'].get.responses['200'].content).toEqual({ 'text/calendar': { schema: { type: 'string' } } });
     expect(doc.paths['/ics/events/{id}'].get.responses['403']).toBeDefined();
@@ -298,7 +317,10 @@ describe.each(DIALECTS)('iCalendar feeds on $name', ({ url }) => {
     const at = (offsetDays: number) => new Date(Date.now() + offsetDays * day).toISOString().slice(0, 10);
     const ids: number[] = [];
     for (const offset of [-45, -10, 20, 800]) {
-      const res = await t.request('POST', '/events', { as: 'admin', json: { title: `At ${offset}`, status: 'publish', start_date: `${at(offset)} 12:00:00`, end_date: `${at(offset)} 13:00:00` } });
+      const res = await t.request('POST', '/events', {
+        as: 'admin',
+        json: { title: `At ${offset}`, status: 'publish', start_date: `${at(offset)} 12:00:00`, end_date: `${at(offset)} 13:00:00` },
+      });
       ids.push(res.body.id);
     }
     // The 2027 events of the other tests are in the default window too.
@@ -309,7 +331,16 @@ describe.each(DIALECTS)('iCalendar feeds on $name', ({ url }) => {
   it('holds ical.maxEvents (500) events, and says so when more match', async () => {
     for (let i = 0; i < 501; i++) {
       const day = String(1 + (i % 28)).padStart(2, '0');
-      const res = await t.request('POST', '/events', { as: 'admin', json: { title: `Event ${i} — ${'é'.repeat(i % 7)}`, status: 'publish', start_date: `2031-03-${day} 10:00:00`, end_date: `2031-03-${day} 11:00:00`, timezone: 'Europe/Paris' } });
+      const res = await t.request('POST', '/events', {
+        as: 'admin',
+        json: {
+          title: `Event ${i} — ${'é'.repeat(i % 7)}`,
+          status: 'publish',
+          start_date: `2031-03-${day} 10:00:00`,
+          end_date: `2031-03-${day} 11:00:00`,
+          timezone: 'Europe/Paris',
+        },
+      });
       expect(res.status).toBe(201);
     }
     const res = await t.request('GET', '/ics/events', { query: { start_date: '2031-01-01', end_date: '2031-12-31' } });

@@ -9,7 +9,9 @@ import { FIRST_CHANGE_YEAR, icalZone, localTime, onsetsOf, vtimezone, walkedOnse
 /** The instant ical.js reads for a `YYYYMMDDTHHMMSS` local time of `zone` defined by `vtimezone`. */
 function readBack(vtz: string, local: string): number {
   const component = new ICAL.Component(ICAL.parse(`BEGIN:VCALENDAR\r\n${vtz}END:VCALENDAR\r\n`)).getFirstSubcomponent('vtimezone')!;
-  const time = ICAL.Time.fromDateTimeString(`${local.slice(0, 4)}-${local.slice(4, 6)}-${local.slice(6, 8)}T${local.slice(9, 11)}:${local.slice(11, 13)}:${local.slice(13, 15)}`);
+  const time = ICAL.Time.fromDateTimeString(
+    `${local.slice(0, 4)}-${local.slice(4, 6)}-${local.slice(6, 8)}T${local.slice(9, 11)}:${local.slice(11, 13)}:${local.slice(13, 15)}`,
+  );
   time.zone = new ICAL.Timezone(component);
   return time.toUnixTime() * 1000;
 }
@@ -115,6 +117,13 @@ describe('the years a VTIMEZONE is worked out for (issue 28, finding 2)', () => 
     expect(vtz).toContain('DTSTART:10010101T000000');
     expect(vtz).toContain('DTSTART:99980101T000000');
     // Forty years of a zone without daylight time: one observance.
-    expect((await vtimezone('Asia/Tokyo', Array.from({ length: 40 }, (_, i) => 1990 + i))).match(/BEGIN:(?:STANDARD|DAYLIGHT)/g)).toEqual(['BEGIN:STANDARD']);
+    expect(
+      (
+        await vtimezone(
+          'Asia/Tokyo',
+          Array.from({ length: 40 }, (_, i) => 1990 + i),
+        )
+      ).match(/BEGIN:(?:STANDARD|DAYLIGHT)/g),
+    ).toEqual(['BEGIN:STANDARD']);
   });
 });

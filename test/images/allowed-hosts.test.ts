@@ -63,7 +63,13 @@ describe('allowsUrl', () => {
 
   it('lets a bare entry reach the default ports 80 and 443 only', () => {
     const list = entries('images.local', '127.0.0.1');
-    for (const url of ['http://images.local/a.png', 'https://images.local/a.png', 'http://images.local:443/', 'https://images.local:80/', 'http://127.0.0.1/']) {
+    for (const url of [
+      'http://images.local/a.png',
+      'https://images.local/a.png',
+      'http://images.local:443/',
+      'https://images.local:80/',
+      'http://127.0.0.1/',
+    ]) {
       expect({ url, allowed: allows(list, url) }).toEqual({ url, allowed: true });
     }
     for (const url of ['http://images.local:8080/', 'https://images.local:8443/', 'http://127.0.0.1:6379/', 'http://127.0.0.1:22/']) {

@@ -275,13 +275,10 @@ describe('fetchImage: redirects', () => {
     expect(s.hits).toHaveLength(1);
   });
 
-  it.each(['file:///etc/passwd', 'ftp://127.0.0.1/x.png', 'javascript:alert(1)', 'http://user:pw@127.0.0.1/'])(
-    'refuses a redirect to %s',
-    async (target) => {
-      const s = await server((_req, res) => res.writeHead(302, { Location: target }).end());
-      expect(await codeOf(fetchImage(s.url(), local(s)))).toBe('bad-url');
-    },
-  );
+  it.each(['file:///etc/passwd', 'ftp://127.0.0.1/x.png', 'javascript:alert(1)', 'http://user:pw@127.0.0.1/'])('refuses a redirect to %s', async (target) => {
+    const s = await server((_req, res) => res.writeHead(302, { Location: target }).end());
+    expect(await codeOf(fetchImage(s.url(), local(s)))).toBe('bad-url');
+  });
 });
 
 /** Whether this machine can listen on ::1 (some containers have no IPv6 loopback). */

@@ -68,8 +68,7 @@ export function gif(width: number, height: number): Buffer {
 export function jpeg(width: number, height: number): Buffer {
   // Huffman tables with a single 1-bit code ("0") for DC category 0 and for end-of-block:
   // the one block encodes as the bits 00, padded with ones.
-  const huffman = (tableClass: number): Buffer =>
-    segment(0xc4, Buffer.from([tableClass << 4, 1, ...new Array<number>(15).fill(0), 0]));
+  const huffman = (tableClass: number): Buffer => segment(0xc4, Buffer.from([tableClass << 4, 1, ...new Array<number>(15).fill(0), 0]));
   return Buffer.concat([
     Buffer.from([0xff, 0xd8]),
     segment(0xe0, Buffer.from([...Buffer.from('JFIF\0', 'latin1'), 1, 1, 0, 0, 1, 0, 1, 0, 0])),
@@ -115,10 +114,7 @@ export type TestServer = {
 };
 
 /** Starts an HTTP server on the loopback interface only. */
-export async function serve(
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
-  host: '127.0.0.1' | '::1' = '127.0.0.1',
-): Promise<TestServer> {
+export async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void, host: '127.0.0.1' | '::1' = '127.0.0.1'): Promise<TestServer> {
   const hits: string[] = [];
   let headers: IncomingMessage['headers'] | undefined;
   const server = createServer((req, res) => {

@@ -20,7 +20,13 @@ describe('importSite and importedIds', () => {
     for (let i = 0; i < 12; i++) {
       const res = await source.request('POST', '/events', {
         as: 'admin',
-        json: { title: `Talk ${i}`, status: statuses[i % 4], start_date: `20${30 + i}-02-01 18:00:00`, end_date: `20${30 + i}-02-01 19:00:00`, venue: { venue: `Room ${i % 3}` } },
+        json: {
+          title: `Talk ${i}`,
+          status: statuses[i % 4],
+          start_date: `20${30 + i}-02-01 18:00:00`,
+          end_date: `20${30 + i}-02-01 19:00:00`,
+          venue: { venue: `Room ${i % 3}` },
+        },
       });
       expect(res.status, res.text).toBe(201);
     }

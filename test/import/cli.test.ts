@@ -32,7 +32,15 @@ describe('calendar-events-rest import', () => {
     for (let i = 0; i < EVENTS; i++) {
       await post(
         '/events',
-        { title: `Set ${i}`, status: i % 3 ? 'publish' : 'draft', start_date: `2031-01-01 20:00:00`, end_date: `2031-01-01 22:00:00`, categories: [jazz.id], venue: venue.id, organizer: [organizer.id] },
+        {
+          title: `Set ${i}`,
+          status: i % 3 ? 'publish' : 'draft',
+          start_date: `2031-01-01 20:00:00`,
+          end_date: `2031-01-01 22:00:00`,
+          categories: [jazz.id],
+          venue: venue.id,
+          organizer: [organizer.id],
+        },
         i % 4 ? 'admin' : 'author',
       );
     }
@@ -109,7 +117,9 @@ describe('calendar-events-rest import', () => {
     const args = ['import', `${source.origin}/wp-json`, '--db', db, '--auth', 'Bearer user-admin', '--rate', '1000'];
     const missing = await cli.run([...args, '--dry-run']);
     expect(missing.code).toBe(1);
-    expect(lines(missing.stderr)).toEqual([expect.stringMatching(/dry.sqlite: no such store; a dry run reads a migrated store \(run `calendar-events-rest migrate` first\)$/)]);
+    expect(lines(missing.stderr)).toEqual([
+      expect.stringMatching(/dry.sqlite: no such store; a dry run reads a migrated store \(run `calendar-events-rest migrate` first\)$/),
+    ]);
     expect((await cli.run(['migrate', '--db', db])).code).toBe(0);
     const dry = await cli.run([...args, '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
@@ -156,7 +166,8 @@ describe('calendar-events-rest import', () => {
 
   it('lists what the write rules changed, skips what they refuse, and keeps the HTML with --keep-html', async () => {
     const hostile = await hostileSource({
-      events: (res) => json(res, 200, archivePage('events', [sourceEvent(1, { title: '<script>alert(1)</script>Gig' }), sourceEvent(2, { website: 'javascript:alert(7)' })])),
+      events: (res) =>
+        json(res, 200, archivePage('events', [sourceEvent(1, { title: '<script>alert(1)</script>Gig' }), sourceEvent(2, { website: 'javascript:alert(7)' })])),
     });
     try {
       const args = ['import', hostile.root, '--rate', '1000'];

@@ -13,9 +13,30 @@ import { importTarget, type ImportTarget } from './target.js';
 // tribe/events/v1 into a fresh store on every database, compared through the API.
 
 const FIELDS = [
-  'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'title', 'description', 'excerpt', 'slug', 'all_day',
-  'start_date', 'end_date', 'utc_start_date', 'utc_end_date', 'timezone', 'timezone_abbr', 'cost', 'cost_details',
-  'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'title',
+  'description',
+  'excerpt',
+  'slug',
+  'all_day',
+  'start_date',
+  'end_date',
+  'utc_start_date',
+  'utc_end_date',
+  'timezone',
+  'timezone_abbr',
+  'cost',
+  'cost_details',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
 ];
 
 describe.each(DIALECTS)('importing events into $name', ({ url }) => {
@@ -102,7 +123,10 @@ describe.each(DIALECTS)('importing events into $name', ({ url }) => {
     expect(expected).toHaveLength(55);
     expect(await events(request)).toEqual(expected);
     // Term counts follow the published events, as the source's do.
-    const counts = async (ask: TestCalendar['request']) => ((await ask('GET', '/categories', { query: { hide_empty: 'false' } })).body.categories as { slug: string; count: number }[]).map((c) => [c.slug, c.count]).sort();
+    const counts = async (ask: TestCalendar['request']) =>
+      ((await ask('GET', '/categories', { query: { hide_empty: 'false' } })).body.categories as { slug: string; count: number }[])
+        .map((c) => [c.slug, c.count])
+        .sort();
     expect(await counts(request)).toEqual(await counts(source.request));
     const before = await store.db.selectFrom('posts').selectAll().orderBy('id').execute();
     const again = await importAll();
@@ -113,11 +137,16 @@ describe.each(DIALECTS)('importing events into $name', ({ url }) => {
   it('follows an event the source modified since: its status, terms and counts', async () => {
     const one = (await source.request('GET', '/events', { as: 'admin', query: { ...ALL_EVENTS, status: 'draft', per_page: 1 } })).body.events[0];
     await new Promise((r) => setTimeout(r, 1100));
-    expect((await source.request('POST', `/events/${one.id}`, { as: 'admin', json: { status: 'publish', categories: ['Music'], title: 'Now public' } })).status).toBe(200);
+    expect(
+      (await source.request('POST', `/events/${one.id}`, { as: 'admin', json: { status: 'publish', categories: ['Music'], title: 'Now public' } })).status,
+    ).toBe(200);
     const run = await importAll();
     expect(run.report).toMatchObject({ created: 0, updated: 1, unchanged: 54 });
     expect(await events(request)).toEqual(await events(source.request));
-    const counts = async (ask: TestCalendar['request']) => ((await ask('GET', '/categories', { query: { hide_empty: 'false' } })).body.categories as { slug: string; count: number }[]).map((c) => [c.slug, c.count]).sort();
+    const counts = async (ask: TestCalendar['request']) =>
+      ((await ask('GET', '/categories', { query: { hide_empty: 'false' } })).body.categories as { slug: string; count: number }[])
+        .map((c) => [c.slug, c.count])
+        .sort();
     expect(await counts(request)).toEqual(await counts(source.request));
   });
 });

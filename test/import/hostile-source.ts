@@ -130,7 +130,22 @@ export function sourceEvent(id: number, fields: Record<string, unknown> = {}): R
 
 /** A venue as the original shows it, with `fields` over it. */
 export function sourceVenue(id: number, fields: Record<string, unknown> = {}): Record<string, unknown> {
-  return { ...postFields(id), venue: `Venue ${id}`, address: '', city: 'Paris', country: '', province: '', state: '', zip: '', phone: '', stateprovince: '', website: '', show_map: true, show_map_link: true, ...fields };
+  return {
+    ...postFields(id),
+    venue: `Venue ${id}`,
+    address: '',
+    city: 'Paris',
+    country: '',
+    province: '',
+    state: '',
+    zip: '',
+    phone: '',
+    stateprovince: '',
+    website: '',
+    show_map: true,
+    show_map_link: true,
+    ...fields,
+  };
 }
 
 /** An organizer as the original shows it, with `fields` over it. */

@@ -39,12 +39,26 @@ describe.each(DIALECTS)('importing venues and organizers into $name', ({ url }) 
     for (let i = 0; i < 60; i++) {
       const res = await source.request('POST', '/venues', {
         as: i % 5 === 0 ? 'author' : 'admin',
-        json: { venue: `Salle n°${i} “L’Été”`, description: `<p>Première <strong>ligne</strong> ${i}</p>\n\nDeuxième`, address: `${i} rue de la Paix`, city: 'Paris', zip: '75002', country: 'France', phone: '+33 1 23', website: 'https://salle.example', show_map: i % 2 === 0 ? 'true' : 'false', status: statuses[i % 4] },
+        json: {
+          venue: `Salle n°${i} “L’Été”`,
+          description: `<p>Première <strong>ligne</strong> ${i}</p>\n\nDeuxième`,
+          address: `${i} rue de la Paix`,
+          city: 'Paris',
+          zip: '75002',
+          country: 'France',
+          phone: '+33 1 23',
+          website: 'https://salle.example',
+          show_map: i % 2 === 0 ? 'true' : 'false',
+          status: statuses[i % 4],
+        },
       });
       expect(res.status, res.text).toBe(201);
     }
     for (let i = 0; i < 7; i++) {
-      const res = await source.request('POST', '/organizers', { as: 'admin', json: { organizer: `Orga ${i} & Co`, email: `orga${i}@example.org`, phone: '555', website: 'https://orga.example', status: statuses[i % 4] } });
+      const res = await source.request('POST', '/organizers', {
+        as: 'admin',
+        json: { organizer: `Orga ${i} & Co`, email: `orga${i}@example.org`, phone: '555', website: 'https://orga.example', status: statuses[i % 4] },
+      });
       expect(res.status, res.text).toBe(201);
     }
     target = await importTarget(url, source, { authorization: 'Bearer user-admin' });

@@ -58,11 +58,13 @@ const COSTS: unknown[] = [
 
 /** Descriptions as authors write them: block tags, lists, quotes, preformatted text, entities, comments, shortcodes. */
 const DESCRIPTIONS = [
-  (i: number) => `<p>Programme <strong>${i}</strong> &amp; <a href="https://example.com/a?x=1&y=2">suite</a></p>\n\n<ul><li>Un</li><li>Deux</li></ul>\nDernière ligne -- "citée"`,
+  (i: number) =>
+    `<p>Programme <strong>${i}</strong> &amp; <a href="https://example.com/a?x=1&y=2">suite</a></p>\n\n<ul><li>Un</li><li>Deux</li></ul>\nDernière ligne -- "citée"`,
   (i: number) => `Intro ${i}\n<div class="note" id="n${i}">Body &eacute;t&eacute;&nbsp;!</div>\nAfter<br>line<br />two`,
   (i: number) => `<blockquote>Quote ${i}</blockquote>\n<pre>  keep\n    spaces -- "as is"</pre>\n<!-- a comment -->\n[gallery ids="1,2"] 5 > 3 < 4`,
   (i: number) => `Intro line ${i}\n<div\n  class="note"\n  id="n${i}">Body</div>\nAfter`,
-  (i: number) => `<h2>Titre ${i}</h2>\n<img src="https://img.example/a.png" alt="A &quot;b&quot;" width="10">\n<table><tr><td>a</td><td>b</td></tr></table>\n\n\n<em>fin</em>'s`,
+  (i: number) =>
+    `<h2>Titre ${i}</h2>\n<img src="https://img.example/a.png" alt="A &quot;b&quot;" width="10">\n<table><tr><td>a</td><td>b</td></tr></table>\n\n\n<em>fin</em>'s`,
 ];
 
 /** The site's zone (events with no zone of their own use it, on both sides). */
@@ -72,10 +74,46 @@ const STATUSES = ['publish', 'draft', 'pending', 'private', 'publish', 'future']
 
 /** Fields every event shows; the comparison checks it saw each of them. */
 const FIELDS = [
-  'id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'rest_url',
-  'title', 'description', 'excerpt', 'slug', 'image', 'all_day', 'start_date', 'start_date_details', 'end_date', 'end_date_details',
-  'utc_start_date', 'utc_start_date_details', 'utc_end_date', 'utc_end_date_details', 'timezone', 'timezone_abbr', 'cost', 'cost_details',
-  'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'categories', 'tags', 'venue', 'organizer', 'custom_fields',
+  'id',
+  'global_id',
+  'global_id_lineage',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'url',
+  'rest_url',
+  'title',
+  'description',
+  'excerpt',
+  'slug',
+  'image',
+  'all_day',
+  'start_date',
+  'start_date_details',
+  'end_date',
+  'end_date_details',
+  'utc_start_date',
+  'utc_start_date_details',
+  'utc_end_date',
+  'utc_end_date_details',
+  'timezone',
+  'timezone_abbr',
+  'cost',
+  'cost_details',
+  'website',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'custom_fields',
 ];
 
 interface Seeded {
@@ -97,7 +135,11 @@ async function seed(): Promise<Seeded> {
   });
   const imageHost = `127.0.0.1:${images.port}`;
   // WordPress' own collections beside it, as a site running the original serves them: events hidden from listings are found there.
-  const source = await httpCalendar(':memory:', { namespace: 'tribe/events/v1', timezone: SITE_ZONE, imageHosts: [imageHost] }, { mount: (app, calendar) => mountWordpressCollections(app, calendar) });
+  const source = await httpCalendar(
+    ':memory:',
+    { namespace: 'tribe/events/v1', timezone: SITE_ZONE, imageHosts: [imageHost] },
+    { mount: (app, calendar) => mountWordpressCollections(app, calendar) },
+  );
   const post = async (path: string, json: Record<string, unknown>, as: As = 'author') => {
     const res = await source.request('POST', path, { as, json });
     expect(res.status, `${path} ${JSON.stringify(json)} ${res.text}`).toBe(201);
@@ -109,11 +151,28 @@ async function seed(): Promise<Seeded> {
   await post('/tags', { name: 'open-air' }, 'admin');
   await post('/tags', { name: 'Été & famille' }, 'admin');
   const venues = [
-    await post('/venues', { venue: 'Salle “Pleyel”', address: '252 rue du Faubourg Saint-Honoré', city: 'Paris', zip: '75008', country: 'France', phone: '+33 1 42', website: 'https://pleyel.example/?a=1&b=2', show_map: 'true', show_map_link: 'false', image: images.url('/venue/40x30.png') }),
+    await post('/venues', {
+      venue: 'Salle “Pleyel”',
+      address: '252 rue du Faubourg Saint-Honoré',
+      city: 'Paris',
+      zip: '75008',
+      country: 'France',
+      phone: '+33 1 42',
+      website: 'https://pleyel.example/?a=1&b=2',
+      show_map: 'true',
+      show_map_link: 'false',
+      image: images.url('/venue/40x30.png'),
+    }),
     await post('/venues', { venue: 'Blue Note', city: 'New York', state: 'NY', description: '<p>Jazz <em>club</em></p>' }),
   ];
   const organizers = [
-    await post('/organizers', { organizer: 'Jazz & Co', email: 'jazz@example.org', phone: '555', website: 'https://jazz.example', image: images.url('/org/20x20.png') }),
+    await post('/organizers', {
+      organizer: 'Jazz & Co',
+      email: 'jazz@example.org',
+      phone: '555',
+      website: 'https://jazz.example',
+      image: images.url('/org/20x20.png'),
+    }),
     await post('/organizers', { organizer: 'Les Amis', description: 'Bénévoles' }),
     await post('/organizers', { organizer: 'Third' }),
   ];
@@ -150,7 +209,17 @@ async function seed(): Promise<Seeded> {
     events.push(event.id);
   }
   // HTML only an administrator's write keeps: the import filters it as an author's write does.
-  const unfiltered = await post('/events', { title: 'Embed', description: '<p>Watch</p><iframe src="https://video.example/1"></iframe>', start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 11:00:00', cost: '$25,50' }, 'admin');
+  const unfiltered = await post(
+    '/events',
+    {
+      title: 'Embed',
+      description: '<p>Watch</p><iframe src="https://video.example/1"></iframe>',
+      start_date: '2031-05-01 10:00:00',
+      end_date: '2031-05-01 11:00:00',
+      cost: '$25,50',
+    },
+    'admin',
+  );
   events.push(unfiltered.id);
   return {
     source,
@@ -186,7 +255,10 @@ describe.each(DIALECTS)('an import round trip into $name', ({ url }) => {
       // What an author's write kept passes the import's rules unchanged; the administrator's
       // iframe does not, and the report says so (the only value sanitising changed).
       expect(report.kinds.event.altered.map((a) => `${a.sourceId} ${a.field}`)).toEqual([`${site.unfiltered} description`]);
-      expect(report.kinds.event.altered[0]).toMatchObject({ from: expect.stringContaining('<iframe src="https://video.example/1"></iframe>') as unknown, to: expect.not.stringContaining('iframe') as unknown });
+      expect(report.kinds.event.altered[0]).toMatchObject({
+        from: expect.stringContaining('<iframe src="https://video.example/1"></iframe>') as unknown,
+        to: expect.not.stringContaining('iframe') as unknown,
+      });
       for (const kind of ['venue', 'organizer'] as const) expect(report.kinds[kind].altered, kind).toEqual([]);
 
       // Every event the source lists, hidden ones aside, is listed here in the same order.
@@ -198,7 +270,10 @@ describe.each(DIALECTS)('an import round trip into $name', ({ url }) => {
       expect(await listed(target.request)).toEqual(await listed(source.request));
 
       for (const id of events) {
-        const [there, here] = [await source.request('GET', `/events/${id}`, { as: 'admin', query: { context: 'edit' } }), await target.request('GET', `/events/${id}`, { as: 'admin', query: { context: 'edit' } })];
+        const [there, here] = [
+          await source.request('GET', `/events/${id}`, { as: 'admin', query: { context: 'edit' } }),
+          await target.request('GET', `/events/${id}`, { as: 'admin', query: { context: 'edit' } }),
+        ];
         expect(there.status, there.text).toBe(200);
         expect(here.status, here.text).toBe(200);
         // The source's URLs (its origin and host) written as the target's: nothing else is rewritten.
@@ -220,7 +295,8 @@ describe.each(DIALECTS)('an import round trip into $name', ({ url }) => {
         }
       }
       // The costs themselves, as a reminder of what is at stake (the first events' costs, in order).
-      const costs = async (ask: HttpCalendar['request']) => Promise.all(events.slice(0, 5).map(async (id) => (await ask('GET', `/events/${id}`, { as: 'admin' })).body.cost as string));
+      const costs = async (ask: HttpCalendar['request']) =>
+        Promise.all(events.slice(0, 5).map(async (id) => (await ask('GET', `/events/${id}`, { as: 'admin' })).body.cost as string));
       expect(await costs(target.request)).toEqual(await costs(source.request));
       expect(await costs(source.request)).toEqual(['$25,50', 'Free', '$10 – $20', '€5', '']);
     } finally {

@@ -9,7 +9,10 @@ import { importTarget, type ImportTarget } from './target.js';
 // run, `since`, and a source failing on some pages.
 
 /** A proxy in front of `origin` that answers 500 to the requests `fails` picks. */
-async function flakyProxy(origin: string, fails: (url: URL, attempt: number) => boolean): Promise<{ root: string; hits: string[]; heal(): void; close(): Promise<void> }> {
+async function flakyProxy(
+  origin: string,
+  fails: (url: URL, attempt: number) => boolean,
+): Promise<{ root: string; hits: string[]; heal(): void; close(): Promise<void> }> {
   let healthy = false;
   const attempts = new Map<string, number>();
   const hits: string[] = [];
@@ -27,7 +30,10 @@ async function flakyProxy(origin: string, fails: (url: URL, attempt: number) => 
     fetch(url, { headers }).then(
       async (answer) => {
         const body = Buffer.from(await answer.arrayBuffer());
-        res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => !['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(k))));
+        res.writeHead(
+          answer.status,
+          Object.fromEntries([...answer.headers].filter(([k]) => !['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(k))),
+        );
         res.end(body);
       },
       () => res.writeHead(502).end(),
@@ -62,11 +68,21 @@ describe('import runs', () => {
     ...more,
   });
   const run = (target: ImportTarget, more: Partial<ImportCalendarOptions> = {}) => importSite({ db: target.raw, tablePrefix: target.prefix }, options(more));
-  const same = async (target: ImportTarget) => expect(await calendarView(target.request, 'admin', site.ids, true)).toEqual(asTarget(await calendarView(site.source.request, 'admin', site.ids, true), site.source.origin));
+  const same = async (target: ImportTarget) =>
+    expect(await calendarView(target.request, 'admin', site.ids, true)).toEqual(
+      asTarget(await calendarView(site.source.request, 'admin', site.ids, true), site.source.origin),
+    );
   const rowCounts = async (target: ImportTarget) => {
     const out: Record<string, number> = {};
     for (const table of ['posts', 'terms', 'attachments', 'imported_items', 'changes'] as const) {
-      out[table] = Number((await target.store.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      out[table] = Number(
+        (
+          await target.store.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     }
     return out;
   };
@@ -110,7 +126,9 @@ describe('import runs', () => {
     await nextSecond();
     const since = new Date();
     const [event, venue] = [site.ids.event[8]!, site.ids.venue[1]!];
-    expect((await site.source.request('POST', `/events/${event}`, { as: 'admin', json: { title: 'Now at eight', venue: site.ids.venue[0] } })).status).toBe(200);
+    expect((await site.source.request('POST', `/events/${event}`, { as: 'admin', json: { title: 'Now at eight', venue: site.ids.venue[0] } })).status).toBe(
+      200,
+    );
     expect((await site.source.request('POST', `/venues/${venue}`, { as: 'admin', json: { city: 'Brooklyn' } })).status).toBe(200);
     const report = await run(full, { since });
     // Items imported before and unchanged since count as such; none was older and new here.
@@ -122,14 +140,25 @@ describe('import runs', () => {
     const fresh = await newTarget();
     const partial = await run(fresh, { since });
     // Scheduled events count too: a new post's modification date is its publication date.
-    const newer = (await site.source.db.selectFrom('posts').select('id').where('type', '=', 'event').where('status', '!=', 'trash').where('modified_utc', '>=', since.toISOString().slice(0, 19).replace('T', ' ')).execute()).map((r) => r.id);
+    const newer = (
+      await site.source.db
+        .selectFrom('posts')
+        .select('id')
+        .where('type', '=', 'event')
+        .where('status', '!=', 'trash')
+        .where('modified_utc', '>=', since.toISOString().slice(0, 19).replace('T', ' '))
+        .execute()
+    ).map((r) => r.id);
     expect(newer).toContain(event);
     expect(partial.kinds.event).toMatchObject({ created: newer.length, older: site.ids.event.length - newer.length, skipped: [] });
     // The edited venue, and the older venues and organizers those events link (pulled in for them).
     const venues = new Set([venue]);
     const organizers = new Set<number>();
     for (const id of newer) {
-      const e = (await site.source.request('GET', `/events/${id}`, { as: 'admin', query: { context: 'edit' } })).body as { venue: { id?: number }; organizer: { id: number }[] };
+      const e = (await site.source.request('GET', `/events/${id}`, { as: 'admin', query: { context: 'edit' } })).body as {
+        venue: { id?: number };
+        organizer: { id: number }[];
+      };
       if (e.venue.id !== undefined) venues.add(e.venue.id);
       for (const o of e.organizer) organizers.add(o.id);
     }
@@ -141,7 +170,7 @@ describe('import runs', () => {
     expect(uncounted(plainEmails(here.body))).toEqual(asTarget(uncounted(plainEmails(there.body)), site.source.origin));
   }, 120_000);
 
-  it('a protected item WordPress\' collection does not list (its pages shifted) is asked for by itself, and keeps its password', async () => {
+  it("a protected item WordPress' collection does not list (its pages shifted) is asked for by itself, and keeps its password", async () => {
     const target = await newTarget();
     const locked = site.protectedIds[0]!;
     site.quirks.unlisted.add(locked);
@@ -173,7 +202,9 @@ describe('import runs', () => {
       expect(first.kinds.venue).toMatchObject({ created: site.ids.venue.length, skipped: [] });
       expect(first.kinds.event.unreadPages).toEqual([expect.stringMatching(/^page 2 of 2 \(500 from .* \(internal_server_error\)\)$/)]);
       // Without WordPress' collections, protected events and organizers come redacted: left out, and said so.
-      expect(first.kinds.event.warnings[0]).toMatch(/^WordPress' own collection of events could not be read \(500 from .*\): events hidden from listings are not imported/);
+      expect(first.kinds.event.warnings[0]).toMatch(
+        /^WordPress' own collection of events could not be read \(500 from .*\): events hidden from listings are not imported/,
+      );
       expect(first.kinds.organizer.skipped).toEqual([{ sourceId: site.protectedIds[3], reason: expect.stringMatching(/^password-protected/) }]);
       expect(first.kinds.organizer.created).toBe(site.ids.organizer.length - 1);
       expect(proxy.hits.filter((h) => /\/events\?.*page=2/.test(h))).toHaveLength(3);
@@ -182,7 +213,8 @@ describe('import runs', () => {
       expect(listedFirst).toBeLessThan(site.ids.event.length);
       // Nothing is half-imported: every event here reads as at the source (but for term counts).
       const imported = [...(await target.store.db.selectFrom('posts').select('id').where('type', '=', 'event').execute())].map((r) => r.id);
-      const read = async (ask: ImportTarget['request'], id: number) => uncounted(plainEmails((await ask('GET', `/events/${id}`, { as: 'admin', query: { context: 'edit' } })).body));
+      const read = async (ask: ImportTarget['request'], id: number) =>
+        uncounted(plainEmails((await ask('GET', `/events/${id}`, { as: 'admin', query: { context: 'edit' } })).body));
       for (const id of imported) {
         const there = (await read(site.source.request, id)) as { organizer: { id: number }[] };
         // (but for the protected organizer, left out with the organizers: reported)

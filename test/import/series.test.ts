@@ -19,8 +19,14 @@ describe.each(DIALECTS)('importing recurring events into $name', ({ url }) => {
   });
 
   const occurrences = async (ask: TestCalendar['request']) =>
-    ((await ask('GET', '/events', { as: 'admin', query: { start_date: '2027-01-01', end_date: '2027-12-31', per_page: 50 } })).body.events as { title: string; start_date: string; utc_start_date: string; series?: { original_start: string } }[])
-      .map((e) => `${e.start_date} ${e.utc_start_date} ${e.title}${e.series ? ' (series)' : ''}`);
+    (
+      (await ask('GET', '/events', { as: 'admin', query: { start_date: '2027-01-01', end_date: '2027-12-31', per_page: 50 } })).body.events as {
+        title: string;
+        start_date: string;
+        utc_start_date: string;
+        series?: { original_start: string };
+      }[]
+    ).map((e) => `${e.start_date} ${e.utc_start_date} ${e.title}${e.series ? ' (series)' : ''}`);
 
   it('copies each series with its rules and cancellations, and reports edits of single occurrences', async () => {
     const post = async (json: Record<string, unknown>) => {
@@ -28,7 +34,12 @@ describe.each(DIALECTS)('importing recurring events into $name', ({ url }) => {
       expect(res.status, res.text).toBe(201);
       return res.body as { id: number };
     };
-    const weekly = await post({ title: 'Weekly yoga', start_date: '2027-03-22 09:00:00', end_date: '2027-03-22 10:00:00', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=5', 'EXDATE;TZID=Europe/Paris:20270405T090000'] });
+    const weekly = await post({
+      title: 'Weekly yoga',
+      start_date: '2027-03-22 09:00:00',
+      end_date: '2027-03-22 10:00:00',
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=5', 'EXDATE;TZID=Europe/Paris:20270405T090000'],
+    });
     await post({ title: 'Plain concert', start_date: '2027-04-01 20:00:00', end_date: '2027-04-01 22:00:00' });
     const listed = (await source.request('GET', `/events/${weekly.id}/occurrences`)).body.events as { id: number }[];
     expect((await source.request('DELETE', `/events/${listed[2]!.id}`, { as: 'admin' })).status).toBe(200);
@@ -36,16 +47,24 @@ describe.each(DIALECTS)('importing recurring events into $name', ({ url }) => {
 
     const target = await importTarget(url, source, {}, { namespace: 'tribe/events/v1', timezone: 'Europe/Paris' });
     try {
-      const report = await importSite({ db: target.raw, tablePrefix: target.prefix }, { root: `${source.origin}/wp-json`, authorization: 'Bearer user-admin', authors: (id) => id, images: false, requestsPerSecond: 1000 });
+      const report = await importSite(
+        { db: target.raw, tablePrefix: target.prefix },
+        { root: `${source.origin}/wp-json`, authorization: 'Bearer user-admin', authors: (id) => id, images: false, requestsPerSecond: 1000 },
+      );
       expect(report.kinds.event).toMatchObject({ created: 2, skipped: [] });
-      expect(report.kinds.event.warnings).toContainEqual(expect.stringMatching(new RegExp(`^event ${weekly.id}: 1 edited occurrence of this recurring event imported as the series shows them`)));
+      expect(report.kinds.event.warnings).toContainEqual(
+        expect.stringMatching(new RegExp(`^event ${weekly.id}: 1 edited occurrence of this recurring event imported as the series shows them`)),
+      );
       const expected = (await occurrences(source.request)).map((o) => o.replace('Weekly yoga outdoors', 'Weekly yoga'));
       expect(expected.filter((o) => o.includes('(series)'))).toHaveLength(3);
       expect(await occurrences(target.request)).toEqual(expected);
       const series = (await target.request('GET', '/events/by-slug/weekly-yoga', { as: 'admin' })).body;
       expect(series.recurrence).toEqual(['RRULE:FREQ=WEEKLY;COUNT=5', 'EXDATE;TZID=Europe/Paris:20270405T090000']);
       // A second run changes nothing.
-      const again = await importSite({ db: target.raw, tablePrefix: target.prefix }, { root: `${source.origin}/wp-json`, authorization: 'Bearer user-admin', authors: (id) => id, images: false, requestsPerSecond: 1000 });
+      const again = await importSite(
+        { db: target.raw, tablePrefix: target.prefix },
+        { root: `${source.origin}/wp-json`, authorization: 'Bearer user-admin', authors: (id) => id, images: false, requestsPerSecond: 1000 },
+      );
       expect(again.kinds.event).toMatchObject({ created: 0, updated: 0, unchanged: 2 });
       expect(await occurrences(target.request)).toEqual(expected);
     } finally {

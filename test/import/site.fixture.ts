@@ -36,7 +36,11 @@ export async function sourceSite(events = 64): Promise<SourceSite> {
   });
   const imageHost = `127.0.0.1:${images.port}`;
   const quirks: CollectionQuirks = { unlisted: new Set() };
-  const source = await httpCalendar(':memory:', { namespace: 'tribe/events/v1', timezone: 'Europe/Paris', imageHosts: [imageHost] }, { mount: (app, calendar) => mountWordpressCollections(app, calendar, quirks) });
+  const source = await httpCalendar(
+    ':memory:',
+    { namespace: 'tribe/events/v1', timezone: 'Europe/Paris', imageHosts: [imageHost] },
+    { mount: (app, calendar) => mountWordpressCollections(app, calendar, quirks) },
+  );
   const post = async (path: string, json: Record<string, unknown>, as: As = 'admin') => {
     const res = await source.request('POST', path, { as, json });
     expect(res.status, `${path} ${res.text}`).toBe(201);
@@ -50,13 +54,29 @@ export async function sourceSite(events = 64): Promise<SourceSite> {
   await post('/tags', { name: 'open-air' });
   await post('/tags', { name: 'Été & famille' });
   const venues = [
-    await post('/venues', { venue: 'Salle Pleyel', address: '252 rue du Faubourg Saint-Honoré', city: 'Paris', zip: '75008', country: 'France', phone: '+33 1 42', website: 'https://pleyel.example', show_map: 'true', image: images.url('/venue/40x30.png') }),
+    await post('/venues', {
+      venue: 'Salle Pleyel',
+      address: '252 rue du Faubourg Saint-Honoré',
+      city: 'Paris',
+      zip: '75008',
+      country: 'France',
+      phone: '+33 1 42',
+      website: 'https://pleyel.example',
+      show_map: 'true',
+      image: images.url('/venue/40x30.png'),
+    }),
     await post('/venues', { venue: 'Blue Note', city: 'New York', state: 'NY', show_map: 'false' }, 'author'),
     await post('/venues', { venue: 'Secret Garden', city: 'Tokyo', status: 'draft' }),
     await post('/venues', { venue: 'Locked Hall', city: 'Lyon', description: '<p>Behind a password</p>' }),
   ];
   const organizers = [
-    await post('/organizers', { organizer: 'Jazz & Co', email: 'jazz@example.org', phone: '555', website: 'https://jazz.example', image: images.url('/org/20x20.png') }),
+    await post('/organizers', {
+      organizer: 'Jazz & Co',
+      email: 'jazz@example.org',
+      phone: '555',
+      website: 'https://jazz.example',
+      image: images.url('/org/20x20.png'),
+    }),
     await post('/organizers', { organizer: 'Private Org', status: 'private' }),
     await post('/organizers', { organizer: 'Locked Org', email: 'locked@example.org', description: '<p>Only with the password</p>' }),
   ];
@@ -120,7 +140,12 @@ export async function sourceSite(events = 64): Promise<SourceSite> {
 
 /** `value` with the source's origin and host written as the target's (`http://example.org`). */
 export function asTarget(value: unknown, origin: string): unknown {
-  if (typeof value === 'string') return value.split(origin).join('http://example.org').split(new URL(origin).hostname + '?id=').join('example.org?id=');
+  if (typeof value === 'string')
+    return value
+      .split(origin)
+      .join('http://example.org')
+      .split(new URL(origin).hostname + '?id=')
+      .join('example.org?id=');
   if (Array.isArray(value)) return value.map((v) => asTarget(v, origin));
   if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asTarget(v, origin)]));
   return value;

@@ -33,7 +33,8 @@ describe('source requests', () => {
     const server = await serve((req, res) => {
       const n = (hits.get(req.url!) ?? 0) + 1;
       hits.set(req.url!, n);
-      if (req.url!.startsWith('/wp-json/tribe/events/v1/flaky')) return n < 3 ? json(res, 503, { code: 'down' }, { 'retry-after': '0' }) : json(res, 200, { ok: n });
+      if (req.url!.startsWith('/wp-json/tribe/events/v1/flaky'))
+        return n < 3 ? json(res, 503, { code: 'down' }, { 'retry-after': '0' }) : json(res, 200, { ok: n });
       if (req.url!.startsWith('/wp-json/tribe/events/v1/html')) {
         res.writeHead(200, { 'content-type': 'text/html' });
         return res.end(n < 2 ? '<html>proxy error</html>' : '');
@@ -133,7 +134,7 @@ describe('limiter', () => {
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(18);
   });
 
-  it('passes a failing task\'s error to its caller and goes on with the others', async () => {
+  it("passes a failing task's error to its caller and goes on with the others", async () => {
     const limiter = new Limiter(1, 1000);
     const failed = limiter.run(() => Promise.reject(new Error('boom')));
     const thrown = limiter.run(() => {
@@ -226,7 +227,13 @@ describe('reading archives page by page from a calendar under tribe/events/v1', 
       const year = 1990 + ((i * 7) % 120);
       const res = await t.request('POST', '/events', {
         as: 'admin',
-        json: { title: `Event ${i}`, status, date: status === 'future' ? '2099-01-01 00:00:00' : undefined, start_date: `${year}-05-01 10:00:00`, end_date: `${year}-05-01 11:00:00` },
+        json: {
+          title: `Event ${i}`,
+          status,
+          date: status === 'future' ? '2099-01-01 00:00:00' : undefined,
+          start_date: `${year}-05-01 10:00:00`,
+          end_date: `${year}-05-01 11:00:00`,
+        },
       });
       expect(res.status, res.text).toBe(201);
       (res.body.status === 'publish' ? ids.publish : ids.other).push(res.body.id);

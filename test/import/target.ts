@@ -25,7 +25,12 @@ export interface ImportTarget {
 }
 
 /** A migrated store with its own prefix on `url`, the record of imports from `source`, and a client reading it. */
-export async function importTarget(url: string, source: HttpCalendar, client: Omit<ImportCalendarOptions, 'root'> = {}, options: Partial<CalendarOptions> = {}): Promise<ImportTarget> {
+export async function importTarget(
+  url: string,
+  source: HttpCalendar,
+  client: Omit<ImportCalendarOptions, 'root'> = {},
+  options: Partial<CalendarOptions> = {},
+): Promise<ImportTarget> {
   const raw: Kysely<unknown> = await connectDatabase(url);
   const prefix = `imp${randomBytes(3).toString('hex')}_`;
   await migrateStore(raw, prefix);

@@ -21,12 +21,17 @@ describe.each(DIALECTS)('importing terms into $name', ({ url }) => {
     return res.body.id as number;
   };
   /** A taxonomy as an API answers it, its parents named by slug (ids differ between the sites). */
-  type Ask = (path: string, init: { query: Record<string, string | number> }) => Promise<{ body: { [k: string]: { id: number; name: string; slug: string; description: string; parent?: number }[] } }>;
+  type Ask = (
+    path: string,
+    init: { query: Record<string, string | number> },
+  ) => Promise<{ body: { [k: string]: { id: number; name: string; slug: string; description: string; parent?: number }[] } }>;
   const terms = async (ask: Ask, collection: string) => {
     const list: { id: number; name: string; slug: string; description: string; parent?: number }[] = [];
     for (let page = 1; page <= 2; page++) list.push(...(await ask(`/${collection}`, { query: { per_page: 50, page, hide_empty: 'false' } })).body[collection]!);
     const slugOf = new Map(list.map((t) => [t.id, t.slug]));
-    return list.map((t) => ({ name: t.name, slug: t.slug, description: t.description, parent: t.parent ? slugOf.get(t.parent) : undefined })).sort((a, b) => a.slug.localeCompare(b.slug));
+    return list
+      .map((t) => ({ name: t.name, slug: t.slug, description: t.description, parent: t.parent ? slugOf.get(t.parent) : undefined }))
+      .sort((a, b) => a.slug.localeCompare(b.slug));
   };
 
   beforeAll(async () => {
@@ -52,7 +57,9 @@ describe.each(DIALECTS)('importing terms into $name', ({ url }) => {
     // 56 tags over two pages of 50.
     expect(tags.report).toMatchObject({ created: 56, skipped: [] });
     for (const collection of ['categories', 'tags']) {
-      expect(await terms((p, init) => request('GET', p, init), collection), collection).toEqual(await terms((p, init) => source.request('GET', p, init), collection));
+      expect(await terms((p, init) => request('GET', p, init), collection), collection).toEqual(
+        await terms((p, init) => source.request('GET', p, init), collection),
+      );
     }
     const before = await store.db.selectFrom('terms').selectAll().orderBy('id').execute();
     const again = await importTerms(target.run(), CATEGORIES);
@@ -64,7 +71,9 @@ describe.each(DIALECTS)('importing terms into $name', ({ url }) => {
 
   it('updates what the source changed and adds what is new', async () => {
     const jazz = (await source.request('GET', '/categories', { query: { search: 'Jazz', hide_empty: 'false' } })).body.categories[0];
-    expect((await source.request('POST', `/categories/${jazz.id}`, { as: 'admin', json: { name: 'Jazz & Blues', description: 'Blue notes' } })).status).toBe(200);
+    expect((await source.request('POST', `/categories/${jazz.id}`, { as: 'admin', json: { name: 'Jazz & Blues', description: 'Blue notes' } })).status).toBe(
+      200,
+    );
     await create('categories', { name: 'Opera', parent: jazz.id });
     const run = await importTerms(target.run(), CATEGORIES);
     expect(run.report).toMatchObject({ created: 1, updated: 1, unchanged: 3 });

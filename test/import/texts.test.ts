@@ -23,7 +23,10 @@ const TEXTS = [
 
 describe('storedText', () => {
   it.each(TEXTS)('%j, rendered by the source, renders the same here', (raw) => {
-    for (const [field, render] of [['content', renderContent], ['excerpt', renderExcerpt]] as const) {
+    for (const [field, render] of [
+      ['content', renderContent],
+      ['excerpt', renderExcerpt],
+    ] as const) {
       const shown = render(filterForCaller(raw, false, field));
       expect(render(storedText(shown, field)), field).toBe(shown);
     }
@@ -35,6 +38,8 @@ describe('storedText', () => {
   });
 
   it('takes out the paragraphs wpautop added, but not in <pre> blocks', () => {
-    expect(withoutAddedParagraphs('<blockquote><p>a</p>\n<p>b</p></blockquote>\n<pre><p>kept</p>\n</pre><p>c</p>')).toBe('<blockquote>a\n\nb</blockquote>\n<pre><p>kept</p>\n</pre>c');
+    expect(withoutAddedParagraphs('<blockquote><p>a</p>\n<p>b</p></blockquote>\n<pre><p>kept</p>\n</pre><p>c</p>')).toBe(
+      '<blockquote>a\n\nb</blockquote>\n<pre><p>kept</p>\n</pre>c',
+    );
   });
 });

@@ -42,7 +42,12 @@ describe('redirects', () => {
 
     // Allowed by the operator (`--allow-host`): followed, and the source's credentials stay with the source.
     const before = source.authorizations.length;
-    const report = await importCalendar(target.store, { root: source.root, ...QUICK, authorization: 'Bearer secret', allowHosts: [`127.0.0.1:${internal.port}`] });
+    const report = await importCalendar(target.store, {
+      root: source.root,
+      ...QUICK,
+      authorization: 'Bearer secret',
+      allowHosts: [`127.0.0.1:${internal.port}`],
+    });
     expect(report.kinds.event).toMatchObject({ created: 1, skipped: [] });
     expect(internal.asked.map((u) => u.pathname)).toEqual(['/admin/events.json']);
     expect(internal.authorizations).toEqual([undefined]);

@@ -21,7 +21,9 @@ export interface CollectionQuirks {
 
 /** An item as the collection shows it, `modified_gmt` as WordPress writes it. */
 const shown = (r: { id: number; password: string | null; modified_utc: string }, edit: boolean) =>
-  edit ? { id: r.id, password: r.password ?? '', modified_gmt: r.modified_utc.replace(' ', 'T') } : { id: r.id, content: { protected: Boolean(r.password) }, modified_gmt: r.modified_utc.replace(' ', 'T') };
+  edit
+    ? { id: r.id, password: r.password ?? '', modified_gmt: r.modified_utc.replace(' ', 'T') }
+    : { id: r.id, content: { protected: Boolean(r.password) }, modified_gmt: r.modified_utc.replace(' ', 'T') };
 
 /** Mounts `/wp-json/wp/v2/{tribe_events,tribe_venue,tribe_organizer}[/id]` over the source's store. */
 export function mountWordpressCollections(app: Express, source: StoreCalendar, quirks: CollectionQuirks = { unlisted: new Set() }): void {
@@ -30,7 +32,12 @@ export function mountWordpressCollections(app: Express, source: StoreCalendar, q
     if (!type) return refuse(res, 404, 'rest_no_route', 'No route was found matching the URL and request method.');
     const signedIn = /^Bearer user-(admin|editor)$/.test(req.headers.authorization ?? '');
     if (!signedIn && req.query.context === 'edit') return refuse(res, 401, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
-    const row = await source.db.selectFrom('posts').select(['id', 'password', 'modified_utc', 'status']).where('type', '=', type).where('id', '=', Number(req.params.id)).executeTakeFirst();
+    const row = await source.db
+      .selectFrom('posts')
+      .select(['id', 'password', 'modified_utc', 'status'])
+      .where('type', '=', type)
+      .where('id', '=', Number(req.params.id))
+      .executeTakeFirst();
     if (!row || (!signedIn && row.status !== 'publish')) return refuse(res, 404, 'rest_post_invalid_id', 'Invalid post ID.');
     res.json(shown(row, req.query.context === 'edit'));
   });
@@ -41,14 +48,16 @@ export function mountWordpressCollections(app: Express, source: StoreCalendar, q
     const params = req.query as Record<string, string | undefined>;
     const statuses = (params.status ?? 'publish').split(',');
     if (!signedIn && statuses.some((s) => s !== 'publish')) return refuse(res, 400, 'rest_invalid_param', 'Invalid parameter(s): status');
-    if (!signedIn && params.context === 'edit') return refuse(res, 401, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
+    if (!signedIn && params.context === 'edit')
+      return refuse(res, 401, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
     const perPage = Math.min(Number(params.per_page ?? 10), 100);
     const page = Number(params.page ?? 1);
     let query = source.db.selectFrom('posts').select(['id', 'password', 'modified_utc']).where('type', '=', type).where('status', 'in', statuses);
     query = query.orderBy(params.orderby === 'id' ? 'id' : 'date', params.order === 'asc' ? 'asc' : 'desc');
     const rows = (await query.execute()).filter((r) => !quirks.unlisted.has(r.id));
     const pages = Math.ceil(rows.length / perPage);
-    if (page > Math.max(pages, 1)) return refuse(res, 400, 'rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.');
+    if (page > Math.max(pages, 1))
+      return refuse(res, 400, 'rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.');
     res.setHeader('X-WP-Total', String(rows.length));
     res.setHeader('X-WP-TotalPages', String(pages));
     res.json(rows.slice((page - 1) * perPage, page * perPage).map((r) => shown(r, req.query.context === 'edit')));

@@ -2,7 +2,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_EVENTS } from '../../src/import/events.js';
 import { importCalendar, type ImportCalendarOptions, type ImportReport } from '../../src/import/import-calendar.js';
 import { testCalendar, type TestCalendar } from '../helpers/harness.js';
-import { archivePage, hostileSource, json, sourceEvent, sourceOrganizer, sourceTerm, sourceVenue, sqliteTarget, type Target, type TestSite } from './hostile-source.js';
+import {
+  archivePage,
+  hostileSource,
+  json,
+  sourceEvent,
+  sourceOrganizer,
+  sourceTerm,
+  sourceVenue,
+  sqliteTarget,
+  type Target,
+  type TestSite,
+} from './hostile-source.js';
 
 // The importer treats its source as untrusted input (issue 28): every item goes through the
 // checks and cleaning of an API write of the same fields, against a small HTTP server.
@@ -67,7 +78,10 @@ describe('the API write rules', () => {
       ['date', '2027-99-99 99:99:99'],
       ['title', 'x'.repeat(100_001)],
     ]) {
-      const res = await api.request('POST', '/events', { as, json: { title: 'T', start_date: '2027-05-01 20:00:00', end_date: '2027-05-01 22:00:00', [field!]: value } });
+      const res = await api.request('POST', '/events', {
+        as,
+        json: { title: 'T', start_date: '2027-05-01 20:00:00', end_date: '2027-05-01 22:00:00', [field!]: value },
+      });
       expect(res.status, field).toBe(400);
     }
     return out;
@@ -117,7 +131,7 @@ describe('the API write rules', () => {
     expect(report.kinds.event.altered.find((a) => a.sourceId === 103 && a.field === 'title')).toMatchObject({ from: HOSTILE[2]!.title, to: 'alert(1)Concert' });
   });
 
-  it('keeps the source HTML with keepHtml, as an administrator\'s write would, and still refuses what it refuses', async () => {
+  it("keeps the source HTML with keepHtml, as an administrator's write would, and still refuses what it refuses", async () => {
     const { report, target } = await importHostile({ keepHtml: true });
     expect(report.kinds.event.skipped.map((s) => s.sourceId).sort()).toEqual([101, 104, 105, 107, 108]);
     const api = await written('admin');
@@ -131,9 +145,34 @@ describe('the API write rules', () => {
     const source = open(
       await hostileSource({
         venues: (res) =>
-          json(res, 200, archivePage('venues', [sourceVenue(201, { website: 'javascript:alert(7)' }), sourceVenue(202, { venue: 'Hall<script>alert(1)</script>', phone: '<b>555</b>\r\n1', address: 'x'.repeat(70_000) }), sourceVenue(203, { venue: '<iframe src="x"></iframe>Hall', phone: '<b>555</b>\r\n1' })])),
-        organizers: (res) => json(res, 200, archivePage('organizers', [sourceOrganizer(301, { organizer: '<iframe src="x"></iframe>', description: '' }), sourceOrganizer(302, { email: '<a href="x">a@b.example</a>' })])),
-        categories: (res) => json(res, 200, archivePage('categories', [sourceTerm(401, { name: '<b></b>' }), sourceTerm(402, { description: 'x'.repeat(70_000) }), sourceTerm(403, { slug: '../../x\r\ny' })])),
+          json(
+            res,
+            200,
+            archivePage('venues', [
+              sourceVenue(201, { website: 'javascript:alert(7)' }),
+              sourceVenue(202, { venue: 'Hall<script>alert(1)</script>', phone: '<b>555</b>\r\n1', address: 'x'.repeat(70_000) }),
+              sourceVenue(203, { venue: '<iframe src="x"></iframe>Hall', phone: '<b>555</b>\r\n1' }),
+            ]),
+          ),
+        organizers: (res) =>
+          json(
+            res,
+            200,
+            archivePage('organizers', [
+              sourceOrganizer(301, { organizer: '<iframe src="x"></iframe>', description: '' }),
+              sourceOrganizer(302, { email: '<a href="x">a@b.example</a>' }),
+            ]),
+          ),
+        categories: (res) =>
+          json(
+            res,
+            200,
+            archivePage('categories', [
+              sourceTerm(401, { name: '<b></b>' }),
+              sourceTerm(402, { description: 'x'.repeat(70_000) }),
+              sourceTerm(403, { slug: '../../x\r\ny' }),
+            ]),
+          ),
       }),
     );
     const target = open(await sqliteTarget());
@@ -151,4 +190,3 @@ describe('the API write rules', () => {
     expect(category.slug).toBe('x-y');
   });
 });
-

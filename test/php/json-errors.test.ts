@@ -77,7 +77,7 @@ describe('phpJsonError: json_decode($body, true) error codes', () => {
   });
 
   it('agrees with JSON.parse on what it accepts', () => {
-    const samples = [{ a: [1, 2, { b: 'c\u2028' }] }, [], 'x', 0, -0.5, 1e300, { '': null, 'é': ['\u0000\u001f'] }];
+    const samples = [{ a: [1, 2, { b: 'c\u2028' }] }, [], 'x', 0, -0.5, 1e300, { '': null, é: ['\u0000\u001f'] }];
     for (const value of samples) expect(codeOf(JSON.stringify(value))).toBe(0);
   });
 
@@ -95,6 +95,14 @@ describe('PHP numbers', () => {
   it.each(['', ' ', '1x', '0x1', '1e', 'e1', '--1', '1 1'])('not is_numeric(%j)', (text) => expect(isPhpNumeric(text)).toBe(false));
   it('reads whole values only', () => {
     expect([' 1', '1e0', '3.0', '+4', -5, 6].map(phpInteger)).toEqual([1, 1, 3, 4, -5, 6]);
-    expect(['1.5', 'a', '', '1e400', 2 ** 60, true, null].map(phpInteger)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect(['1.5', 'a', '', '1e400', 2 ** 60, true, null].map(phpInteger)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -40,7 +40,6 @@ describe('publicationDates', () => {
   const floating = (input: { date?: unknown; date_utc?: unknown }, zone?: string) => publicationDates(input, SITE, NOW, true, zone);
 
   describe('of a post in a floating status (draft, pending)', () => {
-
     it('has no UTC date without `date_utc`: now, or the sent `date`, as its local date', () => {
       expect(floating({})).toEqual({ date: NOW_LOCAL, date_utc: ZERO_DATE });
       expect(floating({ date: '2030-06-01 10:00:00' })).toEqual({ date: '2030-06-01 10:00:00', date_utc: ZERO_DATE });
@@ -169,7 +168,10 @@ describe('updatedPublicationDates', () => {
       date: '2030-06-01 10:00:00',
       date_utc: '2030-01-02 03:04:05',
     });
-    expect(update({ date: '2030-06-01T12:00:00Z' }, dated, 'publish', 'America/New_York')).toEqual({ date: '2030-06-01 12:00:00', date_utc: '2030-06-01 10:00:00' });
+    expect(update({ date: '2030-06-01T12:00:00Z' }, dated, 'publish', 'America/New_York')).toEqual({
+      date: '2030-06-01 12:00:00',
+      date_utc: '2030-06-01 10:00:00',
+    });
   });
 
   it('refuses an unparsable date, and sets nothing for a `null` one', () => {

@@ -38,11 +38,15 @@ describe.each(DIALECTS)('author on occurrence edits on $name', ({ url }) => {
 
   /** A weekly series of four made by `as`; its occurrence ids. */
   const series = async (t: TestCalendar, as: As, title: string) => {
-    const res = await t.request('POST', '/events', { as, json: { title, start_date: '2027-05-04 18:00:00', end_date: '2027-05-04 19:00:00', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'] } });
+    const res = await t.request('POST', '/events', {
+      as,
+      json: { title, start_date: '2027-05-04 18:00:00', end_date: '2027-05-04 19:00:00', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'] },
+    });
     expect(res.status, res.text).toBe(201);
     return { id: res.body.id as number, occurrences: await ids(t, res.body.id as number) };
   };
-  const ids = async (t: TestCalendar, seriesId: number) => ((await t.request('GET', `/events/${seriesId}/occurrences`, { as: 'admin' })).body.events as Shown[]).map((o) => o.id);
+  const ids = async (t: TestCalendar, seriesId: number) =>
+    ((await t.request('GET', `/events/${seriesId}/occurrences`, { as: 'admin' })).body.events as Shown[]).map((o) => o.id);
   /** Each occurrence's author, title and series, as an administrator reads it by its id. */
   const shown = async (t: TestCalendar, occurrences: number[]) =>
     Promise.all(
@@ -64,9 +68,24 @@ describe.each(DIALECTS)('author on occurrence edits on $name', ({ url }) => {
       const title = `Loose ${role} ${scope}`;
       expect(after).toEqual(
         {
-          this: [[me, title, s.id], ['1', 'Renamed', s.id], [me, title, s.id], [me, title, s.id]],
-          following: [[me, title, s.id], ['1', 'Renamed', split], ['1', 'Renamed', split], ['1', 'Renamed', split]],
-          all: [['1', 'Renamed', s.id], ['1', 'Renamed', s.id], ['1', 'Renamed', s.id], ['1', 'Renamed', s.id]],
+          this: [
+            [me, title, s.id],
+            ['1', 'Renamed', s.id],
+            [me, title, s.id],
+            [me, title, s.id],
+          ],
+          following: [
+            [me, title, s.id],
+            ['1', 'Renamed', split],
+            ['1', 'Renamed', split],
+            ['1', 'Renamed', split],
+          ],
+          all: [
+            ['1', 'Renamed', s.id],
+            ['1', 'Renamed', s.id],
+            ['1', 'Renamed', s.id],
+            ['1', 'Renamed', s.id],
+          ],
         }[scope],
       );
       if (scope === 'following') expect(split).not.toBe(s.id);
@@ -82,7 +101,11 @@ describe.each(DIALECTS)('author on occurrence edits on $name', ({ url }) => {
         expect([res.status, res.body.author], res.text).toEqual([200, '1']);
         return;
       }
-      expect([res.status, res.body.code, res.body.message]).toEqual([403, 'rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.']);
+      expect([res.status, res.body.code, res.body.message]).toEqual([
+        403,
+        'rest_cannot_edit_others',
+        'Sorry, you are not allowed to update posts as this user.',
+      ]);
       expect(await shown(strict, s.occurrences)).toEqual(before);
       expect(await ids(strict, s.id)).toEqual(s.occurrences);
       // Naming oneself is allowed.
@@ -91,7 +114,7 @@ describe.each(DIALECTS)('author on occurrence edits on $name', ({ url }) => {
     });
   });
 
-  it.each(SCOPES)('scope=%s without author keeps the series\' author on the override or the split series', async (scope) => {
+  it.each(SCOPES)("scope=%s without author keeps the series' author on the override or the split series", async (scope) => {
     const s = await series(loose, 'editor', `Kept ${scope}`);
     // An administrator edits the editor's series: the author stays the editor.
     const res = await loose.request('POST', `/events/${s.occurrences[2]}`, { as: 'admin', json: { scope, title: 'Edited' } });

@@ -40,9 +40,13 @@ describe.each(DIALECTS)('recurrence within a budget of work on $name', ({ url })
 
   it('refuses a rule whose walk would pass recurrence.maxCandidates, naming what multiplies it', async () => {
     // Every hour of every day of the year, picking the last: 9,000 candidate dates a year.
-    const res = await post(['RRULE:FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYSETPOS=-1;COUNT=3']);
+    const res = await post([
+      'RRULE:FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYSETPOS=-1;COUNT=3',
+    ]);
     expect(res.status, res.text).toBe(400);
-    expect(res.body.data.params.recurrence).toMatch(/too costly to expand: its BYDAY \(7 values\), BYHOUR \(24 values\) make the rule look at more than 5000 candidate dates \(recurrence\.maxCandidates\)/);
+    expect(res.body.data.params.recurrence).toMatch(
+      /too costly to expand: its BYDAY \(7 values\), BYHOUR \(24 values\) make the rule look at more than 5000 candidate dates \(recurrence\.maxCandidates\)/,
+    );
     // The same rule with fewer values is fine.
     const fine = await post(['RRULE:FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYHOUR=9;BYSETPOS=-1;COUNT=3']);
     expect(fine.status, fine.text).toBe(201);
@@ -59,7 +63,13 @@ describe('a series stored under a looser bound', () => {
     const db = join(dir, 'calendar.db');
     loose = createCalendar({ db, timezone: 'UTC', baseUrl: 'http://example.org' });
     await loose.migrate();
-    strict = createCalendar({ db, timezone: 'UTC', baseUrl: 'http://example.org', recurrence: { maxCandidates: 800, horizonMonths: 24, maxHorizonMonths: 240 }, onError: (e) => reported.push(e) });
+    strict = createCalendar({
+      db,
+      timezone: 'UTC',
+      baseUrl: 'http://example.org',
+      recurrence: { maxCandidates: 800, horizonMonths: 24, maxHorizonMonths: 240 },
+      onError: (e) => reported.push(e),
+    });
   });
   afterAll(async () => {
     await loose?.close();
@@ -68,7 +78,10 @@ describe('a series stored under a looser bound', () => {
   });
 
   it('keeps being read and indexed as far as the budget reaches, is reported once, and is refused only when edited', async () => {
-    const created = await requester(loose)('POST', '/events', { as: 'admin', json: { title: 'Daily', start_date: '2026-01-01 09:00:00', end_date: '2026-01-01 10:00:00', recurrence: ['RRULE:FREQ=DAILY'] } });
+    const created = await requester(loose)('POST', '/events', {
+      as: 'admin',
+      json: { title: 'Daily', start_date: '2026-01-01 09:00:00', end_date: '2026-01-01 10:00:00', recurrence: ['RRULE:FREQ=DAILY'] },
+    });
     expect(created.status, created.text).toBe(201);
     const request = requester(strict);
     const listed = await request('GET', '/events', { query: { start_date: '2026-01-01', end_date: '2026-01-31' } });

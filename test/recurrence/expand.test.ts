@@ -48,7 +48,11 @@ const EXAMPLES: [string, string, string, string[]?][] = [
   ['Every other week', '1997-09-02 09:00:00', 'FREQ=WEEKLY;INTERVAL=2;WKST=SU'],
   ['Weekly on Tuesday and Thursday for five weeks (until)', '1997-09-02 09:00:00', 'FREQ=WEEKLY;UNTIL=19971007T000000Z;WKST=SU;BYDAY=TU,TH'],
   ['Weekly on Tuesday and Thursday for five weeks (count)', '1997-09-02 09:00:00', 'FREQ=WEEKLY;COUNT=10;WKST=SU;BYDAY=TU,TH'],
-  ['Every other week on Monday, Wednesday and Friday until December 24, 1997', '1997-09-01 09:00:00', 'FREQ=WEEKLY;INTERVAL=2;UNTIL=19971224T000000Z;WKST=SU;BYDAY=MO,WE,FR'],
+  [
+    'Every other week on Monday, Wednesday and Friday until December 24, 1997',
+    '1997-09-01 09:00:00',
+    'FREQ=WEEKLY;INTERVAL=2;UNTIL=19971224T000000Z;WKST=SU;BYDAY=MO,WE,FR',
+  ],
   ['Every other week on Tuesday and Thursday, for 8 occurrences', '1997-09-02 09:00:00', 'FREQ=WEEKLY;INTERVAL=2;COUNT=8;WKST=SU;BYDAY=TU,TH'],
   ['Monthly on the first Friday for 10 occurrences', '1997-09-05 09:00:00', 'FREQ=MONTHLY;COUNT=10;BYDAY=1FR'],
   ['Monthly on the first Friday until December 24, 1997', '1997-09-05 09:00:00', 'FREQ=MONTHLY;UNTIL=19971224T000000Z;BYDAY=1FR'],
@@ -67,7 +71,11 @@ const EXAMPLES: [string, string, string, string[]?][] = [
   ['Every Friday the 13th', '1997-09-02 09:00:00', 'FREQ=MONTHLY;BYDAY=FR;BYMONTHDAY=13', ['1997-09-02 09:00:00']],
   ['The first Saturday that follows the first Sunday of the month', '1997-09-13 09:00:00', 'FREQ=MONTHLY;BYDAY=SA;BYMONTHDAY=7,8,9,10,11,12,13'],
   ['U.S. Presidential Election day', '1996-11-05 09:00:00', 'FREQ=YEARLY;INTERVAL=4;BYMONTH=11;BYDAY=TU;BYMONTHDAY=2,3,4,5,6,7,8'],
-  ['The third instance into the month of one of Tuesday, Wednesday or Thursday, for 3 months', '1997-09-04 09:00:00', 'FREQ=MONTHLY;COUNT=3;BYDAY=TU,WE,TH;BYSETPOS=3'],
+  [
+    'The third instance into the month of one of Tuesday, Wednesday or Thursday, for 3 months',
+    '1997-09-04 09:00:00',
+    'FREQ=MONTHLY;COUNT=3;BYDAY=TU,WE,TH;BYSETPOS=3',
+  ],
   ['The second-to-last weekday of the month', '1997-09-29 09:00:00', 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-2'],
   ['WKST=MO changes the set', '1997-08-05 09:00:00', 'FREQ=WEEKLY;INTERVAL=2;COUNT=4;BYDAY=TU,SU;WKST=MO'],
   ['WKST=SU changes the set', '1997-08-05 09:00:00', 'FREQ=WEEKLY;INTERVAL=2;COUNT=4;BYDAY=TU,SU;WKST=SU'],
@@ -78,7 +86,12 @@ const EXAMPLES: [string, string, string, string[]?][] = [
 // lists are the reference for these.
 const RFC_ONLY: [string, string, string, string[]][] = [
   ['Every 20th Monday of the year', '1997-05-19 09:00:00', 'FREQ=YEARLY;BYDAY=20MO', ['1997-05-19 09:00:00', '1998-05-18 09:00:00', '1999-05-17 09:00:00']],
-  ['Monday of week number 20', '1997-05-12 09:00:00', 'FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO', ['1997-05-12 09:00:00', '1998-05-11 09:00:00', '1999-05-17 09:00:00']],
+  [
+    'Monday of week number 20',
+    '1997-05-12 09:00:00',
+    'FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO',
+    ['1997-05-12 09:00:00', '1998-05-11 09:00:00', '1999-05-17 09:00:00'],
+  ],
 ];
 
 describe('expanding RFC 5545 rules', () => {
@@ -99,8 +112,16 @@ describe('expanding RFC 5545 rules', () => {
 
   it('stops at the limit and says there were more', () => {
     const s = series('2026-01-01 09:00:00', ['RRULE:FREQ=DAILY']);
-    expect(expandStarts(s, undefined, '2026-12-31 23:59:59', 10, BUDGET)).toEqual({ starts: expect.arrayContaining(['2026-01-10 09:00:00']), more: true, exhausted: false });
-    expect(expandStarts(s, undefined, '2026-01-05 23:59:59', 10, BUDGET)).toEqual({ starts: ['2026-01-01 09:00:00', '2026-01-02 09:00:00', '2026-01-03 09:00:00', '2026-01-04 09:00:00', '2026-01-05 09:00:00'], more: false, exhausted: false });
+    expect(expandStarts(s, undefined, '2026-12-31 23:59:59', 10, BUDGET)).toEqual({
+      starts: expect.arrayContaining(['2026-01-10 09:00:00']),
+      more: true,
+      exhausted: false,
+    });
+    expect(expandStarts(s, undefined, '2026-01-05 23:59:59', 10, BUDGET)).toEqual({
+      starts: ['2026-01-01 09:00:00', '2026-01-02 09:00:00', '2026-01-03 09:00:00', '2026-01-04 09:00:00', '2026-01-05 09:00:00'],
+      more: false,
+      exhausted: false,
+    });
   });
 
   it('adds RDATEs and takes EXDATEs out, given in UTC, in another zone, floating or as dates', () => {
@@ -112,7 +133,13 @@ describe('expanding RFC 5545 rules', () => {
       'RDATE:20260304T180000',
       'RDATE;VALUE=DATE:20260305',
     ]);
-    expect(expandStarts(s, undefined, '2026-12-31 00:00:00', 100, BUDGET).starts).toEqual(['2026-03-02 09:00:00', '2026-03-04 18:00:00', '2026-03-05 09:00:00', '2026-03-30 09:00:00', '2026-04-06 09:00:00']);
+    expect(expandStarts(s, undefined, '2026-12-31 00:00:00', 100, BUDGET).starts).toEqual([
+      '2026-03-02 09:00:00',
+      '2026-03-04 18:00:00',
+      '2026-03-05 09:00:00',
+      '2026-03-30 09:00:00',
+      '2026-04-06 09:00:00',
+    ]);
   });
 });
 
@@ -125,7 +152,11 @@ describe('placing occurrences in the event zone (RFC 5545 §3.3.5)', () => {
 
   it('keeps 09:00 in Paris across the spring change', () => {
     const s = series('2026-03-22 09:00:00', ['RRULE:FREQ=WEEKLY'], 'Europe/Paris');
-    expect(place(s, '2026-03-22 00:00:00', '2026-04-05 23:59:59')).toEqual(['2026-03-22 09:00:00 2026-03-22 08:00:00', '2026-03-29 09:00:00 2026-03-29 07:00:00', '2026-04-05 09:00:00 2026-04-05 07:00:00']);
+    expect(place(s, '2026-03-22 00:00:00', '2026-04-05 23:59:59')).toEqual([
+      '2026-03-22 09:00:00 2026-03-22 08:00:00',
+      '2026-03-29 09:00:00 2026-03-29 07:00:00',
+      '2026-04-05 09:00:00 2026-04-05 07:00:00',
+    ]);
   });
 
   it('moves a time in the spring gap forward for that day only, and takes the first of a repeated hour', () => {
@@ -137,20 +168,34 @@ describe('placing occurrences in the event zone (RFC 5545 §3.3.5)', () => {
       '2026-03-10 02:30:00 2026-03-10 06:30:00',
     ]);
     // The occurrence keeps the original start it is known by.
-    expect(occurrenceTimes(daily, '2026-03-08 02:30:00')).toMatchObject({ originalStart: '2026-03-08 02:30:00', start_local: '2026-03-08 03:30:00', end_local: '2026-03-08 03:30:00' });
+    expect(occurrenceTimes(daily, '2026-03-08 02:30:00')).toMatchObject({
+      originalStart: '2026-03-08 02:30:00',
+      start_local: '2026-03-08 03:30:00',
+      end_local: '2026-03-08 03:30:00',
+    });
     const autumn = series('2026-10-31 01:30:00', ['RRULE:FREQ=DAILY;COUNT=2']);
-    expect(place(autumn, '2026-10-01 00:00:00', '2026-11-30 00:00:00')).toEqual(['2026-10-31 01:30:00 2026-10-31 05:30:00', '2026-11-01 01:30:00 2026-11-01 05:30:00']);
+    expect(place(autumn, '2026-10-01 00:00:00', '2026-11-30 00:00:00')).toEqual([
+      '2026-10-31 01:30:00 2026-10-31 05:30:00',
+      '2026-11-01 01:30:00 2026-11-01 05:30:00',
+    ]);
     const paris = series('2026-10-24 02:30:00', ['RRULE:FREQ=DAILY;COUNT=2'], 'Europe/Paris');
-    expect(place(paris, '2026-10-01 00:00:00', '2026-11-30 00:00:00')).toEqual(['2026-10-24 02:30:00 2026-10-24 00:30:00', '2026-10-25 02:30:00 2026-10-25 00:30:00']);
+    expect(place(paris, '2026-10-01 00:00:00', '2026-11-30 00:00:00')).toEqual([
+      '2026-10-24 02:30:00 2026-10-24 00:30:00',
+      '2026-10-25 02:30:00 2026-10-25 00:30:00',
+    ]);
   });
 
-  it('gives the same instants whatever the host process\'s TZ', () => {
+  it("gives the same instants whatever the host process's TZ", () => {
     const cases = () =>
       [
         place(series('2026-03-22 09:00:00', ['RRULE:FREQ=WEEKLY;COUNT=3'], 'Europe/Paris'), '2026-01-01 00:00:00', '2026-12-31 00:00:00'),
         place(series('2026-03-07 02:30:00', ['RRULE:FREQ=DAILY;COUNT=4']), '2026-01-01 00:00:00', '2026-12-31 00:00:00'),
         place(series('2026-10-31 01:30:00', ['RRULE:FREQ=DAILY;COUNT=2', 'RDATE:20261101T063000Z']), '2026-01-01 00:00:00', '2026-12-31 00:00:00'),
-        place(series('2026-01-30 23:30:00', ['RRULE:FREQ=MONTHLY;BYDAY=-1FR;UNTIL=20261231T000000Z'], 'Asia/Tokyo'), '2026-01-01 00:00:00', '2026-12-31 00:00:00'),
+        place(
+          series('2026-01-30 23:30:00', ['RRULE:FREQ=MONTHLY;BYDAY=-1FR;UNTIL=20261231T000000Z'], 'Asia/Tokyo'),
+          '2026-01-01 00:00:00',
+          '2026-12-31 00:00:00',
+        ),
       ].flat();
     const saved = process.env.TZ;
     try {
@@ -169,8 +214,18 @@ describe('placing occurrences in the event zone (RFC 5545 §3.3.5)', () => {
   });
 
   it('keeps the length of all-day and multi-day occurrences in days', () => {
-    const s: SeriesTimes = { start: '2026-03-28 00:00:00', end: '2026-03-29 23:59:59', zone: 'Europe/Paris', recurrence: parseRecurrence(['RRULE:FREQ=WEEKLY;COUNT=2'], 'Europe/Paris', LIMITS)! };
-    expect(occurrenceTimes(s, '2026-04-04 00:00:00')).toMatchObject({ start_local: '2026-04-04 00:00:00', end_local: '2026-04-05 23:59:59', start_utc: '2026-04-03 22:00:00', end_utc: '2026-04-05 21:59:59' });
+    const s: SeriesTimes = {
+      start: '2026-03-28 00:00:00',
+      end: '2026-03-29 23:59:59',
+      zone: 'Europe/Paris',
+      recurrence: parseRecurrence(['RRULE:FREQ=WEEKLY;COUNT=2'], 'Europe/Paris', LIMITS)!,
+    };
+    expect(occurrenceTimes(s, '2026-04-04 00:00:00')).toMatchObject({
+      start_local: '2026-04-04 00:00:00',
+      end_local: '2026-04-05 23:59:59',
+      start_utc: '2026-04-03 22:00:00',
+      end_utc: '2026-04-05 21:59:59',
+    });
   });
 });
 
@@ -219,16 +274,31 @@ describe('reading recurrence lines', () => {
 describe('rules that cannot be expanded', () => {
   const refuse = (rule: string) => expect(() => parseRecurrence([`RRULE:${rule}`], 'UTC', LIMITS), rule).toThrow(RecurrenceError);
 
-  it('refuses parts out of RFC 5545\'s ranges, parts it does not name, and COUNT with UNTIL', () => {
-    for (const rule of ['FREQ=YEARLY;BYWEEKNO=60', 'FREQ=DAILY;BYHOUR=25', 'FREQ=MONTHLY;BYMONTHDAY=0', 'FREQ=WEEKLY;BYDAY=MX', 'FREQ=MONTHLY;BYDAY=60MO', 'FREQ=WEEKLY;INTERVAL=0', 'FREQ=WEEKLY;WKST=XX', 'FREQ=YEARLY;BYSETPOS=400;BYDAY=MO']) refuse(rule);
-    for (const rule of ['FREQ=DAILY;RSCALE=GREGORIAN', 'FREQ=DAILY;X-FOO=1', 'FREQ=DAILY;FREQ=WEEKLY', 'FREQ=DAILY;COUNT=2;UNTIL=20300101T000000Z']) refuse(rule);
+  it("refuses parts out of RFC 5545's ranges, parts it does not name, and COUNT with UNTIL", () => {
+    for (const rule of [
+      'FREQ=YEARLY;BYWEEKNO=60',
+      'FREQ=DAILY;BYHOUR=25',
+      'FREQ=MONTHLY;BYMONTHDAY=0',
+      'FREQ=WEEKLY;BYDAY=MX',
+      'FREQ=MONTHLY;BYDAY=60MO',
+      'FREQ=WEEKLY;INTERVAL=0',
+      'FREQ=WEEKLY;WKST=XX',
+      'FREQ=YEARLY;BYSETPOS=400;BYDAY=MO',
+    ])
+      refuse(rule);
+    for (const rule of ['FREQ=DAILY;RSCALE=GREGORIAN', 'FREQ=DAILY;X-FOO=1', 'FREQ=DAILY;FREQ=WEEKLY', 'FREQ=DAILY;COUNT=2;UNTIL=20300101T000000Z'])
+      refuse(rule);
   });
 
   it('refuses, before any walk, a BYSETPOS past the set it selects from and days that never come (issue 28)', () => {
     const days = Array.from({ length: 366 }, (_, i) => i + 1).join(',');
     // The outside review's rules: 259 s and 40 s of blocked event loop before.
-    expect(() => parseRecurrence([`RRULE:FREQ=YEARLY;BYYEARDAY=${days};BYSETPOS=366;BYMONTH=2`], 'UTC', LIMITS)).toThrow(/BYSETPOS=366 selects from at most 29 instants per year/);
-    expect(() => parseRecurrence(['RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYSETPOS=8'], 'UTC', LIMITS)).toThrow(/BYSETPOS=8 selects from at most 7 instants per week/);
+    expect(() => parseRecurrence([`RRULE:FREQ=YEARLY;BYYEARDAY=${days};BYSETPOS=366;BYMONTH=2`], 'UTC', LIMITS)).toThrow(
+      /BYSETPOS=366 selects from at most 29 instants per year/,
+    );
+    expect(() => parseRecurrence(['RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYSETPOS=8'], 'UTC', LIMITS)).toThrow(
+      /BYSETPOS=8 selects from at most 7 instants per week/,
+    );
     expect(() => parseRecurrence(['RRULE:FREQ=MONTHLY;BYHOUR=9,10;BYDAY=MO;BYSETPOS=11'], 'UTC', LIMITS)).toThrow(/at most 10 instants per month/);
     expect(() => parseRecurrence(['RRULE:FREQ=YEARLY;BYMONTH=4,6;BYMONTHDAY=31'], 'UTC', LIMITS)).toThrow(/never matches/);
     // A BYSETPOS of which one value can select is a rule that works.
@@ -239,12 +309,18 @@ describe('rules that cannot be expanded', () => {
 
   it('walks a rule that never matches only as far as its budget of work', () => {
     // Day 366 of a year is never in January: nothing tells before the walk.
-    const never = { start: '2026-01-01 09:00:00', end: '2026-01-01 10:00:00', zone: 'UTC', recurrence: parseRecurrence(['RRULE:FREQ=DAILY;BYYEARDAY=366;BYMONTH=1'], 'UTC', LIMITS)! };
+    const never = {
+      start: '2026-01-01 09:00:00',
+      end: '2026-01-01 10:00:00',
+      zone: 'UTC',
+      recurrence: parseRecurrence(['RRULE:FREQ=DAILY;BYYEARDAY=366;BYMONTH=1'], 'UTC', LIMITS)!,
+    };
     expect(expandStarts(never, undefined, '2036-12-31 00:00:00', 100, BUDGET)).toEqual({ starts: ['2026-01-01 09:00:00'], more: false, exhausted: false });
     expect(expandStarts(never, undefined, '9999-12-31 00:00:00', 100, BUDGET)).toEqual({ starts: ['2026-01-01 09:00:00'], more: false, exhausted: true });
     // The same answer for the same budget, whatever the machine: the walk counts, it does not time.
     const parts = ruleParts('FREQ=DAILY;BYYEARDAY=366;BYMONTH=1')!;
-    const walk = (budget: number) => walkRule(parts, { start: secondsOf('2026-01-01 09:00:00'), from: 0, to: secondsOf('9999-12-31 00:00:00'), max: 10, budget });
+    const walk = (budget: number) =>
+      walkRule(parts, { start: secondsOf('2026-01-01 09:00:00'), from: 0, to: secondsOf('9999-12-31 00:00:00'), max: 10, budget });
     expect(walk(1000).spent).toBe(walk(1000).spent);
     expect(walk(1000).spent).toBeLessThan(1010);
     expect(walk(BUDGET).spent).toBeLessThan(BUDGET + 10);

@@ -57,21 +57,51 @@ describe.each(DIALECTS)('recurring events in the iCalendar feed on $name', ({ ur
     for (let page = 1; ; page++) {
       const res = await t.request('GET', '/events', { as, query: { start_date: start, end_date: end, per_page: 50, page } });
       expect(res.status).toBe(200);
-      out.push(...(res.body.events as { utc_start_date: string; start_date: string; all_day: boolean; title: string }[]).map((e) => `${e.all_day ? e.start_date.slice(0, 10) : isoOf(e.utc_start_date)} ${e.title}`));
+      out.push(
+        ...(res.body.events as { utc_start_date: string; start_date: string; all_day: boolean; title: string }[]).map(
+          (e) => `${e.all_day ? e.start_date.slice(0, 10) : isoOf(e.utc_start_date)} ${e.title}`,
+        ),
+      );
       if (page >= res.body.total_pages) return out.sort();
     }
   };
 
   it('writes each series once, and ical.js expands the feed to what the archive lists', async () => {
     // Across the spring change in Paris, with an edit, a cancellation and an extra date.
-    await create({ title: 'Paris choir', start_date: '2027-03-15 09:00:00', end_date: '2027-03-15 10:00:00', timezone: 'Europe/Paris', recurrence: ['RRULE:FREQ=WEEKLY;UNTIL=20270510T000000Z', 'RDATE;TZID=Europe/Paris:20270401T180000'] });
-    await create({ title: 'New York night', start_date: '2027-03-12 02:30:00', end_date: '2027-03-12 03:30:00', timezone: 'America/New_York', recurrence: ['RRULE:FREQ=DAILY;COUNT=4'] });
-    await create({ title: 'Harvest fair', start_date: '2027-04-03 00:00:00', end_date: '2027-04-04 23:59:59', all_day: true, recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] });
+    await create({
+      title: 'Paris choir',
+      start_date: '2027-03-15 09:00:00',
+      end_date: '2027-03-15 10:00:00',
+      timezone: 'Europe/Paris',
+      recurrence: ['RRULE:FREQ=WEEKLY;UNTIL=20270510T000000Z', 'RDATE;TZID=Europe/Paris:20270401T180000'],
+    });
+    await create({
+      title: 'New York night',
+      start_date: '2027-03-12 02:30:00',
+      end_date: '2027-03-12 03:30:00',
+      timezone: 'America/New_York',
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=4'],
+    });
+    await create({
+      title: 'Harvest fair',
+      start_date: '2027-04-03 00:00:00',
+      end_date: '2027-04-04 23:59:59',
+      all_day: true,
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
+    });
     await create({ title: 'Plain talk', start_date: '2027-04-07 18:00:00', end_date: '2027-04-07 19:00:00' });
-    const listed = (await t.request('GET', '/events', { as: 'admin', query: { start_date: '2027-03-01', end_date: '2027-05-31', per_page: 50 } })).body.events as { id: number; title: string; start_date: string }[];
+    const listed = (await t.request('GET', '/events', { as: 'admin', query: { start_date: '2027-03-01', end_date: '2027-05-31', per_page: 50 } })).body
+      .events as { id: number; title: string; start_date: string }[];
     const choir = listed.filter((e) => e.title === 'Paris choir');
     expect(choir.map((e) => e.start_date)).toContain('2027-03-29 09:00:00');
-    expect((await t.request('POST', `/events/${choir[2]!.id}`, { as: 'admin', json: { title: 'Paris choir: guest conductor', start_date: '2027-03-29 11:00:00', end_date: '2027-03-29 12:00:00' } })).status).toBe(200);
+    expect(
+      (
+        await t.request('POST', `/events/${choir[2]!.id}`, {
+          as: 'admin',
+          json: { title: 'Paris choir: guest conductor', start_date: '2027-03-29 11:00:00', end_date: '2027-03-29 12:00:00' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await t.request('DELETE', `/events/${choir[4]!.id}`, { as: 'admin' })).status).toBe(200);
 
     const window = { start_date: '2027-03-01', end_date: '2027-05-31' };
@@ -98,8 +128,13 @@ describe.each(DIALECTS)('recurring events in the iCalendar feed on $name', ({ ur
     }
   });
 
-  it('gives a series\' own file its rules, and an occurrence\'s file that occurrence', async () => {
-    const series = await create({ title: 'Film club', start_date: '2027-06-02 20:00:00', end_date: '2027-06-02 22:00:00', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] });
+  it("gives a series' own file its rules, and an occurrence's file that occurrence", async () => {
+    const series = await create({
+      title: 'Film club',
+      start_date: '2027-06-02 20:00:00',
+      end_date: '2027-06-02 22:00:00',
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
+    });
     const file = await t.request('GET', `/ics/events/${series.id}`);
     expect(file.status).toBe(200);
     expect(file.text).toMatch(/RRULE:FREQ=WEEKLY;COUNT=3/);

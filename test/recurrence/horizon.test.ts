@@ -30,7 +30,10 @@ describe.each(DIALECTS)('the occurrence index horizon on $name', ({ url }) => {
   };
 
   it('indexes a never-ending series to the horizon, then further on demand, never past the furthest', async () => {
-    const res = await t.request('POST', '/events', { as: 'admin', json: { title: 'Weekly forever', start_date: `${date(1)} 10:00:00`, end_date: `${date(1)} 11:00:00`, recurrence: ['RRULE:FREQ=WEEKLY'] } });
+    const res = await t.request('POST', '/events', {
+      as: 'admin',
+      json: { title: 'Weekly forever', start_date: `${date(1)} 10:00:00`, end_date: `${date(1)} 11:00:00`, recurrence: ['RRULE:FREQ=WEEKLY'] },
+    });
     expect(res.status, res.text).toBe(201);
     const id = res.body.id as number;
     const far = date(400);
@@ -73,7 +76,10 @@ describe('calendar-events-rest occurrences', () => {
     const db = join(dir, 'cal.sqlite');
     const calendar = createCalendar({ db, autoMigrate: true, recurrence: { horizonMonths: 1 } });
     const request = requester(calendar);
-    const res = await request('POST', '/events', { as: 'admin', json: { title: 'Daily', start_date: `${date(1)} 08:00:00`, end_date: `${date(1)} 09:00:00`, recurrence: ['RRULE:FREQ=DAILY'] } });
+    const res = await request('POST', '/events', {
+      as: 'admin',
+      json: { title: 'Daily', start_date: `${date(1)} 08:00:00`, end_date: `${date(1)} 09:00:00`, recurrence: ['RRULE:FREQ=DAILY'] },
+    });
     expect(res.status, res.text).toBe(201);
     await calendar.close();
     const run = await cli.run(['occurrences', '--db', db, '--until', date(90)]);

@@ -32,7 +32,8 @@ function oracle(start: string, rule: string, exdates: readonly string[]): string
   return out;
 }
 
-const addHours = (wallClock: string, hours: number) => new Date(Date.parse(`${wallClock.replace(' ', 'T')}Z`) + hours * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+const addHours = (wallClock: string, hours: number) =>
+  new Date(Date.parse(`${wallClock.replace(' ', 'T')}Z`) + hours * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
 
 describe.each(DIALECTS)('archive totals with 1,000 series on $name', ({ url }) => {
   let t: TestCalendar;
@@ -58,7 +59,13 @@ describe.each(DIALECTS)('archive totals with 1,000 series on $name', ({ url }) =
         starts: recurrence ? oracle(start, recurrence.rule, recurrence.exdates) : [start],
         hours,
       };
-      const json: Record<string, unknown> = { title: item.title, status: item.status, start_date: start, end_date: addHours(start, hours), featured: item.featured };
+      const json: Record<string, unknown> = {
+        title: item.title,
+        status: item.status,
+        start_date: start,
+        end_date: addHours(start, hours),
+        featured: item.featured,
+      };
       if (item.category) json.categories = [category];
       if (item.venue) json.venue = venue;
       if (recurrence) json.recurrence = [`RRULE:${recurrence.rule}`, ...recurrence.exdates.map((d) => `EXDATE:${d.replace(/[-:]/g, '').replace(' ', 'T')}`)];
@@ -70,7 +77,11 @@ describe.each(DIALECTS)('archive totals with 1,000 series on $name', ({ url }) =
       const freq = FREQS[i % FREQS.length]!;
       const rule = `FREQ=${freq};INTERVAL=${1 + (i % 2)};COUNT=${4 + (i % 9)}`;
       // Now and then the second occurrence is taken out.
-      const first = oracle(`2027-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')} ${String(8 + (i % 12)).padStart(2, '0')}:00:00`, rule, []);
+      const first = oracle(
+        `2027-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')} ${String(8 + (i % 12)).padStart(2, '0')}:00:00`,
+        rule,
+        [],
+      );
       await post(i, { rule, exdates: i % 6 === 0 && first[1] ? [first[1]] : [] });
     }
     for (let i = 0; i < PLAIN; i++) await post(SERIES + i);
@@ -94,7 +105,14 @@ describe.each(DIALECTS)('archive totals with 1,000 series on $name', ({ url }) =
             for (const search of [undefined, 'zebra']) {
               for (const as of ['admin', null] as const) {
                 const expected = seeded
-                  .filter((s) => (as === 'admin' || s.status === 'publish') && (!byCategory || s.category) && (featured === undefined || s.featured === featured) && (!byVenue || s.venue) && (!search || s.title.includes(search)))
+                  .filter(
+                    (s) =>
+                      (as === 'admin' || s.status === 'publish') &&
+                      (!byCategory || s.category) &&
+                      (featured === undefined || s.featured === featured) &&
+                      (!byVenue || s.venue) &&
+                      (!search || s.title.includes(search)),
+                  )
                   .flatMap((s) => s.starts.filter((start) => start >= `${from} 00:00:00` && addHours(start, s.hours) <= `${to} 23:59:59`)).length;
                 const query: Record<string, string | number> = { start_date: from, end_date: to, per_page: 1 };
                 if (byCategory) query.categories = category;
@@ -104,7 +122,8 @@ describe.each(DIALECTS)('archive totals with 1,000 series on $name', ({ url }) =
                 const res = await t.request('GET', '/events', { as, query });
                 checked++;
                 const got = [res.status, res.body.total, Number(res.headers['X-TEC-Total'] ?? res.headers['x-tec-total'])];
-                if (got[0] !== 200 || got[1] !== expected || got[2] !== expected) mismatches.push(`${JSON.stringify(query)} as ${as ?? 'anonymous'}: ${JSON.stringify(got)} where ${expected}`);
+                if (got[0] !== 200 || got[1] !== expected || got[2] !== expected)
+                  mismatches.push(`${JSON.stringify(query)} as ${as ?? 'anonymous'}: ${JSON.stringify(got)} where ${expected}`);
               }
             }
           }

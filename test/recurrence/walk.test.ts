@@ -40,7 +40,14 @@ describe('walking an RRULE', () => {
       // left out of the comparison, and rules with COUNT then skipped.
       const synchronized = c.instants[0] === c.start;
       if (!synchronized && parts.count !== undefined) continue;
-      const walk = walkRule(parts, { start: secondsOf(c.start), until: parts.until === undefined ? undefined : secondsOf(untilOf(parts.until)), from: secondsOf(c.start), to: secondsOf(c.to), max: 41, budget: 10_000_000 });
+      const walk = walkRule(parts, {
+        start: secondsOf(c.start),
+        until: parts.until === undefined ? undefined : secondsOf(untilOf(parts.until)),
+        from: secondsOf(c.start),
+        to: secondsOf(c.to),
+        max: 41,
+        budget: 10_000_000,
+      });
       expect(walk.exhausted).toBe(false);
       const got = walk.instants.map(formatSeconds);
       const drop = (list: string[]) => (synchronized ? list : list.filter((t) => t !== c.start));

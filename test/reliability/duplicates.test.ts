@@ -53,7 +53,12 @@ describe.each(DIALECTS)('duplicate venues and organizers ($name, over HTTP)', ({
     const orgBefore = await details('organizers', id.org);
     const r = await t.request('POST', '/events', {
       as: 'contributor',
-      json: { title: 'Hijack', ...times, venue: { venue: 'OPERA HOUSE', address: '666 Phish Rd' }, organizer: [{ organizer: 'big org', email: 'evil@example.org' }] },
+      json: {
+        title: 'Hijack',
+        ...times,
+        venue: { venue: 'OPERA HOUSE', address: '666 Phish Rd' },
+        organizer: [{ organizer: 'big org', email: 'evil@example.org' }],
+      },
     });
     expect(r.status, r.text).toBe(201);
     expect(r.body.venue).toMatchObject({ id: id.opera, address: '1 Main St' });

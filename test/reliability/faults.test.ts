@@ -70,7 +70,11 @@ describe.each(KILL_TARGETS)('a writer killed mid-write on $name', ({ url }) => {
     for (let round = 0; round < 5; round++) await Promise.all([killOne(), killOne()]);
     expect(ticks).toBeGreaterThanOrEqual(10);
     expect(await integrityProblems(db)).toEqual([]);
-    const events = await db.selectFrom('posts').select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', 'event').executeTakeFirstOrThrow();
+    const events = await db
+      .selectFrom('posts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('type', '=', 'event')
+      .executeTakeFirstOrThrow();
     expect(Number(events.n)).toBeGreaterThan(0);
 
     // And the store still takes writes.

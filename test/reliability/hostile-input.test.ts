@@ -116,14 +116,35 @@ function values(known: string[]): fc.Arbitrary<string> {
 const bracketKey: fc.Arbitrary<string> = fc
   .tuple(
     fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...ARG_NAMES) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) }),
-    fc.constantFrom('', '', '', '[]', '[0]', '[1]', '[999999]', '[-1]', '[a]', '[venue]', '[organizer]', '[id]', '[__proto__]', '[constructor][prototype]', '[a][b][c][d][e][f][g][h]', '][', '[', '[[]]', '[0][organizer]'),
+    fc.constantFrom(
+      '',
+      '',
+      '',
+      '[]',
+      '[0]',
+      '[1]',
+      '[999999]',
+      '[-1]',
+      '[a]',
+      '[venue]',
+      '[organizer]',
+      '[id]',
+      '[__proto__]',
+      '[constructor][prototype]',
+      '[a][b][c][d][e][f][g][h]',
+      '][',
+      '[',
+      '[[]]',
+      '[0][organizer]',
+    ),
   )
   .map(([k, s]) => k + s);
 
 /** Percent-encodes the UTF-8 bytes of a string (lone surrogates become U+FFFD, as on the wire). */
 function pct(s: string): string {
   let out = '';
-  for (const b of Buffer.from(s, 'utf8')) out += /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  for (const b of Buffer.from(s, 'utf8'))
+    out += /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   return out;
 }
 
@@ -204,7 +225,10 @@ const HUGE = Buffer.alloc(1024 * 1024 + 10, 0x61);
 function bodies(known: string[]): fc.Arbitrary<Body> {
   const json = fc.tuple(jsonBodies(known), fc.constantFrom(...CONTENT_TYPES.slice(0, 5))).map(([v, type]) => ({ type, bytes: JSON.stringify(v) }));
   const brokenJson = fc
-    .tuple(fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('{', '{"title":', '[1,2', '{"a":1}}', 'nul', '\uFEFF{}', '{"title":"x",}')), fc.constantFrom(...CONTENT_TYPES.slice(0, 5)))
+    .tuple(
+      fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('{', '{"title":', '[1,2', '{"a":1}}', 'nul', '\uFEFF{}', '{"title":"x",}')),
+      fc.constantFrom(...CONTENT_TYPES.slice(0, 5)),
+    )
     .map(([text, type]) => ({ type, bytes: text }));
   const form = fc.tuple(pairs(known), encoding, fc.constantFrom(...CONTENT_TYPES)).map(([p, enc, type]) => ({ type, bytes: encodePairs(p, enc, '&') }));
   const multipart = fc.tuple(pairs(known), fc.boolean(), fc.constantFrom('XyZ', 'other')).map(([p, closed, boundary]) => {
@@ -223,7 +247,27 @@ function bodies(known: string[]): fc.Arbitrary<Body> {
   );
 }
 
-const METHODS = ['GET', 'GET', 'HEAD', 'POST', 'POST', 'PUT', 'PATCH', 'DELETE', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT', 'PROPFIND', 'get', 'post', 'Delete', '', 'G E T', 'X'.repeat(100)];
+const METHODS = [
+  'GET',
+  'GET',
+  'HEAD',
+  'POST',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'DELETE',
+  'OPTIONS',
+  'TRACE',
+  'CONNECT',
+  'PROPFIND',
+  'get',
+  'post',
+  'Delete',
+  '',
+  'G E T',
+  'X'.repeat(100),
+];
 const ROLES = [...(Object.keys(USERS) as (keyof typeof USERS)[]), null] as const;
 
 describe('hostile requests over every route (SQLite)', () => {
@@ -248,11 +292,31 @@ describe('hostile requests over every route (SQLite)', () => {
     const draftVenue = await ok('contributor', '/venues', { venue: 'Fuzz draft hall' });
     const organizer = await ok('author', '/organizers', { organizer: 'Fuzz org', email: 'fuzz@example.org' });
     const event = (status: string, as: keyof typeof USERS = 'admin') =>
-      ok(as, '/events', { title: `Fuzz ${status}`, status, start_date: `${soon} 10:00:00`, end_date: `${soon} 11:00:00`, venue: venue.id, organizer: [organizer.id], categories: [cat.id], tags: [tag.id] });
-    const events = [await event('publish'), await event('draft', 'contributor'), await event('private'), await event('pending', 'author'), await event('publish', 'author')] as const;
+      ok(as, '/events', {
+        title: `Fuzz ${status}`,
+        status,
+        start_date: `${soon} 10:00:00`,
+        end_date: `${soon} 11:00:00`,
+        venue: venue.id,
+        organizer: [organizer.id],
+        categories: [cat.id],
+        tags: [tag.id],
+      });
+    const events = [
+      await event('publish'),
+      await event('draft', 'contributor'),
+      await event('private'),
+      await event('pending', 'author'),
+      await event('publish', 'author'),
+    ] as const;
     await t.db.updateTable('posts').set({ password: 'sesame' }).where('id', '=', events[4].id).execute();
     // A recurring event: its id and its occurrences' take hostile values too.
-    const series = await ok('admin', '/events', { title: 'Fuzz series', start_date: `${soon} 18:00:00`, end_date: `${soon} 19:00:00`, recurrence: ['RRULE:FREQ=DAILY;COUNT=6'] });
+    const series = await ok('admin', '/events', {
+      title: 'Fuzz series',
+      start_date: `${soon} 18:00:00`,
+      end_date: `${soon} 19:00:00`,
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=6'],
+    });
     const occurrences = ((await t.request('GET', `/events/${series.id}/occurrences`)).body.events as { id: number }[]).map((o) => ({ id: o.id, slug: '' }));
     ids = [cat, tag, venue, draftVenue, organizer, ...events, series, ...occurrences].map((x) => String(x.id));
     slugs = [venue, draftVenue, organizer, ...events].map((x) => x.slug).filter(Boolean);
@@ -294,7 +358,11 @@ describe('hostile requests over every route (SQLite)', () => {
 
   /** A request to some route, with path ids and slugs from the store or made up. */
   const requests = () => {
-    const id = fc.oneof(fc.constantFrom(...ids), fc.constantFrom('0', '00', '007', '2147483647', '2147483648', '99999999999999999999999'), fc.nat().map(String));
+    const id = fc.oneof(
+      fc.constantFrom(...ids),
+      fc.constantFrom('0', '00', '007', '2147483647', '2147483648', '99999999999999999999999'),
+      fc.nat().map(String),
+    );
     const slug = fc.oneof(
       fc.constantFrom(...slugs),
       fc.tuple(values(known), encoding).map(([v, enc]) => enc(v).replace(/\//g, '%2F') || 'x'),
@@ -323,7 +391,15 @@ describe('hostile requests over every route (SQLite)', () => {
         const headers: CoreRequest['headers'] = { host: r.host ?? 'example.org' };
         if (r.body.bytes !== undefined) headers['content-type'] = r.body.type;
         if (r.override !== null) headers['x-http-method-override'] = r.override;
-        const request: CoreRequest = { method: r.method, path: r.path, query: r.query, headers, body: r.body.bytes, root: '/wp-json', user: r.as ? USERS[r.as] : null };
+        const request: CoreRequest = {
+          method: r.method,
+          path: r.path,
+          query: r.query,
+          headers,
+          body: r.body.bytes,
+          root: '/wp-json',
+          user: r.as ? USERS[r.as] : null,
+        };
         const what = `${r.method} ${r.path}?${r.query.slice(0, 300)} as ${r.as} override=${r.override} body(${r.body.type})=${String(r.body.bytes instanceof Uint8Array ? `<${r.body.bytes.length} bytes>` : r.body.bytes).slice(0, 300)}`;
         const res = await t.calendar.handle(request);
         if (res === null) return; // outside the namespace once decoded: the host's business
@@ -347,28 +423,26 @@ describe('hostile requests over every route (SQLite)', () => {
   /** Requests each endpoint would accept in shape, with good and hostile values mixed. */
   const wellFormed = () => {
     const endpoints = ROUTES.flatMap((route) => route.endpoints.flatMap((e) => e.methods.map((method) => ({ route, method, args: Object.keys(e.args) }))));
-    return fc
-      .tuple(fc.constantFrom(...endpoints), fc.constantFrom(...ids), fc.constantFrom(...slugs))
-      .chain(([e, id, slug]) => {
-        const names = [...new Set([...e.args.filter((n) => n !== 'id' && n !== 'slug'), 'password', 'context', 'force'])];
-        const value = (name: string) =>
-          fc.oneof(
-            { weight: 3, arbitrary: fc.constantFrom(...(good[name] ?? ['x'])) },
-            { weight: 2, arbitrary: values(known) as fc.Arbitrary<unknown> },
-            { weight: 1, arbitrary: fc.constantFrom<unknown>(null, true, 0, -1, [], {}, [[1]], { id: 'x' }, 1e21) },
-          );
-        const params = fc
-          .subarray(names, { minLength: 0 })
-          .chain((chosen) => fc.tuple(...chosen.map((n) => value(n).map((v): [string, unknown] => [n, v]))))
-          .map((entries) => Object.fromEntries(entries));
-        return fc.record({
-          method: fc.constant(e.method),
-          path: fc.constant(`/${t.ns}${e.route.pattern.replace(/\(\?P<id>[^)]*\)/, id).replace(/\(\?P<slug>[^)]*\)/, encodeURIComponent(slug))}`),
-          params,
-          inQuery: fc.boolean(),
-          as: fc.constantFrom<(typeof ROLES)[number]>('admin', 'admin', 'editor', 'author', 'contributor', 'subscriber', 'author2', null),
-        });
+    return fc.tuple(fc.constantFrom(...endpoints), fc.constantFrom(...ids), fc.constantFrom(...slugs)).chain(([e, id, slug]) => {
+      const names = [...new Set([...e.args.filter((n) => n !== 'id' && n !== 'slug'), 'password', 'context', 'force'])];
+      const value = (name: string) =>
+        fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom(...(good[name] ?? ['x'])) },
+          { weight: 2, arbitrary: values(known) as fc.Arbitrary<unknown> },
+          { weight: 1, arbitrary: fc.constantFrom<unknown>(null, true, 0, -1, [], {}, [[1]], { id: 'x' }, 1e21) },
+        );
+      const params = fc
+        .subarray(names, { minLength: 0 })
+        .chain((chosen) => fc.tuple(...chosen.map((n) => value(n).map((v): [string, unknown] => [n, v]))))
+        .map((entries) => Object.fromEntries(entries));
+      return fc.record({
+        method: fc.constant(e.method),
+        path: fc.constant(`/${t.ns}${e.route.pattern.replace(/\(\?P<id>[^)]*\)/, id).replace(/\(\?P<slug>[^)]*\)/, encodeURIComponent(slug))}`),
+        params,
+        inQuery: fc.boolean(),
+        as: fc.constantFrom<(typeof ROLES)[number]>('admin', 'admin', 'editor', 'author', 'contributor', 'subscriber', 'author2', null),
       });
+    });
   };
 
   it('keeps the invariants for well-formed requests with hostile values (deep into the handlers)', { timeout: 120_000 * RUNS }, async () => {
@@ -379,7 +453,11 @@ describe('hostile requests over every route (SQLite)', () => {
         const readOnly = r.method === 'GET' || r.inQuery;
         const query = readOnly
           ? Object.entries(r.params)
-              .map(([k, v]) => (Array.isArray(v) ? v.map((x) => `${k}[]=${pct(String(x))}`).join('&') : `${k}=${pct(typeof v === 'object' && v ? JSON.stringify(v) : String(v))}`))
+              .map(([k, v]) =>
+                Array.isArray(v)
+                  ? v.map((x) => `${k}[]=${pct(String(x))}`).join('&')
+                  : `${k}=${pct(typeof v === 'object' && v ? JSON.stringify(v) : String(v))}`,
+              )
               .join('&')
           : '';
         const request: CoreRequest = {

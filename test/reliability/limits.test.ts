@@ -73,7 +73,14 @@ describe('default limits', () => {
     const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
     expectTooLarge(await t.request('GET', '/events', { query: { include: ids(201).join(',') } }), 'include');
     expectTooLarge(await t.request('GET', '/events', { query: { include: ids(201).join(' ') } }), 'include');
-    expectTooLarge(await t.request('GET', '/events', { query: ids(201).map((i) => `include[]=${i}`).join('&') }), 'include');
+    expectTooLarge(
+      await t.request('GET', '/events', {
+        query: ids(201)
+          .map((i) => `include[]=${i}`)
+          .join('&'),
+      }),
+      'include',
+    );
     expect((await t.request('GET', '/events', { query: { include: ids(200).join(',') } })).status).toBe(200);
     expectTooLarge(await t.request('GET', '/categories', { query: { exclude: ids(201).join(',') } }), 'exclude');
   });
@@ -84,7 +91,9 @@ describe('default limits', () => {
     for (let i = 0; i < 6; i++) deep = [deep];
     expectTooLarge(await t.request('POST', '/events', { as: 'admin', json: event({ organizer: deep }) }), 'organizer');
     // Nesting the API uses is well within it.
-    expect((await t.request('POST', '/events', { as: 'admin', form: `title=F&start_date=${soon}&end_date=${soon}&organizer[0][organizer]=Deep+org` })).status).toBe(201);
+    expect(
+      (await t.request('POST', '/events', { as: 'admin', form: `title=F&start_date=${soon}&end_date=${soon}&organizer[0][organizer]=Deep+org` })).status,
+    ).toBe(201);
   });
 
   it('does not build a huge array for a huge bracket index', async () => {
@@ -140,7 +149,13 @@ describe('configured limits', () => {
     expectTooLarge(await t.request('GET', '/events', { query: 'venue[]=1&venue[]=2&venue[]=3&venue[]=4' }), 'venue');
     expectTooLarge(await t.request('GET', '/events', { query: { categories: 'a,b,c,d' } }), 'categories');
     expectTooLarge(await t.request('GET', '/categories', { query: { include: '1,2,3,4' } }), 'include');
-    expectTooLarge(await t.request('POST', '/events', { as: 'admin', json: event({ organizer: [{ organizer: 'A' }, { organizer: 'B' }, { organizer: 'C' }, { organizer: 'D' }] }) }), 'organizer');
+    expectTooLarge(
+      await t.request('POST', '/events', {
+        as: 'admin',
+        json: event({ organizer: [{ organizer: 'A' }, { organizer: 'B' }, { organizer: 'C' }, { organizer: 'D' }] }),
+      }),
+      'organizer',
+    );
     expect((await t.request('GET', '/events', { query: { include: '1,2,3' } })).status).toBe(200);
   });
 
@@ -264,7 +279,11 @@ describe('image side-loading bounds through POST /events', () => {
     const r = await post(path);
     expect(Date.now() - started).toBeLessThan(bound);
     expect(r.status, r.text).toBe(400);
-    expect(r.body).toEqual({ code: 'rest_invalid_param', message: 'Invalid parameter(s): image', data: { status: 400, params: { image: 'Invalid parameter.' }, details: [] } });
+    expect(r.body).toEqual({
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): image',
+      data: { status: 400, params: { image: 'Invalid parameter.' }, details: [] },
+    });
     expect(await storeSnapshot(t.db)).toEqual(before);
   });
 });

@@ -92,7 +92,8 @@ describe.skipIf(!PG)('two instances of the example server on one PostgreSQL data
           const read = await http('GET', `${reader.base}/${kind}/${id}`, { token });
           note(`read ${kind} ${id}`, read);
           const shown = kind === 'events' ? read.body?.title : read.body?.[NAME_KEY[kind]];
-          if (read.status !== 200 || shown !== last) problems.push(`read ${kind} ${id} after a write: ${read.status}, saw ${JSON.stringify(shown)}, wrote ${JSON.stringify(last)}`);
+          if (read.status !== 200 || shown !== last)
+            problems.push(`read ${kind} ${id} after a write: ${read.status}, saw ${JSON.stringify(shown)}, wrote ${JSON.stringify(last)}`);
         }
         expected.set(`${kind}:${id}`, last);
       }
@@ -100,8 +101,14 @@ describe.skipIf(!PG)('two instances of the example server on one PostgreSQL data
     await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
 
     // The servers' own logs say why a request failed.
-    // eslint-disable-next-line no-console -- printed only when the test fails
-    if (problems.length) console.error(servers.map((s) => s.output()).join('\n---\n').slice(0, 6000));
+    if (problems.length)
+      // eslint-disable-next-line no-console -- printed only when the test fails
+      console.error(
+        servers
+          .map((s) => s.output())
+          .join('\n---\n')
+          .slice(0, 6000),
+      );
     expect(problems).toEqual([]);
     expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
     expect(expected.size).toBe(WRITERS * ROUNDS);
@@ -119,7 +126,13 @@ describe.skipIf(!PG)('two instances of the example server on one PostgreSQL data
 
     // Lists agree on both instances (no per-instance cache).
     const totals = await Promise.all(
-      servers.flatMap((s) => KINDS.map((k) => http('GET', `${s.base}/${k}?per_page=1${k === 'events' ? '&start_date=2000-01-01&end_date=2100-01-01' : ''}`, { token: TOKENS.admin }).then((r) => r.body?.total as number))),
+      servers.flatMap((s) =>
+        KINDS.map((k) =>
+          http('GET', `${s.base}/${k}?per_page=1${k === 'events' ? '&start_date=2000-01-01&end_date=2100-01-01' : ''}`, { token: TOKENS.admin }).then(
+            (r) => r.body?.total as number,
+          ),
+        ),
+      ),
     );
     expect(totals.slice(0, 3)).toEqual(totals.slice(3));
     const events = rows.filter((r) => r.type === 'event').length;

@@ -89,7 +89,12 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
           // Statuses, slugs and dates set directly: no API call reaches every combination.
           await t.db
             .updateTable('posts')
-            .set({ status, status_before_trash: before ?? null, slug, ...(status === 'future' ? { date: '2099-01-01 00:00:00', date_utc: '2099-01-01 00:00:00' } : {}) })
+            .set({
+              status,
+              status_before_trash: before ?? null,
+              slug,
+              ...(status === 'future' ? { date: '2099-01-01 00:00:00', date_utc: '2099-01-01 00:00:00' } : {}),
+            })
             .where('id', '=', r.body.id)
             .execute();
           items.push({ kind, author: owner, status, before, id: r.body.id, slug, title });
@@ -119,14 +124,20 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
           covered.add(path.includes('by-slug') ? `/${item.kind}/by-slug` : `/${item.kind}/id`);
           const checks: [string, Outcome, () => Promise<TestResponse>][] = [
             ['GET', expectedRead(caller, item), () => t.request('GET', path, { as })],
-            ['POST', expectedWrite(caller, 'edit', item), () => writeAndRestore(item, () => t.request('POST', path, { as, json: { [NAME_KEY[item.kind]]: item.title } }))],
+            [
+              'POST',
+              expectedWrite(caller, 'edit', item),
+              () => writeAndRestore(item, () => t.request('POST', path, { as, json: { [NAME_KEY[item.kind]]: item.title } })),
+            ],
             ['DELETE', expectedWrite(caller, 'delete', item), () => writeAndRestore(item, () => t.request('DELETE', path, { as }))],
           ];
           for (const [verb, expected, run] of checks) {
             const r = await run();
             const got = outcome(r);
             if (got.status !== expected.status || got.code !== expected.code) {
-              mismatches.push(`${verb} ${path} (${item.status}${item.before ? ` from ${item.before}` : ''}, owner ${item.author}) as ${as ?? 'anonymous'}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`);
+              mismatches.push(
+                `${verb} ${path} (${item.status}${item.before ? ` from ${item.before}` : ''}, owner ${item.author}) as ${as ?? 'anonymous'}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`,
+              );
             } else if (verb === 'GET' && r.status === 200) {
               expect(r.body.id).toBe(item.id);
             } else if (verb === 'DELETE' && r.status === 200) {
@@ -164,7 +175,8 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
         ];
         for (const [what, want, r] of checks) {
           const got = outcome(r);
-          if (got.status !== want.status || got.code !== want.code) mismatches.push(`${what} as ${as ?? 'anonymous'}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+          if (got.status !== want.status || got.code !== want.code)
+            mismatches.push(`${what} as ${as ?? 'anonymous'}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
         }
       }
       covered.add(`/${taxonomy}`).add(`/${taxonomy}/id`);
@@ -182,7 +194,8 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
         const canCreate = caller !== null && ['administrator', 'editor', 'author', 'contributor'].includes(caller.role as RoleName);
         const want: Outcome = canCreate ? { status: 201 } : forbidden(caller);
         const got = outcome(r);
-        if (got.status !== want.status || got.code !== want.code) mismatches.push(`POST /${kind} as ${as ?? 'anonymous'}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+        if (got.status !== want.status || got.code !== want.code)
+          mismatches.push(`POST /${kind} as ${as ?? 'anonymous'}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
         if (r.status === 201) {
           expect(r.body.status).toBe(caller!.role === 'contributor' ? 'draft' : 'publish');
           // Not part of the fixture set the archive checks count.
@@ -216,18 +229,28 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
       expect(feed.status, feed.text).toBe(200);
       const vevents = (feed.text ?? '').split('BEGIN:VEVENT').slice(1);
       const live = vevents.filter((v) => !v.includes('STATUS:CANCELLED')).map(idOf);
-      expect(live.sort((a, b) => a - b), `feed as ${as ?? 'anonymous'}`).toEqual(listed);
+      expect(
+        live.sort((a, b) => a - b),
+        `feed as ${as ?? 'anonymous'}`,
+      ).toEqual(listed);
       // Trashed events are written as cancelled to those who could list them before.
       const before = grantsEdit(as) ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish'];
       const trashed = items.filter((i) => i.kind === 'events' && i.status === 'trash' && before.includes(i.before ?? '')).map((i) => i.id);
-      expect(vevents.filter((v) => v.includes('STATUS:CANCELLED')).map(idOf).sort((a, b) => a - b), `cancelled as ${as ?? 'anonymous'}`).toEqual(trashed.sort((a, b) => a - b));
+      expect(
+        vevents
+          .filter((v) => v.includes('STATUS:CANCELLED'))
+          .map(idOf)
+          .sort((a, b) => a - b),
+        `cancelled as ${as ?? 'anonymous'}`,
+      ).toEqual(trashed.sort((a, b) => a - b));
       for (const item of items.filter((i) => i.kind === 'events')) {
         for (const [read, file] of [
           [`/events/${item.id}`, `/ics/events/${item.id}`],
           [`/events/by-slug/${item.slug}`, `/ics/events/by-slug/${item.slug}`],
         ] as const) {
           const [a, b] = [await t.request('GET', read, { as }), await t.request('GET', file, { as })];
-          if (a.status !== b.status || (a.status >= 400 && a.body.code !== b.body?.code)) mismatches.push(`${file} as ${as ?? 'anonymous'}: ${a.status} ${a.body.code} / ${b.status} ${b.body?.code}`);
+          if (a.status !== b.status || (a.status >= 400 && a.body.code !== b.body?.code))
+            mismatches.push(`${file} as ${as ?? 'anonymous'}: ${a.status} ${a.body.code} / ${b.status} ${b.body?.code}`);
         }
       }
     }
@@ -235,14 +258,27 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
     covered.add('/ics/events').add('/ics/events/id').add('/ics/events/by-slug');
   });
 
-  it('the occurrences of a recurring event answer as the series\' own read does, and list what the archive lists of it', { timeout: 60_000 }, async () => {
+  it("the occurrences of a recurring event answer as the series' own read does, and list what the archive lists of it", { timeout: 60_000 }, async () => {
     const mismatches: string[] = [];
     const made: number[] = [];
     for (const status of ['publish', 'draft', 'pending', 'private', 'future']) {
-      const r = await t.request('POST', `/${t.ns}/events`, { as: 'admin', json: { title: `Matrix series ${status}`, author: 3, start_date: `${soon} 10:00:00`, end_date: `${soon} 11:00:00`, recurrence: ['RRULE:FREQ=DAILY;COUNT=3'] } });
+      const r = await t.request('POST', `/${t.ns}/events`, {
+        as: 'admin',
+        json: {
+          title: `Matrix series ${status}`,
+          author: 3,
+          start_date: `${soon} 10:00:00`,
+          end_date: `${soon} 11:00:00`,
+          recurrence: ['RRULE:FREQ=DAILY;COUNT=3'],
+        },
+      });
       expect(r.status, r.text).toBe(201);
       made.push(r.body.id);
-      await t.db.updateTable('posts').set({ status, ...(status === 'future' ? { date: '2099-01-01 00:00:00', date_utc: '2099-01-01 00:00:00' } : {}) }).where('id', '=', r.body.id).execute();
+      await t.db
+        .updateTable('posts')
+        .set({ status, ...(status === 'future' ? { date: '2099-01-01 00:00:00', date_utc: '2099-01-01 00:00:00' } : {}) })
+        .where('id', '=', r.body.id)
+        .execute();
       for (const { as } of ACTORS) {
         const read = await t.request('GET', `/${t.ns}/events/${r.body.id}`, { as });
         const list = await t.request('GET', `/${t.ns}/events/${r.body.id}/occurrences`, { as });
@@ -251,7 +287,8 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
         if (list.status !== 200) continue;
         const archived = (await walk('events', as, { start_date: '2000-01-01', end_date: '2100-01-01', include: String(r.body.id) })).ids;
         const ids = (list.body.events as { id: number }[]).map((e) => e.id);
-        if (JSON.stringify(ids) !== JSON.stringify(archived)) mismatches.push(`occurrences of ${who}: ${ids.join(',')} where the archive lists ${archived.join(',')}`);
+        if (JSON.stringify(ids) !== JSON.stringify(archived))
+          mismatches.push(`occurrences of ${who}: ${ids.join(',')} where the archive lists ${archived.join(',')}`);
       }
     }
     // The other tests count the matrix's own events only.
@@ -290,17 +327,27 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
         // Contributors and up list every status but trash, of all authors (upstream quirk kept); others publish only.
         const visible = items.filter((i) => i.kind === kind && (grantsEdit(as) ? i.status !== 'trash' : i.status === 'publish')).map((i) => i.id);
         const range: Record<string, string> = kind === 'events' ? { start_date: '2000-01-01', end_date: '2100-01-01' } : {};
-        const queries: Record<string, string>[] = [range, { ...range, search: 'Matrix' }, kind === 'events' ? { include: items.map((i) => i.id).join(',') } : { ...range }];
+        const queries: Record<string, string>[] = [
+          range,
+          { ...range, search: 'Matrix' },
+          kind === 'events' ? { include: items.map((i) => i.id).join(',') } : { ...range },
+        ];
         for (const query of queries) {
           const { ids, totals, pages } = await walk(kind, as, query);
           const what = `${kind} ${JSON.stringify(query).slice(0, 80)} as ${as ?? 'anonymous'}`;
-          expect(ids.sort((a, b) => a - b), what).toEqual([...visible].sort((a, b) => a - b));
+          expect(
+            ids.sort((a, b) => a - b),
+            what,
+          ).toEqual([...visible].sort((a, b) => a - b));
           expect(new Set(totals), what).toEqual(new Set([visible.length]));
           expect(new Set(pages), what).toEqual(new Set([Math.ceil(visible.length / 7)]));
         }
         // A search for what only hidden items contain finds nothing, and says so in its total.
         const hiddenWord = grantsEdit(as) ? 'trash' : 'draft';
-        const r = await t.request('GET', `/${kind}`, { as, query: { search: hiddenWord, ...(kind === 'events' ? { start_date: '2000-01-01', end_date: '2100-01-01' } : {}) } });
+        const r = await t.request('GET', `/${kind}`, {
+          as,
+          query: { search: hiddenWord, ...(kind === 'events' ? { start_date: '2000-01-01', end_date: '2100-01-01' } : {}) },
+        });
         expect(r.status).toBe(200);
         expect([r.body[kind].length, r.body.total], `${kind} search=${hiddenWord} as ${as}`).toEqual([0, 0]);
         // Asking for other statuses: 400 without the kind's edit capability (auth.md §3.2).
@@ -331,7 +378,8 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
       const send = () => t.request(method, path, { as, query, headers });
       const r = method === 'POST' ? await writeAndRestore(item, send) : await send();
       expect({ status: r.status, code: r.body?.code }, `${method} ${JSON.stringify(query)} ${JSON.stringify(headers)} as ${as}`).toEqual(want);
-      if (r.status >= 400 || method !== 'POST') expect(await t.db.selectFrom('posts').selectAll().where('id', '=', item.id).executeTakeFirstOrThrow()).toEqual(before);
+      if (r.status >= 400 || method !== 'POST')
+        expect(await t.db.selectFrom('posts').selectAll().where('id', '=', item.id).executeTakeFirstOrThrow()).toEqual(before);
     }
   });
 

@@ -79,7 +79,8 @@ describe.each(DIALECTS)('search bounds ($name)', ({ url }) => {
   });
 
   it('cuts event searches as WordPress does: commas and `+` separate words, more than nine words are one phrase', async () => {
-    const titles = async (search: string) => (await t.request('GET', '/events', { query: { ...WINDOW, search } })).body.events.map((e: { title: string }) => e.title);
+    const titles = async (search: string) =>
+      (await t.request('GET', '/events', { query: { ...WINDOW, search } })).body.events.map((e: { title: string }) => e.title);
     expect(await titles('jazz,night')).toEqual(['Jazz at night']);
     expect(await titles('night+jazz')).toEqual(['Jazz at night']);
     // Ten words in another order match nothing: they are looked for as one phrase.

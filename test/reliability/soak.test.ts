@@ -29,7 +29,11 @@ function bigPng(size: number): Buffer {
   ihdr.writeUInt32BE(1, 0);
   ihdr.writeUInt32BE(1, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
-  const head = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0])))]);
+  const head = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0]))),
+  ]);
   return Buffer.concat([head, chunk('zTXt', Buffer.alloc(size - head.length - 24)), chunk('IEND', Buffer.alloc(0))]);
 }
 
@@ -73,7 +77,10 @@ describe.skipIf(process.platform !== 'linux')('soak: hostile searches and image 
     const soon = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
     // Warm up every path once, so that the baseline includes what any server loads on first use.
     for (const path of ['/events', '/venues', '/organizers']) expect((await http('GET', `${server.base}${path}?search=ab`)).status).toBe(200);
-    const warm = await http('POST', `${server.base}/events`, { token: TOKENS.admin, json: { title: 'Warm', start_date: `${soon} 10:00`, end_date: `${soon} 11:00`, image: images.url('/warm.png') } });
+    const warm = await http('POST', `${server.base}/events`, {
+      token: TOKENS.admin,
+      json: { title: 'Warm', start_date: `${soon} 10:00`, end_date: `${soon} 11:00`, image: images.url('/warm.png') },
+    });
     expect(warm.status, warm.text).toBe(201);
     const start = rssMb(pid);
     let peak = start;
@@ -84,13 +91,19 @@ describe.skipIf(process.platform !== 'linux')('soak: hostile searches and image 
     for (let i = 0; i < REQUESTS; i++) {
       const path = ['/events', '/venues', '/organizers'][i % 3];
       if (i % 4 === 0) requests.push(async () => (await http('GET', `${server.base}${path}?search=${'ab+'.repeat(5000)}`)).status);
-      else if (i % 4 === 1) requests.push(async () => (await http('POST', `${server.base}${path}?_method=GET`, { json: { search: 'ab '.repeat(33_000) } })).status);
+      else if (i % 4 === 1)
+        requests.push(async () => (await http('POST', `${server.base}${path}?_method=GET`, { json: { search: 'ab '.repeat(33_000) } })).status);
       else {
         const url = images.url(`/${i % 8 === 2 ? 'huge' : 'img'}-${i}${i % 3 ? '' : '-chunked'}.png`);
         requests.push(
           async () =>
-            (await http('POST', `${server.base}/events`, { token: TOKENS.admin, json: { title: `Image ${i}`, start_date: `${soon} 10:00`, end_date: `${soon} 11:00`, image: url }, timeoutMs: 60_000 }))
-              .status,
+            (
+              await http('POST', `${server.base}/events`, {
+                token: TOKENS.admin,
+                json: { title: `Image ${i}`, start_date: `${soon} 10:00`, end_date: `${soon} 11:00`, image: url },
+                timeoutMs: 60_000,
+              })
+            ).status,
         );
       }
     }
@@ -107,7 +120,10 @@ describe.skipIf(process.platform !== 'linux')('soak: hostile searches and image 
     peak = Math.max(peak, rssMb(pid));
 
     const summary = `statuses ${JSON.stringify(Object.fromEntries(statuses))}, RSS ${start.toFixed(0)} → peak ${peak.toFixed(0)} MB`;
-    expect([...statuses.keys()].every((s) => s < 500), summary).toBe(true);
+    expect(
+      [...statuses.keys()].every((s) => s < 500),
+      summary,
+    ).toBe(true);
     // Venue and organizer searches of thousands of words are refused (event ones are one phrase), good images stored, oversized ones refused.
     expect(statuses.get(400), summary).toBeGreaterThan(REQUESTS / 4);
     expect(statuses.get(201), summary).toBeGreaterThan(REQUESTS / 4);

@@ -46,11 +46,26 @@ describe('withRetry', () => {
   });
 
   it('knows the conflicts of the three dialects', () => {
-    for (const e of [{ code: '23505' }, { code: 'ER_DUP_ENTRY', errno: 1062 }, { code: 'SQLITE_CONSTRAINT_UNIQUE' }, { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' }]) {
+    for (const e of [
+      { code: '23505' },
+      { code: 'ER_DUP_ENTRY', errno: 1062 },
+      { code: 'SQLITE_CONSTRAINT_UNIQUE' },
+      { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' },
+    ]) {
       expect(isUniqueViolation(error(e))).toBe(true);
     }
-    for (const e of [{ code: '40001' }, { code: '40P01' }, { errno: 1213 }, { errno: 1205 }, { code: 'SQLITE_BUSY' }, { code: 'SQLITE_BUSY_SNAPSHOT' }, { code: 'SQLITE_LOCKED' }]) expect(isRetryable(error(e))).toBe(true);
-    for (const e of [{ code: '23503' }, { code: 'SQLITE_CONSTRAINT_NOTNULL' }, {}, null, 'text']) expect(isRetryable(e === null || typeof e === 'string' ? e : error(e))).toBe(false);
+    for (const e of [
+      { code: '40001' },
+      { code: '40P01' },
+      { errno: 1213 },
+      { errno: 1205 },
+      { code: 'SQLITE_BUSY' },
+      { code: 'SQLITE_BUSY_SNAPSHOT' },
+      { code: 'SQLITE_LOCKED' },
+    ])
+      expect(isRetryable(error(e))).toBe(true);
+    for (const e of [{ code: '23503' }, { code: 'SQLITE_CONSTRAINT_NOTNULL' }, {}, null, 'text'])
+      expect(isRetryable(e === null || typeof e === 'string' ? e : error(e))).toBe(false);
   });
 });
 
@@ -71,7 +86,13 @@ describe('isDatabaseUnavailable', () => {
   });
 
   it('does not mistake query errors for an outage', () => {
-    for (const e of [error({ code: '23505' }, 'duplicate key value violates unique constraint'), error({ code: '42P01' }, 'relation "x" does not exist'), new TypeError('x is undefined'), null, 'ECONNREFUSED']) {
+    for (const e of [
+      error({ code: '23505' }, 'duplicate key value violates unique constraint'),
+      error({ code: '42P01' }, 'relation "x" does not exist'),
+      new TypeError('x is undefined'),
+      null,
+      'ECONNREFUSED',
+    ]) {
       expect(isDatabaseUnavailable(e)).toBe(false);
     }
   });

@@ -57,7 +57,10 @@ describe.each(DIALECTS)('updates to and from status trash ($name, over HTTP)', (
 
   it('needs the right to delete the item: who may only edit it cannot trash it by an update', async () => {
     const event = await create('/events', { title: 'Kept party', ...times });
-    const editorOnly = { id: 9, capabilities: ['read', 'edit_tribe_events', 'edit_others_tribe_events', 'edit_published_tribe_events', 'publish_tribe_events'] };
+    const editorOnly = {
+      id: 9,
+      capabilities: ['read', 'edit_tribe_events', 'edit_others_tribe_events', 'edit_published_tribe_events', 'publish_tribe_events'],
+    };
     const r = await t.calendar.call('PATCH', `/events/${event.id}`, { params: { status: 'trash', title: 'Renamed' }, user: editorOnly });
     expect([r.status, (r.body as { code: string }).code]).toEqual([403, 'rest_forbidden']);
     const row = await t.db.selectFrom('posts').select(['status', 'title']).where('id', '=', event.id).executeTakeFirstOrThrow();

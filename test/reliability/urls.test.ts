@@ -57,7 +57,17 @@ describe('with baseUrl, request headers never reach URLs', () => {
     const org = await ok('/organizers', { organizer: 'Url org' });
     const events = [];
     for (let i = 0; i < 3; i++) {
-      events.push(await ok('/events', { title: `Url event ${i}`, start_date: `${soon} 10:00:00`, end_date: `${soon} 11:00:00`, venue: venue.id, organizer: [org.id], categories: [cat.id], tags: ['url-tag'] }));
+      events.push(
+        await ok('/events', {
+          title: `Url event ${i}`,
+          start_date: `${soon} 10:00:00`,
+          end_date: `${soon} 11:00:00`,
+          venue: venue.id,
+          organizer: [org.id],
+          categories: [cat.id],
+          tags: ['url-tag'],
+        }),
+      );
     }
     const e = events[0];
     if (!e) throw new Error('no event created');
@@ -138,12 +148,18 @@ describe('without baseUrl', () => {
     try {
       const link = async (t: StoreCalendar, headers: Record<string, string>) => (await t.request('GET', '/venues', { headers })).headers.Link;
       expect(await link(plain, { host: 'site.example' })).toBe('<http://site.example/wp-json/>; rel="https://api.w.org/"');
-      expect(await link(plain, { host: 'site.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' })).toBe('<http://site.example/wp-json/>; rel="https://api.w.org/"');
+      expect(await link(plain, { host: 'site.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' })).toBe(
+        '<http://site.example/wp-json/>; rel="https://api.w.org/"',
+      );
       for (const host of ['evil.example/path', 'a b', 'evil.example"><script>', 'evil.example\\@x', '']) {
         expect(await link(plain, { host })).toBe('<http://localhost/wp-json/>; rel="https://api.w.org/"');
       }
-      expect(await link(proxied, { host: 'internal:8080', 'x-forwarded-host': 'public.example', 'x-forwarded-proto': 'https' })).toBe('<https://public.example/wp-json/>; rel="https://api.w.org/"');
-      expect(await link(proxied, { host: 'internal', 'x-forwarded-host': 'bad host/x', 'x-forwarded-proto': 'gopher' })).toBe('<http://localhost/wp-json/>; rel="https://api.w.org/"');
+      expect(await link(proxied, { host: 'internal:8080', 'x-forwarded-host': 'public.example', 'x-forwarded-proto': 'https' })).toBe(
+        '<https://public.example/wp-json/>; rel="https://api.w.org/"',
+      );
+      expect(await link(proxied, { host: 'internal', 'x-forwarded-host': 'bad host/x', 'x-forwarded-proto': 'gopher' })).toBe(
+        '<http://localhost/wp-json/>; rel="https://api.w.org/"',
+      );
     } finally {
       await plain.close();
       await proxied.close();

@@ -33,7 +33,10 @@ const REDACTED_EVENT = {
 
 describe('visibility and password protection (SQLite)', () => {
   let t: StoreCalendar;
-  const id = {} as Record<'publicCat' | 'pubVenue' | 'draftVenue' | 'pwVenue' | 'pubOrg' | 'draftOrg' | 'pwOrg' | 'linkedToDrafts' | 'protected' | 'draft' | 'linkedToLocked', number>;
+  const id = {} as Record<
+    'publicCat' | 'pubVenue' | 'draftVenue' | 'pwVenue' | 'pubOrg' | 'draftOrg' | 'pwOrg' | 'linkedToDrafts' | 'protected' | 'draft' | 'linkedToLocked',
+    number
+  >;
   const slug: Record<string, string> = {};
 
   beforeAll(async () => {

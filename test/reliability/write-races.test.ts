@@ -28,7 +28,9 @@ const STORES: { name: string; create(): Promise<{ url: string; drop(): Promise<v
       return { url: join(dir, 'calendar.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
     },
   },
-  ...(process.env.CALENDAR_TEST_POSTGRES_URL ? [{ name: 'postgres', create: () => createScratchDatabase(process.env.CALENDAR_TEST_POSTGRES_URL!, 'races') }] : []),
+  ...(process.env.CALENDAR_TEST_POSTGRES_URL
+    ? [{ name: 'postgres', create: () => createScratchDatabase(process.env.CALENDAR_TEST_POSTGRES_URL!, 'races') }]
+    : []),
   ...(process.env.CALENDAR_TEST_MYSQL_URL
     ? [
         {
@@ -100,9 +102,10 @@ describe.each(STORES)('writes racing deletes through two instances ($name)', ({ 
       // Updates linking the event to an organizer, a venue and a tag, through one instance…
       for (let i = 0; i < 3; i++) {
         writes.push(
-          http('PATCH', `${first.base}/events/${event}`, { token, json: { organizer: [organizer], venue, tags: [`racing-tag-${round}`], description: `try ${i}` } }).then((r) =>
-            note('PATCH event', r, [200, 400, 404]),
-          ),
+          http('PATCH', `${first.base}/events/${event}`, {
+            token,
+            json: { organizer: [organizer], venue, tags: [`racing-tag-${round}`], description: `try ${i}` },
+          }).then((r) => note('PATCH event', r, [200, 400, 404])),
         );
       }
       writes.push(http('DELETE', `${first.base}/events/${event}`, { token }).then((r) => note('DELETE (trash) event', r, [200, 404, 410])));

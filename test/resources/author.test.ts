@@ -22,7 +22,9 @@ const statusOf = (role: Role) => (role === 'contributor' ? 'draft' : 'publish');
 
 describe('strictAuthor option', () => {
   it('is a boolean, checked by createCalendar', () => {
-    expect(() => createCalendar({ db: ':memory:', strictAuthor: 'yes' as unknown as boolean })).toThrow('option `strictAuthor` is "yes"; it takes true or false.');
+    expect(() => createCalendar({ db: ':memory:', strictAuthor: 'yes' as unknown as boolean })).toThrow(
+      'option `strictAuthor` is "yes"; it takes true or false.',
+    );
     expect(() => createCalendar({ db: ':memory:', strictAuthor: true })).not.toThrow();
   });
 });
@@ -42,7 +44,8 @@ describe.each(DIALECTS)('author on writes on $name', ({ url }) => {
 
   /** How many items of each kind the store holds, as an administrator sees them. */
   const counts = async (t: TestCalendar) => {
-    const total = async (path: string) => (await t.request('GET', path, { as: 'admin', query: { status: 'any', per_page: 1, start_date: '2000-01-01' } })).body.total as number;
+    const total = async (path: string) =>
+      (await t.request('GET', path, { as: 'admin', query: { status: 'any', per_page: 1, start_date: '2000-01-01' } })).body.total as number;
     return [await total('/events'), await total('/venues'), await total('/organizers')];
   };
 
@@ -74,7 +77,11 @@ describe.each(DIALECTS)('author on writes on $name', ({ url }) => {
     it('may name another user as the author of a venue or organizer created inside an event write by default', async () => {
       const res = await loose.request('POST', '/events', {
         as: role,
-        json: eventFields({ title: `Nested by ${role}`, venue: { venue: `Nested hall ${role}`, author: 1 }, organizer: [{ organizer: `Nested club ${role}`, author: 1 }] }),
+        json: eventFields({
+          title: `Nested by ${role}`,
+          venue: { venue: `Nested hall ${role}`, author: 1 },
+          organizer: [{ organizer: `Nested club ${role}`, author: 1 }],
+        }),
       });
       expect(res.status, res.text).toBe(201);
       expect([res.body.author, res.body.venue.author, res.body.organizer[0].author]).toEqual([String(me), '1', '1']);
@@ -133,12 +140,18 @@ describe.each(DIALECTS)('author on writes on $name', ({ url }) => {
   it('checks the author of a venue or organizer given as data as the author parameter is checked (400, never a 500)', async () => {
     for (const author of [1e12, 1.5, -3, 0, '', 'one', 23, true, {}]) {
       for (const field of ['venue', 'organizer'] as const) {
-        const res = await loose.request('POST', '/events', { as: 'admin', json: eventFields({ [field]: { [field]: `Bad author ${JSON.stringify(author)}`, author } }) });
+        const res = await loose.request('POST', '/events', {
+          as: 'admin',
+          json: eventFields({ [field]: { [field]: `Bad author ${JSON.stringify(author)}`, author } }),
+        });
         expect(res.body, `${field} author ${JSON.stringify(author)}`).toEqual(invalidParamBody(field));
       }
     }
     // A digit string names its user, as the author parameter does; null names nobody: the caller.
-    const named = await loose.request('POST', '/events', { as: 'editor', json: eventFields({ venue: { venue: 'Named by string', author: '3' }, organizer: { organizer: 'Named by null', author: null } }) });
+    const named = await loose.request('POST', '/events', {
+      as: 'editor',
+      json: eventFields({ venue: { venue: 'Named by string', author: '3' }, organizer: { organizer: 'Named by null', author: null } }),
+    });
     expect([named.status, named.body.venue.author, named.body.organizer[0].author], named.text).toEqual([201, '3', '2']);
   });
 });

@@ -28,11 +28,49 @@ type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K
 // Every key of each type, written out: the type checks below tie them to the types, the
 // requests below to the real JSON, so a key added to one and not the other fails.
 const EVENT = [
-  'id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'rest_url',
-  'title', 'description', 'excerpt', 'slug', 'image', 'all_day', 'start_date', 'start_date_details', 'end_date', 'end_date_details',
-  'utc_start_date', 'utc_start_date_details', 'utc_end_date', 'utc_end_date_details', 'timezone', 'timezone_abbr', 'cost', 'cost_details',
-  'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'categories', 'tags', 'venue', 'organizer',
-  'custom_fields', 'json_ld', 'recurrence', 'series',
+  'id',
+  'global_id',
+  'global_id_lineage',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'url',
+  'rest_url',
+  'title',
+  'description',
+  'excerpt',
+  'slug',
+  'image',
+  'all_day',
+  'start_date',
+  'start_date_details',
+  'end_date',
+  'end_date_details',
+  'utc_start_date',
+  'utc_start_date_details',
+  'utc_end_date',
+  'utc_end_date_details',
+  'timezone',
+  'timezone_abbr',
+  'cost',
+  'cost_details',
+  'website',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'custom_fields',
+  'json_ld',
+  'recurrence',
+  'series',
 ] as const;
 const POST_REQUIRED = ['id', 'global_id', 'global_id_lineage', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url'] as const;
 const VENUE_REQUIRED = [...POST_REQUIRED, 'show_map', 'show_map_link'] as const;
@@ -74,7 +112,9 @@ describe('response types: keys', () => {
     expectTypeOf<CalendarEvent['cost_details']['currency_position']>().toEqualTypeOf<'prefix' | 'postfix' | ''>();
     expectTypeOf<Venue['venue']>().toEqualTypeOf<string | [] | undefined>();
     expectTypeOf<Term['urls']>().toEqualTypeOf<{ self: string; collection: string; up?: string }>();
-    expectTypeOf<Image['sizes']>().toEqualTypeOf<Record<string, { width: number; height: number; 'mime-type': string; url: string; filesize?: number }> | undefined>();
+    expectTypeOf<Image['sizes']>().toEqualTypeOf<
+      Record<string, { width: number; height: number; 'mime-type': string; url: string; filesize?: number }> | undefined
+    >();
     expectTypeOf<ApiErrorJson['data']>().extract<null>().toEqualTypeOf<null>();
   });
 
@@ -97,7 +137,18 @@ describe('response types: real answers', () => {
 
   beforeAll(async () => {
     t = await storeCalendar(':memory:');
-    const venue = { venue: 'City Hall', address: '1 Main St', city: 'Springfield', country: 'Canada', province: 'ON', state: 'IL', zip: '62701', phone: '555-0199', website: 'https://hall.example', description: 'A hall' };
+    const venue = {
+      venue: 'City Hall',
+      address: '1 Main St',
+      city: 'Springfield',
+      country: 'Canada',
+      province: 'ON',
+      state: 'IL',
+      zip: '62701',
+      phone: '555-0199',
+      website: 'https://hall.example',
+      description: 'A hall',
+    };
     const organizer = { organizer: 'Arts Council', phone: '555-0100', website: 'https://arts.example', email: 'info@arts.example', description: 'Arts' };
     const res = await t.request('POST', '/events', {
       as: 'admin',
@@ -183,7 +234,11 @@ describe('response types: real answers', () => {
   });
 
   it('password-protected items: `null` flags, empty lists, a venue name `[]`', async () => {
-    await t.db.updateTable('posts').set({ password: 'pw' }).where('id', 'in', [event.id, Number((event.venue as Venue).id)]).execute();
+    await t.db
+      .updateTable('posts')
+      .set({ password: 'pw' })
+      .where('id', 'in', [event.id, Number((event.venue as Venue).id)])
+      .execute();
     const list: EventList = (await t.request('GET', '/events', { query: { start_date: '2031-01-01', end_date: '2031-12-31' } })).body;
     const [redacted] = list.events;
     expect(redacted).toMatchObject({ featured: null, venue: [], categories: [] });

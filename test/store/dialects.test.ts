@@ -100,7 +100,9 @@ describe.each(DIALECTS)('the dialect of $name', ({ name, url }) => {
   });
 
   it('runs work under the migration lock and returns its result', async () => {
-    expect(await dialect.migrationLock(raw, `calendar_test_${table}`, async (conn) => (await sql<{ one: number }>`select 1 as one`.execute(conn)).rows.length)).toBe(1);
+    expect(
+      await dialect.migrationLock(raw, `calendar_test_${table}`, async (conn) => (await sql<{ one: number }>`select 1 as one`.execute(conn)).rows.length),
+    ).toBe(1);
   });
 });
 
@@ -131,7 +133,11 @@ describe('the dialect objects on SQLite', () => {
   let db: Kysely<Tables>;
   beforeAll(async () => {
     db = sqliteDb(log);
-    await db.schema.createTable('rows').addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()).addColumn('v', 'text').execute();
+    await db.schema
+      .createTable('rows')
+      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('v', 'text')
+      .execute();
   });
   afterAll(() => db.destroy());
 

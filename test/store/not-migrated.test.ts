@@ -13,7 +13,8 @@ describe('a store that was never migrated', () => {
       expect(res?.status).toBe(503);
       expect(JSON.parse(Buffer.from(res?.body ?? []).toString('utf8'))).toEqual({
         code: 'rest_calendar_not_migrated',
-        message: "The calendar's tables are not set up (migrations pending: 001_init, 002_term_counts, 003_changes, 004_imported_items, 005_recurrence, 006_slug_before_trash): the host must call calendar.migrate() at start, or create the calendar with autoMigrate: true.",
+        message:
+          "The calendar's tables are not set up (migrations pending: 001_init, 002_term_counts, 003_changes, 004_imported_items, 005_recurrence, 006_slug_before_trash): the host must call calendar.migrate() at start, or create the calendar with autoMigrate: true.",
         data: { status: 503 },
       });
     }

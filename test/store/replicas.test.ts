@@ -35,7 +35,13 @@ describe.skipIf(!CAN_REPLICATE)('read replicas in the core', () => {
 
   /** A calendar on the scratch database and its replicas; `user` signs every request in. */
   const calendar = (options: Partial<Parameters<typeof createCalendar>[0]> = {}) => {
-    const made = createCalendar({ db: primary, replicas, getUser: (r) => (r.headers.authorization ? EDITOR : null), onError: (e) => errors.push(e), ...options });
+    const made = createCalendar({
+      db: primary,
+      replicas,
+      getUser: (r) => (r.headers.authorization ? EDITOR : null),
+      onError: (e) => errors.push(e),
+      ...options,
+    });
     opened.push(made);
     return made;
   };
@@ -169,7 +175,10 @@ describe.skipIf(!CAN_REPLICATE)('read replicas in the core', () => {
         errors.length = 0;
         // Its first reads at once, before any has moved its mark past r2.
         const reads = await Promise.all([0, 1, 2, 3, 4, 5].map(() => request(cal, 'GET', '/events')));
-        expect(reads.map((r) => r.status), reported()).toEqual([200, 200, 200, 200, 200, 200]);
+        expect(
+          reads.map((r) => r.status),
+          reported(),
+        ).toEqual([200, 200, 200, 200, 200, 200]);
         for (const r of reads) expect(r.headers['X-Calendar-Position']).toBeDefined();
         expect(errors).toEqual([]);
         await cal.close();
@@ -181,7 +190,7 @@ describe.skipIf(!CAN_REPLICATE)('read replicas in the core', () => {
     }
   });
 
-  it('ignores a position past the end of the primary\'s log, and moves none for a logged-out POST', async () => {
+  it("ignores a position past the end of the primary's log, and moves none for a logged-out POST", async () => {
     const cal = await settled(calendar());
     const r = await request(cal, 'GET', '/events', { headers: { 'x-calendar-position': 'FFFFFFFF/FFFFFFFF' } });
     expect(r.status).toBe(200);
@@ -196,7 +205,15 @@ describe.skipIf(!CAN_REPLICATE)('read replicas in the core', () => {
   it('answers the change feed and webhooks from the primary, while the replicas are behind', async () => {
     const hooks = await receiver();
     // Deliveries that fail once the receiver is closed are this test's own business.
-    const writer = calendar({ onError: () => undefined, webhooks: { endpoints: [{ url: hooks.url, secret: 'whsec_' + Buffer.from('a test secret of enough bytes').toString('base64') }], allowHosts: [hooks.host], pollMs: 25, retryMs: 40 } });
+    const writer = calendar({
+      onError: () => undefined,
+      webhooks: {
+        endpoints: [{ url: hooks.url, secret: 'whsec_' + Buffer.from('a test secret of enough bytes').toString('base64') }],
+        allowHosts: [hooks.host],
+        pollMs: 25,
+        retryMs: 40,
+      },
+    });
     const reader = calendar();
     // The webhooks' cursor starts at the log's head, once: a first event delivered shows that it has.
     const first = await create(writer, 'Before the feed');

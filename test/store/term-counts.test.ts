@@ -44,7 +44,14 @@ describe.each(DIALECTS)('term counts on $name', ({ url }) => {
       if (action === 0) {
         res = await t.request('POST', '/events', {
           ...as,
-          json: { title: `E${step}`, status: pick(STATUSES), start_date: '2031-01-01 10:00', end_date: '2031-01-01 11:00', categories: some(categories), tags: some(tags) },
+          json: {
+            title: `E${step}`,
+            status: pick(STATUSES),
+            start_date: '2031-01-01 10:00',
+            end_date: '2031-01-01 11:00',
+            categories: some(categories),
+            tags: some(tags),
+          },
         });
         if (res.status === 201) events.push(res.body.id);
       } else if (action === 1) res = await t.request('POST', `/events/${id}`, { ...as, json: { categories: some(categories) } });
@@ -82,13 +89,20 @@ describe.each(DIALECTS)('term counts on $name', ({ url }) => {
     const as = { as: 'admin' as const };
     const cats: number[] = [];
     for (let i = 0; i < 4; i++) cats.push((await t.request('POST', '/categories', { ...as, json: { name: `Race ${i}` } })).body.id);
-    const event = await t.request('POST', '/events', { ...as, json: { title: 'Raced', start_date: '2031-02-01 10:00', end_date: '2031-02-01 11:00', categories: [cats[0]] } });
+    const event = await t.request('POST', '/events', {
+      ...as,
+      json: { title: 'Raced', start_date: '2031-02-01 10:00', end_date: '2031-02-01 11:00', categories: [cats[0]] },
+    });
     expect(event.status).toBe(201);
     for (let round = 0; round < 4; round++) {
       const writes = cats.map((cat, i) =>
         t.request('POST', `/events/${event.body.id}`, {
           ...as,
-          json: { venue: { venue: `Race hall ${round}-${i}` }, categories: [cat], ...(i === round ? { status: 'draft' } : i === 3 - round ? { status: 'publish' } : {}) },
+          json: {
+            venue: { venue: `Race hall ${round}-${i}` },
+            categories: [cat],
+            ...(i === round ? { status: 'draft' } : i === 3 - round ? { status: 'publish' } : {}),
+          },
         }),
       );
       for (const res of await Promise.all(writes)) expect([200, 409, 503], JSON.stringify(res.body)).toContain(res.status);

@@ -27,9 +27,7 @@ describe('wpautop', () => {
   });
 
   it('does not add a <br /> after an existing one', () => {
-    expect(autop('line 1<br>\nline 2<br/>\nline 3<br />\nline 4\nline 5')).toBe(
-      '<p>line 1<br />\nline 2<br />\nline 3<br />\nline 4<br />\nline 5</p>',
-    );
+    expect(autop('line 1<br>\nline 2<br/>\nline 3<br />\nline 4\nline 5')).toBe('<p>line 1<br />\nline 2<br />\nline 3<br />\nline 4<br />\nline 5</p>');
   });
 
   it('turns two <br>s into a paragraph break', () => {
@@ -105,16 +103,12 @@ describe('wpautop', () => {
     it('moves the <p> into a <blockquote> at the placeholder, as upstream', () => {
       // `<p><blockquote([^>]*)>` captures ` <!-- wpnl --`: the `<p>` lands inside the tag,
       // and the placeholder, no longer followed by a space, becomes a bare newline.
-      expect(autop('Intro\n<blockquote\n>Quote</blockquote>\nAfter')).toBe(
-        '<p>Intro</p>\n<blockquote \n<p> >Quote</p></blockquote>\n<p>After</p>',
-      );
+      expect(autop('Intro\n<blockquote\n>Quote</blockquote>\nAfter')).toBe('<p>Intro</p>\n<blockquote \n<p> >Quote</p></blockquote>\n<p>After</p>');
       expect(autop('<blockquote\n  cite="x">Q</blockquote>')).toBe('<blockquote \n<p>   cite="x">Q</p></blockquote>');
     });
 
     it('sets a <pre> aside whatever its tag holds', () => {
-      expect(autop('Intro\n<pre\n  class="code">a\n\nb</pre>\nAfter')).toBe(
-        '<p>Intro</p>\n<pre\n  class="code">a\n\nb</pre>\n<p>After</p>',
-      );
+      expect(autop('Intro\n<pre\n  class="code">a\n\nb</pre>\nAfter')).toBe('<p>Intro</p>\n<pre\n  class="code">a\n\nb</pre>\n<p>After</p>');
     });
 
     it('collapses white space after the placeholder in media and caption tags', () => {
@@ -133,9 +127,7 @@ describe('wpautop', () => {
   });
 
   it('does not break around <option>', () => {
-    expect(autop('<select>\n<option>a</option>\n<option>b</option>\n</select>')).toBe(
-      '<p><select><option>a</option><option>b</option></select></p>',
-    );
+    expect(autop('<select>\n<option>a</option>\n<option>b</option>\n</select>')).toBe('<p><select><option>a</option><option>b</option></select></p>');
   });
 
   it('leaves texturized entities and odd characters alone', () => {

@@ -67,7 +67,7 @@ describe('PHP string helpers', () => {
   });
 
   it('strips and adds slashes like PHP', () => {
-    expect(phpStripslashes('a\\\'b\\\\c\\0d\\')).toBe("a'b\\c\0d");
+    expect(phpStripslashes("a\\'b\\\\c\\0d\\")).toBe("a'b\\c\0d");
     expect(phpAddslashes(`a'b"c\\d\0e`)).toBe(`a\\'b\\"c\\\\d\\0e`);
   });
 });

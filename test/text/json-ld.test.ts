@@ -46,9 +46,7 @@ describe('jsonLdDescription', () => {
     expect(fromContent).toBe('&lt;p&gt;An evening of chamber music.&lt;/p&gt;\\n');
     // In JSON: the string ends with an escaped backslash followed by n.
     expect(JSON.stringify(fromContent)).toBe('"&lt;p&gt;An evening of chamber music.&lt;/p&gt;\\\\n"');
-    expect(jsonLdDescription('My "excerpt" <b>bold</b>', 'ignored content')).toBe(
-      '&lt;p&gt;My &quot;excerpt&quot; &lt;b&gt;bold&lt;/b&gt;&lt;/p&gt;\\n',
-    );
+    expect(jsonLdDescription('My "excerpt" <b>bold</b>', 'ignored content')).toBe('&lt;p&gt;My &quot;excerpt&quot; &lt;b&gt;bold&lt;/b&gt;&lt;/p&gt;\\n');
     expect(jsonLdDescription('', '')).toBe('');
   });
 

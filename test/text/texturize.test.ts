@@ -33,7 +33,7 @@ describe('wptexturize', () => {
     ['a "42" b', 'a &#8220;42&#8221; b'],
     ['a 10" screen', 'a 10&#8243; screen'],
     ['(“x”) ("y")', '(“x”) (&#8220;y&#8221;)'],
-    ['``old style\'\'', '&#8220;old style&#8221;'],
+    ["``old style''", '&#8220;old style&#8221;'],
     ['Here is "<a href="http://example.com">a link</a>" and a space.', 'Here is &#8220;<a href="http://example.com">a link</a>&#8221; and a space.'],
   ])('double quotes: %j', (input, expected) => {
     expect(wptexturize(input)).toBe(expected);

@@ -52,6 +52,8 @@ describe.each(DIALECTS)('tRPC: publication dates on $name', ({ url }) => {
       expect(apiErrorOf(error)).toEqual(http.body);
     }
     expect(await total()).toBe(before);
-    expect((await t.request('GET', '/events', { as: 'admin', query: { start_date: '2027-01-01', end_date: '2027-12-31', search: 'Dated' } })).body.total ?? 0).toBe(0);
+    expect(
+      (await t.request('GET', '/events', { as: 'admin', query: { start_date: '2027-01-01', end_date: '2027-12-31', search: 'Dated' } })).body.total ?? 0,
+    ).toBe(0);
   });
 });

@@ -81,7 +81,19 @@ describe('tRPC router: shape', () => {
       [`${name}.update`]: 'mutation',
       [`${name}.delete`]: 'mutation',
     });
-    expect(kinds).toEqual({ index: 'query', doc: 'query', changes: 'query', 'ical.feed': 'query', 'ical.event': 'query', occurrences: 'query', ...crud('events'), ...crud('venues'), ...crud('organizers'), ...crud('categories'), ...crud('tags') });
+    expect(kinds).toEqual({
+      index: 'query',
+      doc: 'query',
+      changes: 'query',
+      'ical.feed': 'query',
+      'ical.event': 'query',
+      occurrences: 'query',
+      ...crud('events'),
+      ...crud('venues'),
+      ...crud('organizers'),
+      ...crud('categories'),
+      ...crud('tags'),
+    });
   });
 
   it('covers every endpoint of ROUTES', () => {
@@ -97,10 +109,31 @@ describe('tRPC router: shape', () => {
     const p = procedures(router);
     const expected: Record<string, [string, boolean][][]> = {
       'events.list': [declared(eventArchiveArgs)],
-      'events.get': [[['id', true], ['password', false]], [['slug', true]]],
+      'events.get': [
+        [
+          ['id', true],
+          ['password', false],
+        ],
+        [['slug', true]],
+      ],
       'events.create': [declared(eventWriteArgs(true))],
-      'events.update': [declared({ password: { required: false }, ...eventWriteArgs(false), ...eventScopeArgs }, id), declared({ ...omit(eventWriteArgs(false), 'slug'), ...eventScopeArgs }, slug)],
-      'events.delete': [[['id', true], ['password', false], ['scope', false], ['force', false]], [['slug', true], ['scope', false], ['force', false]]],
+      'events.update': [
+        declared({ password: { required: false }, ...eventWriteArgs(false), ...eventScopeArgs }, id),
+        declared({ ...omit(eventWriteArgs(false), 'slug'), ...eventScopeArgs }, slug),
+      ],
+      'events.delete': [
+        [
+          ['id', true],
+          ['password', false],
+          ['scope', false],
+          ['force', false],
+        ],
+        [
+          ['slug', true],
+          ['scope', false],
+          ['force', false],
+        ],
+      ],
       occurrences: [declared(occurrencesArgs)],
       'categories.list': [declared(termArchiveArgs(CATEGORIES))],
       'categories.create': [declared(termWriteArgs(CATEGORIES, true))],
@@ -109,7 +142,13 @@ describe('tRPC router: shape', () => {
       'tags.create': [declared(omit(termWriteArgs(TAGS, true), 'parent'))],
       'tags.update': [declared(omit(termWriteArgs(TAGS, false), 'parent'), id)],
       'ical.feed': [declared(feedArgs)],
-      'ical.event': [[['id', true], ['password', false]], [['slug', true]]],
+      'ical.event': [
+        [
+          ['id', true],
+          ['password', false],
+        ],
+        [['slug', true]],
+      ],
     };
     for (const [kind, info, write] of [
       ['venues', VENUE, venueWriteArgs],
@@ -119,7 +158,16 @@ describe('tRPC router: shape', () => {
       expected[`${kind}.get`] = [[['id', true]], [['slug', true]]];
       expected[`${kind}.create`] = [declared(write(true))];
       expected[`${kind}.update`] = [declared(write(false), id), declared(write(false), slug)];
-      expected[`${kind}.delete`] = [[['id', true], ['force', false]], [['slug', true], ['force', false]]];
+      expected[`${kind}.delete`] = [
+        [
+          ['id', true],
+          ['force', false],
+        ],
+        [
+          ['slug', true],
+          ['force', false],
+        ],
+      ];
     }
     for (const kind of ['categories', 'tags']) {
       expected[`${kind}.get`] = [[['id', true]]];
@@ -308,21 +356,33 @@ describe.each(DIALECTS)('tRPC router on $name', ({ url }) => {
       [org.id, [org.id]],
       [`${org.id},${org2.id}`, [org.id, org2.id]],
       [{ organizer: 'Shapes bare org' }, ['Shapes bare org']],
-      [[org2.id, { id: org.id }, { organizer: 'Shapes listed org', email: 'o@example.org' }, String(org.id)], [org2.id, org.id, 'Shapes listed org']],
+      [
+        [org2.id, { id: org.id }, { organizer: 'Shapes listed org', email: 'o@example.org' }, String(org.id)],
+        [org2.id, org.id, 'Shapes listed org'],
+      ],
     ];
     for (const [organizer, expected] of organizers) {
       const e = await admin.events.create({ ...when, organizer });
-      expect(e.organizer.map((o) => (typeof o.organizer === 'string' && !expected.includes(o.id) ? o.organizer : o.id)), JSON.stringify(organizer)).toEqual(expected);
+      expect(
+        e.organizer.map((o) => (typeof o.organizer === 'string' && !expected.includes(o.id) ? o.organizer : o.id)),
+        JSON.stringify(organizer),
+      ).toEqual(expected);
     }
 
     const terms: [EventTermsInput, string[]][] = [
       [cat.id, ['Shapes cat']],
       ['Shapes cat, Shapes other', ['Shapes cat', 'Shapes other']],
-      [[cat.id, 'Shapes third'], ['Shapes cat', 'Shapes third']],
+      [
+        [cat.id, 'Shapes third'],
+        ['Shapes cat', 'Shapes third'],
+      ],
     ];
     for (const [categories, names] of terms) {
       const e = await admin.events.create({ ...when, categories });
-      expect(e.categories.map((c) => c.name), JSON.stringify(categories)).toEqual(names);
+      expect(
+        e.categories.map((c) => c.name),
+        JSON.stringify(categories),
+      ).toEqual(names);
     }
     // A draft: a later test counts the tags of published events.
     const tagged = await admin.events.create({ ...when, status: 'draft', tags: ['Shapes tag', 'Shapes tag two'] });
@@ -338,7 +398,10 @@ describe.each(DIALECTS)('tRPC router on $name', ({ url }) => {
     // Shapes outside the unions: refused before the pipeline, with the error the HTTP API gives.
     for (const fields of [{ venue: true }, { venue: { city: 'No name' } }, { organizer: [{ phone: '1' }] }, { categories: [{ id: cat.id }] }, { website: 5 }]) {
       const error = await sameError((c) => c.events.create({ ...when, ...fields } as never), 'POST', '/events', { ...when, ...fields }, 'admin');
-      expect(apiErrorOf(error), JSON.stringify(fields)).toMatchObject({ code: 'rest_invalid_param', data: { params: Object.fromEntries(Object.keys(fields).map((k) => [k, 'Invalid parameter.'])) } });
+      expect(apiErrorOf(error), JSON.stringify(fields)).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { params: Object.fromEntries(Object.keys(fields).map((k) => [k, 'Invalid parameter.'])) },
+      });
     }
   });
 
@@ -368,7 +431,13 @@ describe.each(DIALECTS)('tRPC router on $name', ({ url }) => {
     const tag = await as('admin').tags.create({ name: 'first' });
     const cases: [string, (c: Caller) => Promise<unknown>, string, string, Record<string, unknown>][] = [
       ['missing', (c) => c.events.create({} as never), 'POST', '/events', {}],
-      ['bad date', (c) => c.events.create({ title: 'x', start_date: 'never', end_date: 'nope' }), 'POST', '/events', { title: 'x', start_date: 'never', end_date: 'nope' }],
+      [
+        'bad date',
+        (c) => c.events.create({ title: 'x', start_date: 'never', end_date: 'nope' }),
+        'POST',
+        '/events',
+        { title: 'x', start_date: 'never', end_date: 'nope' },
+      ],
       ['unknown venue', (c) => c.events.list({ venue: 999999 }), 'GET', '/events', { venue: 999999 }],
       ['bad page', (c) => c.events.list({ page: 0 }), 'GET', '/events', { page: 0 }],
       // Wrong JSON types are refused before the pipeline, with the pipeline's messages.
@@ -391,7 +460,10 @@ describe.each(DIALECTS)('tRPC router on $name', ({ url }) => {
     const missing = await thrown(as('admin').events.create({} as never));
     expect(apiErrorOf(missing)).toMatchObject({ code: 'rest_missing_callback_param', data: { params: ['title', 'start_date', 'end_date'] } });
     const typed = await thrown(as(null).events.list({ featured: 'yes' } as never));
-    expect(apiErrorOf(typed)?.data).toMatchObject({ params: { featured: 'featured is not of type boolean.' }, details: { featured: { code: 'rest_invalid_type' } } });
+    expect(apiErrorOf(typed)?.data).toMatchObject({
+      params: { featured: 'featured is not of type boolean.' },
+      details: { featured: { code: 'rest_invalid_type' } },
+    });
     const noKey = await thrown(as(null).venues.get({} as never));
     expect(apiErrorOf(noKey)).toMatchObject({ code: 'rest_missing_callback_param', data: { params: ['id'] } });
   });
@@ -408,8 +480,17 @@ describe.each(DIALECTS)('tRPC router on $name', ({ url }) => {
 
   it('reports API errors over HTTP in data.api through calendarErrorFormatter', async () => {
     const handle = (path: string, init: RequestInit) =>
-      fetchRequestHandler({ endpoint: '/trpc', router, req: new Request(`http://localhost/trpc/${path}`, init), createContext: () => createCalendarContext({ user: USERS.admin }) });
-    const res = await handle('venues.create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ venue: 'V', website: 'not a url' }) });
+      fetchRequestHandler({
+        endpoint: '/trpc',
+        router,
+        req: new Request(`http://localhost/trpc/${path}`, init),
+        createContext: () => createCalendarContext({ user: USERS.admin }),
+      });
+    const res = await handle('venues.create', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ venue: 'V', website: 'not a url' }),
+    });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { data: { code: string; api: unknown } } };
     expect(body.error.data.code).toBe('BAD_REQUEST');

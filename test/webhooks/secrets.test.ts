@@ -53,7 +53,9 @@ describe('webhook secrets', () => {
     const raw = 'sécret-partagé 日本';
     expect(verifyWebhook(raw, body, signedWith(Buffer.from(raw, 'utf8'), body))).toBe(true);
     expect(verifyWebhook(raw, Buffer.from(body), signedWith(Buffer.from(raw, 'utf8'), body))).toBe(true);
-    expect(signWebhook(raw, 'msg_1', 1614265330, body)).toBe(`v1,${createHmac('sha256', Buffer.from(raw, 'utf8')).update(`msg_1.1614265330.${body}`).digest('base64')}`);
+    expect(signWebhook(raw, 'msg_1', 1614265330, body)).toBe(
+      `v1,${createHmac('sha256', Buffer.from(raw, 'utf8')).update(`msg_1.1614265330.${body}`).digest('base64')}`,
+    );
     const key = Buffer.alloc(32, 9);
     expect(verifyWebhook(`whsec_${key.toString('base64')}`, body, signedWith(key, body))).toBe(true);
     // Several signatures, array headers (Node's), mixed-case names, the tolerance and the clock.
@@ -61,7 +63,13 @@ describe('webhook secrets', () => {
     const secret = `whsec_${key.toString('base64')}`;
     expect(verifyWebhook(secret, body, { ...headers, 'webhook-signature': `v1,AAAA v2,xyz ${headers['webhook-signature']}` })).toBe(true);
     expect(verifyWebhook(secret, body, { ...headers, 'webhook-signature': [headers['webhook-signature']] })).toBe(true);
-    expect(verifyWebhook(secret, body, { 'Webhook-Id': headers['webhook-id'], 'Webhook-Timestamp': headers['webhook-timestamp'], 'Webhook-Signature': headers['webhook-signature'] })).toBe(true);
+    expect(
+      verifyWebhook(secret, body, {
+        'Webhook-Id': headers['webhook-id'],
+        'Webhook-Timestamp': headers['webhook-timestamp'],
+        'Webhook-Signature': headers['webhook-signature'],
+      }),
+    ).toBe(true);
     const later = new Date((Number(headers['webhook-timestamp']) + 301) * 1000);
     expect(verifyWebhook(secret, body, headers, { now: later })).toBe(false);
     expect(verifyWebhook(secret, body, headers, { now: later, toleranceSeconds: 400 })).toBe(true);

@@ -102,7 +102,12 @@ describe.each(STORES)('webhooks on $name', ({ url }) => {
         return res.body as { id: number; events: { id: number }[] };
       };
       const series = async (title: string, status: string) => {
-        const { id } = await call('POST', '/events', { title, status, start_date: '2031-03-03 18:00:00', end_date: '2031-03-03 19:00:00', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'] }, 201);
+        const { id } = await call(
+          'POST',
+          '/events',
+          { title, status, start_date: '2031-03-03 18:00:00', end_date: '2031-03-03 19:00:00', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'] },
+          201,
+        );
         return { id, occurrences: (await call('GET', `/events/${id}/occurrences`, {})).events.map((o) => o.id) };
       };
       /** Deliveries are in log order: once a marker made last is delivered, everything before it was looked at. */
@@ -225,7 +230,11 @@ describe.each(STORES)('webhooks on $name', ({ url }) => {
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
       // Another server with the same endpoint, now reachable, delivers what the killed one committed.
-      const after = createCalendar({ db: await connectDatabase(setup.url), tablePrefix: setup.calendar.options.tablePrefix, webhooks: hooks(r.url, r.host, { name: 'main' }) });
+      const after = createCalendar({
+        db: await connectDatabase(setup.url),
+        tablePrefix: setup.calendar.options.tablePrefix,
+        webhooks: hooks(r.url, r.host, { name: 'main' }),
+      });
       try {
         await after.services(); // Starts its deliverer.
         await until(() => r.accepted().length === 1, 15_000).catch(async (e: unknown) => {
@@ -254,7 +263,11 @@ describe.each(STORES.filter((s) => s.name !== 'sqlite'))('webhooks from two inst
     try {
       const t = await open(hooks(r.url, r.host, { kinds: ['venue'] }));
       await settled(t);
-      const other = createCalendar({ db: await connectDatabase(t.url), tablePrefix: t.calendar.options.tablePrefix, webhooks: hooks(r.url, r.host, { kinds: ['venue'] }) });
+      const other = createCalendar({
+        db: await connectDatabase(t.url),
+        tablePrefix: t.calendar.options.tablePrefix,
+        webhooks: hooks(r.url, r.host, { kinds: ['venue'] }),
+      });
       try {
         const ids: number[] = [];
         for (let i = 0; i < 6; i++) ids.push(await venue(i % 2 ? other : t.calendar, `Shared hall ${i}`));
@@ -270,7 +283,6 @@ describe.each(STORES.filter((s) => s.name !== 'sqlite'))('webhooks from two inst
       await r.close();
     }
   });
-
 });
 
 describe('webhook signatures', () => {
@@ -280,7 +292,11 @@ describe('webhook signatures', () => {
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
     const body = '{"test": 2432232314}';
     expect(signWebhook(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body)).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
-    const headers = { 'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek', 'webhook-timestamp': '1614265330', 'webhook-signature': `v1,bogus ${signWebhook(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body)}` };
+    const headers = {
+      'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      'webhook-timestamp': '1614265330',
+      'webhook-signature': `v1,bogus ${signWebhook(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body)}`,
+    };
     expect(verifyWebhook(secret, body, headers, { now: new Date(1614265330_000) })).toBe(true);
     expect(verifyWebhook(secret, body, { ...headers, 'webhook-id': 'msg_other' }, { now: new Date(1614265330_000) })).toBe(false);
   });

@@ -46,7 +46,10 @@ export function parseSince(value: string): Date {
 
 /** A comma-separated list of hosts (`host` or `host:port`). */
 export function parseHosts(value: string): string[] {
-  return value.split(',').map((h) => h.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
 }
 
 /** One `--allow-host` (`host` or `host:port`), added to those given before. */
@@ -85,7 +88,8 @@ function readAuthors(file: string): Record<string, number> {
 
 /** The `Authorization` header of the options: `--auth` as given, or Basic credentials of `--user` and `--password`. */
 function authorization(o: ImportCommandOptions): string | undefined {
-  if (o.auth !== undefined && (o.user !== undefined || o.password !== undefined)) throw new CliError('--auth and --user/--password name the credentials twice: give one of them.');
+  if (o.auth !== undefined && (o.user !== undefined || o.password !== undefined))
+    throw new CliError('--auth and --user/--password name the credentials twice: give one of them.');
   if (o.auth !== undefined) return o.auth;
   if ((o.user === undefined) !== (o.password === undefined)) throw new CliError('--user and --password go together (an application password of that user).');
   return o.user !== undefined ? `Basic ${Buffer.from(`${o.user}:${o.password}`).toString('base64')}` : undefined;
@@ -125,11 +129,15 @@ export async function runImport(o: ImportCommandOptions): Promise<number> {
   const header = authorization(o);
   const bars = new Map<ImportedKind, Progress>();
   // A dry run writes nothing, not even tables: it needs a store that exists and is up to date.
-  if (o.dryRun && isMissingSqliteFile(o.db)) throw new CliError(`${describeTarget(o.db)}: no such store; a dry run reads a migrated store (run \`calendar-events-rest migrate\` first)`);
+  if (o.dryRun && isMissingSqliteFile(o.db))
+    throw new CliError(`${describeTarget(o.db)}: no such store; a dry run reads a migrated store (run \`calendar-events-rest migrate\` first)`);
   const report = await withDatabase(o.db, async (conn) => {
     if (o.dryRun) {
       const { pending } = await migrationStatus(conn, o.tablePrefix);
-      if (pending.length) throw new CliError(`${describeTarget(o.db)} (tables ${o.tablePrefix}*): ${pending.length} migrations pending; a dry run reads a migrated store (run \`calendar-events-rest migrate\` first)`);
+      if (pending.length)
+        throw new CliError(
+          `${describeTarget(o.db)} (tables ${o.tablePrefix}*): ${pending.length} migrations pending; a dry run reads a migrated store (run \`calendar-events-rest migrate\` first)`,
+        );
     } else {
       for (const name of await migrateToLatest(conn, o.tablePrefix)) printLine(`applied ${name}`);
     }

@@ -24,6 +24,8 @@ export async function runOccurrences(o: OccurrencesCommandOptions): Promise<numb
     await migrateToLatest(conn, o.tablePrefix);
     return extendIndex(Store.open(conn, o.tablePrefix), new SeriesService(recurrence), timezone, o.until);
   });
-  printLine(`${describeTarget(o.db)} (tables ${o.tablePrefix}*): ${added} occurrence${added === 1 ? '' : 's'} indexed up to ${o.until.toISOString().slice(0, 10)}`);
+  printLine(
+    `${describeTarget(o.db)} (tables ${o.tablePrefix}*): ${added} occurrence${added === 1 ? '' : 's'} indexed up to ${o.until.toISOString().slice(0, 10)}`,
+  );
   return 0;
 }

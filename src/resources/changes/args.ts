@@ -9,10 +9,7 @@ export const MAX_CHANGES_PER_PAGE = 100;
 /** The arguments of `GET /changes`. */
 export const changeFeedArgs = {
   sync_token: arg({ type: 'string', description: 'changes.sync_token' }),
-  per_page: arg(
-    { type: 'integer', description: 'changes.per_page', default: 50 },
-    { check: z.coerce.number().int().min(1).max(MAX_CHANGES_PER_PAGE) },
-  ),
+  per_page: arg({ type: 'integer', description: 'changes.per_page', default: 50 }, { check: z.coerce.number().int().min(1).max(MAX_CHANGES_PER_PAGE) }),
   kinds: arg(
     { type: 'array', items: { type: 'string' }, description: 'changes.kinds' },
     {

@@ -75,7 +75,13 @@ async function feed(ctx: RequestContext & { params: { sync_token?: string; per_p
       }
       // Kept in the order of each item's latest change.
       items.delete(key);
-      items.set(key, { kind: row.kind, id: row.item_id, created: (seen?.created ?? false) || row.change_type === 'created', time: row.at_utc, scope: row.scope ?? null });
+      items.set(key, {
+        kind: row.kind,
+        id: row.item_id,
+        created: (seen?.created ?? false) || row.change_type === 'created',
+        time: row.at_utc,
+        scope: row.scope ?? null,
+      });
       position = row.seq;
       scanned++;
     }
@@ -95,17 +101,23 @@ async function feed(ctx: RequestContext & { params: { sync_token?: string; per_p
   // series after their token (`changes/occurrences.ts`).
   const isOccurrence = (item: Scanned) => item.kind === 'event' && item.id >= ctx.options.recurrence.idBase;
   const occurrences = reads.filter((r) => r.outcome === 'hidden' && !r.item.created && isOccurrence(r.item)).map((r) => r.item.id);
-  const told = await occurrenceDeletionsTold(log, occurrences, async (id) => readOutcome((await ctx.read(`/events/${id}`)).status), { after: from, through: head.lastSeq });
+  const told = await occurrenceDeletionsTold(log, occurrences, async (id) => readOutcome((await ctx.read(`/events/${id}`)).status), {
+    after: from,
+    through: head.lastSeq,
+  });
   if (told === 'unknown') throw unavailable();
 
   const changes: FeedChange[] = [];
   for (const { item, outcome, body } of reads) {
     const scope = item.scope ? { scope: item.scope } : {};
-    if (outcome === 'visible') changes.push({ kind: item.kind, id: item.id, change: item.created ? 'created' : 'updated', time: item.time, item: body, ...scope });
-    else if (!item.created && (!isOccurrence(item) || told.has(item.id))) changes.push({ kind: item.kind, id: item.id, change: 'deleted', time: item.time, item: null, ...scope });
+    if (outcome === 'visible')
+      changes.push({ kind: item.kind, id: item.id, change: item.created ? 'created' : 'updated', time: item.time, item: body, ...scope });
+    else if (!item.created && (!isOccurrence(item) || told.has(item.id)))
+      changes.push({ kind: item.kind, id: item.id, change: 'deleted', time: item.time, item: null, ...scope });
   }
   // A prune that ran meanwhile may have taken entries after the token: the client starts over.
-  if ((await log.head()).prunedThrough > from) throw gone('rest_sync_token_expired', 'The sync token has expired: start over with a full sync (a call without sync_token).');
+  if ((await log.head()).prunedThrough > from)
+    throw gone('rest_sync_token_expired', 'The sync token has expired: start over with a full sync (a call without sync_token).');
   return { body: { changes, next_sync_token: token(position), more } };
 }
 

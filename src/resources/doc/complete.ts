@@ -78,12 +78,19 @@ function responses(docs: ResponsesDoc, t: Translate, schemas?: { item: string; l
 function pathItem(route: Route, resources: readonly Resource[], bodies: Record<string, JsonObject>, t: Translate): JsonObject {
   if (route.pattern === '/doc') return { get: { responses: responses(DOC_RESPONSES, t) } };
   const addition = additionResponses(route.pattern);
-  if (addition) return { get: { parameters: parameters(endpointOf(route, 'GET').args, t, { additions: true }), responses: responses(addition, t), security: READ_SECURITY } };
+  if (addition)
+    return {
+      get: { parameters: parameters(endpointOf(route, 'GET').args, t, { additions: true }), responses: responses(addition, t), security: READ_SECURITY },
+    };
   const { doc } = resourceOf(route, resources);
   const { noun } = doc.writes;
   const schemas = { item: doc.schema, list: `${noun}List` };
   const read = endpointOf(route, 'GET').args;
-  const get = { parameters: parameters(read, t, { additions: true }), responses: responses(route.hasCaptures ? doc.get : doc.archive, t, schemas), security: READ_SECURITY };
+  const get = {
+    parameters: parameters(read, t, { additions: true }),
+    responses: responses(route.hasCaptures ? doc.get : doc.archive, t, schemas),
+    security: READ_SECURITY,
+  };
   if (!route.hasCaptures) {
     bodies[`${noun}Create`] ??= bodySchema(endpointOf(route, 'POST').args, t);
     return { get, post: { requestBody: requestBody(`${noun}Create`, true), responses: responses(doc.writes.create, t, schemas), security: WRITE_SECURITY } };
@@ -91,8 +98,17 @@ function pathItem(route: Route, resources: readonly Resource[], bodies: Record<s
   // The body of an update: the arguments beyond those that address the item (its id or slug, a password).
   const edit = Object.entries(endpointOf(route, 'PUT').args).filter(([name, a]) => read[name] !== a);
   bodies[`${noun}Update`] ??= bodySchema(Object.fromEntries(edit), t);
-  const update = { parameters: parameters(read, t, { additions: true }), requestBody: requestBody(`${noun}Update`, false), responses: responses(doc.writes.update, t, schemas), security: WRITE_SECURITY };
-  const remove = { parameters: parameters(endpointOf(route, 'DELETE').args, t, { additions: true }), responses: responses(doc.writes.delete, t, schemas), security: WRITE_SECURITY };
+  const update = {
+    parameters: parameters(read, t, { additions: true }),
+    requestBody: requestBody(`${noun}Update`, false),
+    responses: responses(doc.writes.update, t, schemas),
+    security: WRITE_SECURITY,
+  };
+  const remove = {
+    parameters: parameters(endpointOf(route, 'DELETE').args, t, { additions: true }),
+    responses: responses(doc.writes.delete, t, schemas),
+    security: WRITE_SECURITY,
+  };
   return { get, post: update, put: update, patch: update, delete: remove };
 }
 

@@ -57,13 +57,15 @@ function descriptionOf(doc: ArgDoc, t: Translate): string {
  * declared `in` go in the query: upstream's `body` for `post` is not an OpenAPI 3 location.
  */
 export function parameters(args: Args<RequestContext>, t: Translate, { additions = false } = {}): JsonObject[] {
-  return Object.entries(args).filter(([, a]) => additions || !a.addition).map(([name, a]) => {
-    const schema: JsonObject = { type: documentedType(a.doc, a.swaggerType) };
-    if (a.doc.items) schema.items = { ...a.doc.items };
-    const parameter: JsonObject = { in: a.in ?? 'query', schema, description: descriptionOf(a.doc, t), required: a.required, name };
-    if (a.style) parameter.style = a.style;
-    return parameter;
-  });
+  return Object.entries(args)
+    .filter(([, a]) => additions || !a.addition)
+    .map(([name, a]) => {
+      const schema: JsonObject = { type: documentedType(a.doc, a.swaggerType) };
+      if (a.doc.items) schema.items = { ...a.doc.items };
+      const parameter: JsonObject = { in: a.in ?? 'query', schema, description: descriptionOf(a.doc, t), required: a.required, name };
+      if (a.style) parameter.style = a.style;
+      return parameter;
+    });
 }
 
 /** The form body of a `post` operation (`Base.php::swaggerize_post_args`). */
@@ -100,7 +102,9 @@ export function schemaComponents(t: Translate): Record<SchemaName, JsonObject> {
     const properties: JsonObject = {};
     for (const [property, field] of Object.entries<Field>(SCHEMAS[name])) {
       if (!field.documented) continue;
-      properties[field.documentedKey ?? property] = Object.fromEntries(Object.entries(field.documented).map(([k, v]) => [k, k === 'description' ? t(field.description) : v]));
+      properties[field.documentedKey ?? property] = Object.fromEntries(
+        Object.entries(field.documented).map(([k, v]) => [k, k === 'description' ? t(field.description) : v]),
+      );
     }
     out[name] = { type: 'object', properties };
   }

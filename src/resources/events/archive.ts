@@ -196,7 +196,10 @@ export async function occurrences(ctx: RequestContext & { params: Record<string,
   const { statuses } = archiveStatuses(EVENT, undefined, ctx);
   extendFor(ctx, end);
   const version = await ctx.version();
-  const { keys, total } = await ctx.services.events.list({ statuses, startsOnOrAfter: start, endsOnOrBefore: end, include: [seriesId], orderByPublication: false, offset: paging.offset, limit: paging.limit }, version);
+  const { keys, total } = await ctx.services.events.list(
+    { statuses, startsOnOrAfter: start, endsOnOrBefore: end, include: [seriesId], orderByPublication: false, offset: paging.offset, limit: paging.limit },
+    version,
+  );
   if (paging.page > 1 && keys.length === 0) throw eventPageNotFound();
   const pages = totalPages(total, paging);
   const events = await pageItems(ctx, keys, version);

@@ -156,7 +156,10 @@ export function eventWriteArgs<R extends boolean>(required: R) {
     categories: arg({ default: null, items: { type: 'integer' }, description: 'event.categories' }, { check: termInput, accepts: TERMS_INPUT }),
     tags: arg({ default: null, items: { type: 'integer' }, description: 'event.tags' }, { check: termInput, accepts: TERMS_INPUT }),
     venue: arg({ default: null, items: { type: 'integer' }, description: 'event.venue' }, { check: linkedEntryCheck('venue'), accepts: VENUE_INPUT }),
-    organizer: arg({ default: null, items: { type: 'integer' }, description: 'event.organizer' }, { check: linkedEntryCheck('organizer'), accepts: ORGANIZER_INPUT }),
+    organizer: arg(
+      { default: null, items: { type: 'integer' }, description: 'event.organizer' },
+      { check: linkedEntryCheck('organizer'), accepts: ORGANIZER_INPUT },
+    ),
     // This library's own, after upstream's (README "Recurring events"): not in the index nor the original /doc.
     recurrence: arg({ items: { type: 'string' }, description: 'event.recurrence' }, { check: RECURRENCE_INPUT, accepts: RECURRENCE_INPUT, addition: true }),
   };

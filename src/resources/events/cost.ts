@@ -133,11 +133,7 @@ export function costFromInput(input: unknown): StoredCost | null {
 }
 
 /** `cost_details` of an event; `currencyCode` is stored elsewhere and usually `''`. */
-export function costDetails(
-  stored: StoredCost | null,
-  currencyCode = '',
-  settings: Partial<CostSettings> = {},
-): CostDetails {
+export function costDetails(stored: StoredCost | null, currencyCode = '', settings: Partial<CostSettings> = {}): CostDetails {
   const { thousandsSeparator } = { ...DEFAULT_COST_SETTINGS, ...settings };
   return {
     currency_symbol: stored?.currencySymbol ?? '',

@@ -60,7 +60,12 @@ export async function copyEvent(tx: Store, series: EventRow, times: CopyTimes, s
   if (organizers.length) await tx.events.setOrganizers(id, organizers, created);
   const terms = (await tx.events.termIds([series.id])).get(series.id) ?? [];
   for (const kind of [CATEGORIES, TAGS]) {
-    await tx.events.setTerms(id, kind.taxonomy, terms.filter((t) => t.taxonomy === kind.taxonomy).map((t) => t.id), created);
+    await tx.events.setTerms(
+      id,
+      kind.taxonomy,
+      terms.filter((t) => t.taxonomy === kind.taxonomy).map((t) => t.id),
+      created,
+    );
   }
   return id;
 }
@@ -89,9 +94,17 @@ export async function overridesOf(tx: Store, seriesId: number): Promise<number[]
  * password and hidden flag, and its author when it changed from `formerAuthor`: an occurrence
  * given an author of its own (`scope=this`) keeps it, as an event keeps the author it was given.
  */
-export async function followSeries(tx: Store, series: Pick<EventRow, 'id' | 'status' | 'status_before_trash' | 'author' | 'password' | 'hidden'>, formerAuthor = series.author): Promise<void> {
+export async function followSeries(
+  tx: Store,
+  series: Pick<EventRow, 'id' | 'status' | 'status_before_trash' | 'author' | 'password' | 'hidden'>,
+  formerAuthor = series.author,
+): Promise<void> {
   for (const id of await overridesOf(tx, series.id)) {
-    const follows: Parameters<Store['posts']['update']>[1] = { status: series.status, status_before_trash: series.status_before_trash, password: series.password };
+    const follows: Parameters<Store['posts']['update']>[1] = {
+      status: series.status,
+      status_before_trash: series.status_before_trash,
+      password: series.password,
+    };
     if (formerAuthor !== series.author && (await tx.posts.get(id))?.author === formerAuthor) follows.author = series.author;
     await tx.posts.update(id, follows);
     await tx.events.updateDetails(id, { hidden: series.hidden });

@@ -28,7 +28,13 @@ import type { EventRow } from './store.js';
 import type { EventInput } from './args.js';
 
 /** The update of one event inside a transaction, as `EventService` writes it; the change log names `change.id`. */
-export type ApplyUpdate = (tx: Store, target: WriteTarget<EventRow>, input: EventInput, sent: (name: string) => boolean, change: { id: number; scope: ChangeScope | null }) => Promise<EventRow>;
+export type ApplyUpdate = (
+  tx: Store,
+  target: WriteTarget<EventRow>,
+  input: EventInput,
+  sent: (name: string) => boolean,
+  change: { id: number; scope: ChangeScope | null },
+) => Promise<EventRow>;
 
 /** What the writes of recurring events need of the event rules, for one caller at one time. */
 export interface RecurringContext {
@@ -116,7 +122,11 @@ export class RecurringWrites {
     if (!series) throw target.gone();
     if (!this.ctx.can(action, series)) throw forbidden(this.ctx.p !== null);
     // A conditional write was checked against the occurrence as read before: it must be unchanged.
-    if (target.conditional && (o.content_id !== target.row.occurrence?.contentId || o.start_local !== target.row.start_local || o.end_local !== target.row.end_local)) throw preconditionFailed();
+    if (
+      target.conditional &&
+      (o.content_id !== target.row.occurrence?.contentId || o.start_local !== target.row.start_local || o.end_local !== target.row.end_local)
+    )
+      throw preconditionFailed();
     return { o, series };
   }
 
@@ -161,7 +171,12 @@ export class RecurringWrites {
     if (!shown) throw new Error(`calendar: occurrence ${o.id} shows a missing event`);
     const own = (name: string) => !SERIES_ONLY.has(name) && sent(name);
     const updated = await this.ctx.apply(tx, { row: shown, gone: () => forbidden(true) }, input, own, { id: o.id, scope: 'this' });
-    await tx.occurrences.update(o.id, { start_local: updated.start_local, end_local: updated.end_local, start_utc: updated.start_utc, end_utc: updated.end_utc });
+    await tx.occurrences.update(o.id, {
+      start_local: updated.start_local,
+      end_local: updated.end_local,
+      start_utc: updated.start_utc,
+      end_utc: updated.end_utc,
+    });
     await this.touch(tx, series.id);
   }
 
@@ -221,18 +236,29 @@ export class RecurringWrites {
     const { rrule, rdates, exdates } = old.recurrence;
     const at = o.original_start;
     // The part before: the rule ends just before the occurrence (COUNT becomes that UNTIL).
-    const before = linesOf(rrule && withUntil(rrule, await this.untilBefore(tx, series.id, at)), rdates.filter((d) => d < at), exdates.filter((d) => d < at), old.zone);
+    const before = linesOf(
+      rrule && withUntil(rrule, await this.untilBefore(tx, series.id, at)),
+      rdates.filter((d) => d < at),
+      exdates.filter((d) => d < at),
+      old.zone,
+    );
     // The part from it on: the same rule from there, with what COUNT leaves.
     let after = rrule;
     const count = rrule ? /(?:^|;)COUNT=(\d+)/.exec(rrule)?.[1] : undefined;
     if (rrule && count !== undefined) {
       const ruleOnly = { ...old, recurrence: { lines: [], rrule, rdates: [], exdates: [] } };
-      const done = this.series.expand(ruleOnly, undefined, shifted(at, '2000-01-01 00:00:01', '2000-01-01 00:00:00'), Number(count), { id: series.id }).starts.length;
+      const done = this.series.expand(ruleOnly, undefined, shifted(at, '2000-01-01 00:00:01', '2000-01-01 00:00:00'), Number(count), { id: series.id }).starts
+        .length;
       after = `${withUntil(rrule, undefined)};COUNT=${Math.max(1, Number(count) - done)}`;
     }
     const first = occurrenceTimes(old, at);
     const newId = await this.copySeries(tx, series, first);
-    const afterLines = linesOf(after, rdates.filter((d) => d >= at), exdates.filter((d) => d >= at), old.zone);
+    const afterLines = linesOf(
+      after,
+      rdates.filter((d) => d >= at),
+      exdates.filter((d) => d >= at),
+      old.zone,
+    );
     // The later occurrences move to the new series with their ids; their overrides follow.
     const moving = await tx.occurrences.of(series.id, { from: at });
     for (const m of moving) {
@@ -241,7 +267,12 @@ export class RecurringWrites {
     }
     const stored = await tx.occurrences.series(series.id);
     await tx.occurrences.saveSeries({ id: series.id, rules: JSON.stringify(before), indexed_until: '9999-12-31 23:59:59', complete: 1 });
-    await tx.occurrences.saveSeries({ id: newId, rules: JSON.stringify(afterLines), indexed_until: stored?.indexed_until ?? at, complete: stored?.complete ?? 0 });
+    await tx.occurrences.saveSeries({
+      id: newId,
+      rules: JSON.stringify(afterLines),
+      indexed_until: stored?.indexed_until ?? at,
+      complete: stored?.complete ?? 0,
+    });
     await this.touch(tx, series.id);
     tx.changes.record('event', series.id, 'updated', 'following');
     // The update: to the new series as a whole (its times move from the occurrence's, as with `all`).
@@ -258,7 +289,11 @@ export class RecurringWrites {
   }
 
   /** A new series copied from `series`, with a slug of its own, starting at `first`; its id. */
-  private async copySeries(tx: Store, series: EventRow, first: { start_local: string; end_local: string; start_utc: string; end_utc: string }): Promise<number> {
+  private async copySeries(
+    tx: Store,
+    series: EventRow,
+    first: { start_local: string; end_local: string; start_utc: string; end_utc: string },
+  ): Promise<number> {
     const slug = series.slug ? (await uniquePostSlug(tx, 'event', series.slug)) || null : null;
     const id = await copyEvent(tx, series, first, slug, (own) => own);
     tx.changes.record('event', id, 'created', 'following');
@@ -289,9 +324,17 @@ export class RecurringWrites {
           const old = await this.timesOf(tx, series);
           const { rrule, rdates, exdates } = old.recurrence;
           const later = await tx.occurrences.of(series.id, { from: o.original_start });
-          await removeOverrides(tx, later.filter((m) => m.content_id !== series.id).map((m) => m.content_id));
+          await removeOverrides(
+            tx,
+            later.filter((m) => m.content_id !== series.id).map((m) => m.content_id),
+          );
           await tx.occurrences.delete(later.map((m) => m.id));
-          const lines = linesOf(rrule && withUntil(rrule, await this.untilBefore(tx, series.id, o.original_start)), rdates.filter((d) => d < o.original_start), exdates.filter((d) => d < o.original_start), old.zone);
+          const lines = linesOf(
+            rrule && withUntil(rrule, await this.untilBefore(tx, series.id, o.original_start)),
+            rdates.filter((d) => d < o.original_start),
+            exdates.filter((d) => d < o.original_start),
+            old.zone,
+          );
           await tx.occurrences.saveSeries({ id: series.id, rules: JSON.stringify(lines), indexed_until: '9999-12-31 23:59:59', complete: 1 });
         }
         await this.touch(tx, series.id);

@@ -48,12 +48,7 @@ async function readTarget(ctx: RequestContext, bySlug: boolean): Promise<EventRo
  */
 async function writeTarget(ctx: RequestContext, bySlug: boolean, action: 'edit' | 'delete'): Promise<WriteTarget<EventRow>> {
   const row = await target(ctx, bySlug);
-  const gone = () =>
-    !bySlug
-      ? eventNotFound(row.id)
-      : action === 'delete'
-        ? invalidParam('slug')
-        : eventNotFound();
+  const gone = () => (!bySlug ? eventNotFound(row.id) : action === 'delete' ? invalidParam('slug') : eventNotFound());
   return { row, gone, conditional: ctx.conditional };
 }
 
@@ -160,4 +155,6 @@ export function eventRoutes(): Route[] {
 }
 
 /** The occurrences of a recurring event (an addition: listed after upstream's routes). */
-export const occurrencesRoute: Route = route('/events/(?P<id>\\d+)/occurrences', [endpoint({ methods: READABLE, args: occurrencesArgs, handler: occurrences })]);
+export const occurrencesRoute: Route = route('/events/(?P<id>\\d+)/occurrences', [
+  endpoint({ methods: READABLE, args: occurrencesArgs, handler: occurrences }),
+]);

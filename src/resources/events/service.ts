@@ -184,7 +184,14 @@ export class EventService {
   }
 
   /** Updates the fields sent (`writes.ts`). */
-  update(target: WriteTarget<EventRow>, input: EventInput, sent: (name: string) => boolean, p: Principal | null, now: Date, parse?: EntryParser): Promise<EventRow> {
+  update(
+    target: WriteTarget<EventRow>,
+    input: EventInput,
+    sent: (name: string) => boolean,
+    p: Principal | null,
+    now: Date,
+    parse?: EntryParser,
+  ): Promise<EventRow> {
     return this.writes.update(target, input, sent, p, now, parse);
   }
 
@@ -226,7 +233,13 @@ export class EventService {
     // between) is left out: who may see it, and whether it is redacted, was judged on the key.
     const rows = (await rowsOf(missing)).filter((row) => {
       const key = missing.find((k) => k.id === row.id);
-      return key !== undefined && key.status === row.status && key.author === row.author && key.password === row.password && key.status_before_trash === row.status_before_trash;
+      return (
+        key !== undefined &&
+        key.status === row.status &&
+        key.author === row.author &&
+        key.password === row.password &&
+        key.status_before_trash === row.status_before_trash
+      );
     });
     const rendered = await this.render(rows, view);
     const fresh = new Map(rows.flatMap((row, i) => (rendered[i] ? [[row.id, RawJson.of(rendered[i])] as const] : [])));
@@ -290,10 +303,18 @@ export class EventService {
     const linkedView = { urls: view.urls, principal: view.principal, jsonLd: view.single };
     const given = known ? [...known.values()] : [];
     const venueIds = [...new Set(rows.map((r) => r.venue_id).filter((v): v is number => v !== null))];
-    const venueRows = await withKnown(venueIds, given.flatMap((l) => l.venueRows ?? []), (ids) => this.deps.venues.getMany(ids));
+    const venueRows = await withKnown(
+      venueIds,
+      given.flatMap((l) => l.venueRows ?? []),
+      (ids) => this.deps.venues.getMany(ids),
+    );
     const venues = byId(venueRows, await this.deps.venues.render(venueRows, linkedView));
     const wantedOrganizers = [...new Set([...organizerIds.values()].flat())];
-    const organizerRows = await withKnown(wantedOrganizers, given.flatMap((l) => l.organizerRows ?? []), (ids) => this.deps.organizers.getMany(ids));
+    const organizerRows = await withKnown(
+      wantedOrganizers,
+      given.flatMap((l) => l.organizerRows ?? []),
+      (ids) => this.deps.organizers.getMany(ids),
+    );
     const organizers = byId(organizerRows, await this.deps.organizers.render(organizerRows, linkedView));
     return { images, organizerIds, termIds, series, venues, organizers, terms: await this.termsById([...termIds.values()].flat(), view.urls) };
   }

@@ -133,7 +133,9 @@ export class EventStore {
     // The filters name `posts` and `events` only, and the occurrence's columns through `sql.ref`:
     // the occurrences' query is typed as the events' one to share them.
     const base: SelectQueryBuilder<Database, 'posts' | 'events', object> =
-      from === 'events' ? this.base().where('events.series_id', 'is', null) : (this.occurrenceBase() as unknown as SelectQueryBuilder<Database, 'posts' | 'events', object>);
+      from === 'events'
+        ? this.base().where('events.series_id', 'is', null)
+        : (this.occurrenceBase() as unknown as SelectQueryBuilder<Database, 'posts' | 'events', object>);
     return this.filters(base, q, statuses, from);
   }
 
@@ -182,7 +184,10 @@ export class EventStore {
     if (q.include) {
       const ids = validIds(q.include).length ? validIds(q.include) : [0];
       // An occurrence is included by its own id, or by its series'.
-      s = from === 'events' ? s.where('posts.id', 'in', ids) : s.where((eb) => eb.or([eb(sql.ref('occurrences.id'), 'in', ids), eb(sql.ref('occurrences.series_id'), 'in', ids)]));
+      s =
+        from === 'events'
+          ? s.where('posts.id', 'in', ids)
+          : s.where((eb) => eb.or([eb(sql.ref('occurrences.id'), 'in', ids), eb(sql.ref('occurrences.series_id'), 'in', ids)]));
     }
     if (q.parent !== undefined) s = s.where('posts.parent', '=', q.parent);
     return s;
@@ -190,7 +195,10 @@ export class EventStore {
 
   /** Whether the store holds any series, per store version: without one, the archive reads events only. */
   private async hasSeries(version: string | undefined): Promise<boolean> {
-    return (await this.totals.get('\u0000series', version, async () => ((await this.db.selectFrom('series').select('id').limit(1).executeTakeFirst()) ? 1 : 0))) === 1;
+    return (
+      (await this.totals.get('\u0000series', version, async () => ((await this.db.selectFrom('series').select('id').limit(1).executeTakeFirst()) ? 1 : 0))) ===
+      1
+    );
   }
 
   /**
@@ -230,7 +238,12 @@ export class EventStore {
       const take = q.offset + q.limit;
       const columns = ['posts.author', 'posts.status', 'posts.status_before_trash', 'posts.password', 'posts.date'] as const;
       let events = plain.select(['posts.id', 'events.start_local', ...columns]);
-      let shown = occurrences.select([sql.ref<number>('occurrences.id').as('id'), sql.ref<string>('occurrences.start_local').as('start_local'), sql.ref<number>('occurrences.series_id').as('of_series'), ...columns]);
+      let shown = occurrences.select([
+        sql.ref<number>('occurrences.id').as('id'),
+        sql.ref<string>('occurrences.start_local').as('start_local'),
+        sql.ref<number>('occurrences.series_id').as('of_series'),
+        ...columns,
+      ]);
       if (q.orderByPublication) {
         events = events.orderBy('posts.date', 'asc').orderBy('posts.id', 'asc');
         shown = shown.orderBy('posts.date', 'asc').orderBy(sql.ref('occurrences.id'), 'asc');
@@ -241,10 +254,12 @@ export class EventStore {
       const [a, b] = [await events.limit(take).execute(), await shown.limit(take).execute()];
       const sortKey = (r: { start_local: string; date: string }) => (q.orderByPublication ? r.date : r.start_local);
       // Occurrence ids are above every post id: at the same start, events come first.
-      const merged = [...a.map((r) => ({ ...r, of_series: 0 })), ...b.map((r) => ({ ...r, id: Number(r.id), of_series: Number(r.of_series) }))].sort(
-        (x, y) => (sortKey(x) < sortKey(y) ? -1 : sortKey(x) > sortKey(y) ? 1 : x.id - y.id),
+      const merged = [...a.map((r) => ({ ...r, of_series: 0 })), ...b.map((r) => ({ ...r, id: Number(r.id), of_series: Number(r.of_series) }))].sort((x, y) =>
+        sortKey(x) < sortKey(y) ? -1 : sortKey(x) > sortKey(y) ? 1 : x.id - y.id,
       );
-      keys = merged.slice(q.offset, take).map(({ id, author, status, status_before_trash, password, of_series }) => ({ id, author, status, status_before_trash, password, of_series }));
+      keys = merged
+        .slice(q.offset, take)
+        .map(({ id, author, status, status_before_trash, password, of_series }) => ({ id, author, status, status_before_trash, password, of_series }));
     }
     if (version !== undefined) this.pages.set(version, pageKey, keys);
     return { keys, total: n + m };
@@ -281,7 +296,17 @@ export class EventStore {
       .innerJoin('posts as sp', 'sp.id', 'o.series_id')
       .selectAll('posts')
       .selectAll('events')
-      .select(['o.id as o_id', 'o.series_id as o_series', 'o.original_start as o_original', 'o.start_local as o_start_local', 'o.end_local as o_end_local', 'o.start_utc as o_start_utc', 'o.end_utc as o_end_utc', 'o.cancelled as o_cancelled', 'sp.slug as series_slug'])
+      .select([
+        'o.id as o_id',
+        'o.series_id as o_series',
+        'o.original_start as o_original',
+        'o.start_local as o_start_local',
+        'o.end_local as o_end_local',
+        'o.start_utc as o_start_utc',
+        'o.end_utc as o_end_utc',
+        'o.cancelled as o_cancelled',
+        'sp.slug as series_slug',
+      ])
       .where('o.id', 'in', [...ids]);
     if (!withCancelled) query = query.where('o.cancelled', '=', 0);
     return (await query.execute()).map((r) => {
@@ -301,7 +326,10 @@ export class EventStore {
 
   /** Inserts the details of a new event post. */
   async insertDetails(postId: number, details: EventDetails): Promise<void> {
-    await this.db.insertInto('events').values({ post_id: postId, ...details }).execute();
+    await this.db
+      .insertInto('events')
+      .values({ post_id: postId, ...details })
+      .execute();
   }
 
   /** Changes detail columns. */
@@ -369,10 +397,22 @@ export class EventStore {
         .execute();
     }
     const kept = wanted.filter((id) => present.includes(id));
-    if (kept.length) await this.db.insertInto('term_relationships').values(kept.map((term_id) => ({ post_id: eventId, term_id }))).execute();
+    if (kept.length)
+      await this.db
+        .insertInto('term_relationships')
+        .values(kept.map((term_id) => ({ post_id: eventId, term_id })))
+        .execute();
     if (created ? created.status === 'publish' : await this.isPublished(eventId)) {
-      await adjustTermCounts(this.db, before.filter((id) => !kept.includes(id)), -1);
-      await adjustTermCounts(this.db, kept.filter((id) => !before.includes(id)), 1);
+      await adjustTermCounts(
+        this.db,
+        before.filter((id) => !kept.includes(id)),
+        -1,
+      );
+      await adjustTermCounts(
+        this.db,
+        kept.filter((id) => !before.includes(id)),
+        1,
+      );
     }
     return kept;
   }

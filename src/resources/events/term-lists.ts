@@ -13,7 +13,11 @@ import type { TermRow } from '../terms/store.js';
  * list as is, a string split at commas only, so that a name may contain spaces.
  */
 export function termList(value: unknown): unknown[] | undefined {
-  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   return parseList(value);
 }
 

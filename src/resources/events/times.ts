@@ -57,7 +57,14 @@ export function storedTimes(start: string, end: string, zone: string, allDay: bo
   if (e < s) e = s;
   const real = realZone(zone, site);
   const startUtc = localToUtc(s, real) ?? s;
-  return { start_local: s, end_local: e, start_utc: startUtc, end_utc: localToUtc(e, real) ?? e, ...zoneFields(zone, s, startUtc, site), all_day: flag(allDay) };
+  return {
+    start_local: s,
+    end_local: e,
+    start_utc: startUtc,
+    end_utc: localToUtc(e, real) ?? e,
+    ...zoneFields(zone, s, startUtc, site),
+    all_day: flag(allDay),
+  };
 }
 
 /**

@@ -97,7 +97,13 @@ export class EventWrites {
     this.assertAuthor(input, p, 'create');
     const site = this.deps.timezone;
     const zone = input.timezone || site;
-    const times = storedTimes(wallClock('start_date', input.start_date, zone, site, now), wallClock('end_date', input.end_date, zone, site, now), zone, input.all_day === true, site);
+    const times = storedTimes(
+      wallClock('start_date', input.start_date, zone, site, now),
+      wallClock('end_date', input.end_date, zone, site, now),
+      zone,
+      input.all_day === true,
+      site,
+    );
     const recurrence = this.deps.series.check(input.recurrence, seriesTimesOf(times, site), now);
     // Publication dates are read (a bad one refused) before anything is fetched.
     const state = newPostState(input, p, site, now, zone);
@@ -121,7 +127,13 @@ export class EventWrites {
   }
 
   /** The post of a new event, its image recorded in `tx`. */
-  private async newPost(tx: Store, input: EventInput, p: Principal | null, state: Pick<NewPost, 'status' | 'date' | 'date_utc'>, image: ImageChoice): Promise<NewPost> {
+  private async newPost(
+    tx: Store,
+    input: EventInput,
+    p: Principal | null,
+    state: Pick<NewPost, 'status' | 'date' | 'date_utc'>,
+    image: ImageChoice,
+  ): Promise<NewPost> {
     const title = filterTitle(input.title ?? '', p);
     return {
       type: 'event',
@@ -144,7 +156,14 @@ export class EventWrites {
    * trash restores the slug. A series (and an occurrence, by `scope`) follows the rules of
    * recurring events (README "Recurring events"). `parse` reads its `venue` and `organizer`.
    */
-  async update(target: WriteTarget<EventRow>, input: EventInput, sent: (name: string) => boolean, p: Principal | null, now: Date, parse?: EntryParser): Promise<EventRow> {
+  async update(
+    target: WriteTarget<EventRow>,
+    input: EventInput,
+    sent: (name: string) => boolean,
+    p: Principal | null,
+    now: Date,
+    parse?: EntryParser,
+  ): Promise<EventRow> {
     const site = this.deps.timezone;
     // Whatever the scope: an occurrence's edit names its author as an update of the series does.
     this.assertAuthor(input, p, 'update');
@@ -163,7 +182,8 @@ export class EventWrites {
       this.store.transaction(async (tx) => {
         const before = await tx.events.get(target.row.id, { lock: true });
         const updated = await apply(tx, target, input, sent, { id: target.row.id, scope: before?.series_id === target.row.id ? 'all' : null });
-        if (before) await recurring.afterUpdate(tx, before, updated, sent('recurrence') ? { value: input.recurrence } : undefined, input.reset_overrides === true);
+        if (before)
+          await recurring.afterUpdate(tx, before, updated, sent('recurrence') ? { value: input.recurrence } : undefined, input.reset_overrides === true);
         return present(await tx.events.get(updated.id), target);
       }),
     );
@@ -213,7 +233,15 @@ export class EventWrites {
   }
 
   /** The post columns an update changes (its image recorded in `tx`), and whether it moves to the trash. */
-  private async changedPost(tx: Store, row: EventRow, input: EventInput, p: Principal | null, image: ImageChoice, now: Date, zone: string): Promise<{ post: PostChanges; trashing: boolean }> {
+  private async changedPost(
+    tx: Store,
+    row: EventRow,
+    input: EventInput,
+    p: Principal | null,
+    image: ImageChoice,
+    now: Date,
+    zone: string,
+  ): Promise<{ post: PostChanges; trashing: boolean }> {
     const post: PostChanges = {};
     if (input.title !== undefined) post.title = filterTitle(input.title, p);
     if (input.description !== undefined) post.content = filterContent(input.description, p);

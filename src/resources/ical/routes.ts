@@ -108,8 +108,11 @@ async function seriesVevents(ctx: RequestContext, seriesId: number, version: str
   // differently (ical.js reads a skipped 02:30 as 01:30, a repeated one as its second time), so
   // they are written with their own times too.
   const tzid = icalZone(times.zone);
-  const moved = (o: OccurrenceRow) => !!tzid && (o.start_local !== o.original_start || localTime(Date.parse(`${o.start_utc.replace(' ', 'T')}Z`), tzid) === undefined);
-  const edited = [...apart, ...inWindow.filter((o) => moved(o) && !apart.some((a) => a.id === o.id))].filter((o) => !o.cancelled && (o.content_id !== seriesId || moved(o)));
+  const moved = (o: OccurrenceRow) =>
+    !!tzid && (o.start_local !== o.original_start || localTime(Date.parse(`${o.start_utc.replace(' ', 'T')}Z`), tzid) === undefined);
+  const edited = [...apart, ...inWindow.filter((o) => moved(o) && !apart.some((a) => a.id === o.id))].filter(
+    (o) => !o.cancelled && (o.content_id !== seriesId || moved(o)),
+  );
   const shown = await ctx.services.events.getMany(edited.map((o) => o.id));
   const visible = shown.filter((r) => readable(ctx, r));
   const hidden = edited.filter((o) => !visible.some((r) => r.id === o.id)).map((o) => o.original_start);
@@ -117,15 +120,29 @@ async function seriesVevents(ctx: RequestContext, seriesId: number, version: str
   if (!master) return [];
   const redacted = (r: EventRow, json: RawJson) => (r.password && !unlocked(ctx, r) ? redact(eventOf(json)) : eventOf(json));
   const out: Vevent[] = [];
-  const rules = { rrule: times.recurrence.rrule, rdates: times.recurrence.rdates, exdates: [...times.recurrence.exdates, ...apart.filter((o) => o.cancelled).map((o) => o.original_start), ...hidden] };
-  const written = vevent(redacted(row, master), { domain, protected: !!row.password, cancelled: false, recurrence: { seriesId, zone: times.zone, rules, years } });
+  const rules = {
+    rrule: times.recurrence.rrule,
+    rdates: times.recurrence.rdates,
+    exdates: [...times.recurrence.exdates, ...apart.filter((o) => o.cancelled).map((o) => o.original_start), ...hidden],
+  };
+  const written = vevent(redacted(row, master), {
+    domain,
+    protected: !!row.password,
+    cancelled: false,
+    recurrence: { seriesId, zone: times.zone, rules, years },
+  });
   if (written) out.push(written);
   for await (const slice of slices(visible, ENTRIES_PER_SLICE)) {
     const rendered = await ctx.services.events.renderJson(slice, view, async () => slice);
     slice.forEach((r, i) => {
       const json = rendered[i];
       if (!json || !r.occurrence) return;
-      const part = vevent(redacted(r, json), { domain, protected: !!r.password, cancelled: false, recurrence: { seriesId, zone: times.zone, recurrenceId: r.occurrence.originalStart, years } });
+      const part = vevent(redacted(r, json), {
+        domain,
+        protected: !!r.password,
+        cancelled: false,
+        recurrence: { seriesId, zone: times.zone, recurrenceId: r.occurrence.originalStart, years },
+      });
       if (part) out.push(part);
     });
   }
@@ -148,7 +165,10 @@ function eventFile(bySlug: boolean) {
       const key = fileKey(ctx, 'series', String(row.id));
       return ctx.services.ical.file(version, key, async () => {
         const parts = await seriesVevents(ctx, row.id, version);
-        return { body: await calendarBytes({ name: parts[0]?.summary || name, refreshMinutes: ctx.options.ical.refreshMinutes }, parts), headers: fileHeaders(name) };
+        return {
+          body: await calendarBytes({ name: parts[0]?.summary || name, refreshMinutes: ctx.options.ical.refreshMinutes }, parts),
+          headers: fileHeaders(name),
+        };
       });
     }
     const written = vevent(eventOf(json), { domain: domainOf(ctx), protected: !!row.password, cancelled: false });

@@ -77,7 +77,10 @@ export class IcalService {
     const fresh = new Map<FeedEntry, Vevent>();
     // A slice at a time, the loop turning between two: a thousand events cost half a second.
     for await (const slice of slices(missing, ENTRIES_PER_SLICE)) {
-      const json = await this.events.renderJson(slice.map((e) => e.key), { urls: view.urls, principal: view.principal, single: false, version });
+      const json = await this.events.renderJson(
+        slice.map((e) => e.key),
+        { urls: view.urls, principal: view.principal, single: false, version },
+      );
       slice.forEach((entry, i) => {
         const rendered = json[i];
         if (rendered === undefined) return;

@@ -10,7 +10,8 @@ interface NamespaceIndex {
 /** The namespace index in the JSON the namespace route answered (the pipeline hands it over parsed). */
 function namespaceIndex(json: unknown): NamespaceIndex {
   const { namespace, routes } = typeof json === 'object' && json !== null ? (json as Partial<Record<keyof NamespaceIndex, unknown>>) : {};
-  if (typeof namespace !== 'string' || typeof routes !== 'object' || routes === null) throw new TypeError('calendar: the namespace index has no namespace or routes');
+  if (typeof namespace !== 'string' || typeof routes !== 'object' || routes === null)
+    throw new TypeError('calendar: the namespace index has no namespace or routes');
   return { namespace, routes: { ...routes } };
 }
 
@@ -34,7 +35,12 @@ export function rootIndex(json: unknown, { home, root }: Pick<Urls, 'home' | 'ro
     namespaces: [index.namespace],
     authentication: {},
     routes: {
-      '/': { namespace: '', methods: ['GET'], endpoints: [{ methods: ['GET'], args: { context: { default: 'view', required: false } } }], _links: { self: [{ href: root }] } },
+      '/': {
+        namespace: '',
+        methods: ['GET'],
+        endpoints: [{ methods: ['GET'], args: { context: { default: 'view', required: false } } }],
+        _links: { self: [{ href: root }] },
+      },
       ...index.routes,
     },
     _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] },

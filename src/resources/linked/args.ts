@@ -47,8 +47,7 @@ export function linkedSlugArg(kind: PostKindInfo) {
     {
       required: true,
       in: 'path',
-      check: async (value: unknown, ctx: Ctx) =>
-        typeof value === 'string' && value !== '' && (await ctx.services.linked(kind).bySlug(value)) !== undefined,
+      check: async (value: unknown, ctx: Ctx) => typeof value === 'string' && value !== '' && (await ctx.services.linked(kind).bySlug(value)) !== undefined,
     },
   );
 }

@@ -98,7 +98,8 @@ export function linkedEntryCheck(type: LinkedType) {
     const entries = requestEntryParser(ctx)(type, value);
     if (!entries) return false;
     for (const e of entries) {
-      if ('id' in e ? (await ctx.services.posts.typeOf(e.id)) !== type : namedAuthor(e.data) !== undefined && !(await existingUser(e.data.author, ctx))) return false;
+      if ('id' in e ? (await ctx.services.posts.typeOf(e.id)) !== type : namedAuthor(e.data) !== undefined && !(await existingUser(e.data.author, ctx)))
+        return false;
     }
     return true;
   };

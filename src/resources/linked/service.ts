@@ -131,9 +131,7 @@ export class LinkedPostService<T extends LinkedTable> {
     this.assertCreatable(input, p);
     assertPublicationDates(input, siteZone, now);
     const image = await this.images.choose(input.image, p);
-    const row = await withRetry(() =>
-      this.store.transaction(async (tx) => this.rows(tx).get(await this.insertIn(tx, input, p, siteZone, now, image))),
-    );
+    const row = await withRetry(() => this.store.transaction(async (tx) => this.rows(tx).get(await this.insertIn(tx, input, p, siteZone, now, image))));
     if (!row) throw this.notCreated();
     return row;
   }

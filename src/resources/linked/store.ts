@@ -122,9 +122,7 @@ export class LinkedPostStore<T extends LinkedTable> {
       if (scope !== 'all') q = q.where(searchableByPassword(scope));
       q = q
         .where('posts.status', 'not in', ['trash', 'auto-draft'])
-        .where((eb) =>
-          eb.or(this.searchColumns.map((col) => eb.and(fragments.map((f) => containsIgnoringCase(sql.ref(col), f))))),
-        );
+        .where((eb) => eb.or(this.searchColumns.map((col) => eb.and(fragments.map((f) => containsIgnoringCase(sql.ref(col), f))))));
     }
     if (query.eventId !== undefined) {
       const eventId = query.eventId;
@@ -207,7 +205,10 @@ export class LinkedPostStore<T extends LinkedTable> {
   /** Deletes the item for good; the events it leaves. */
   async deletePermanently(postId: number): Promise<number[]> {
     const events = await this.unlinkFromEvents(postId);
-    await this.db.deleteFrom(this.table as 'venues').where('post_id', '=', postId).execute();
+    await this.db
+      .deleteFrom(this.table as 'venues')
+      .where('post_id', '=', postId)
+      .execute();
     await this.db.deleteFrom('term_relationships').where('post_id', '=', postId).execute();
     await this.db.deleteFrom('posts').where('id', '=', postId).execute();
     return events;

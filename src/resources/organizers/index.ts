@@ -9,5 +9,13 @@ export const organizers: Resource = {
   collection: 'organizers',
   routes: linkedRoutes((ctx) => ctx.services.organizers, ORGANIZER, organizerWriteArgs),
   // Upstream documents no 200 for an organizer update.
-  doc: resourceDoc('organizers', { schema: 'Organizer', body: 'read+create', readForbidden: true, updateResponse: false, noun: 'Organizer', trash: true, writeNotFound: false }),
+  doc: resourceDoc('organizers', {
+    schema: 'Organizer',
+    body: 'read+create',
+    readForbidden: true,
+    updateResponse: false,
+    noun: 'Organizer',
+    trash: true,
+    writeNotFound: false,
+  }),
 };

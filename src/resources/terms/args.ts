@@ -86,7 +86,8 @@ export function termWriteArgs<R extends boolean>(kind: TermKind, required: R) {
             {
               // An existing category: by id (as the integer type pass will read it: `"1.0"` is 1),
               // or by slug, which then fails the integer type pass.
-              check: async (value: unknown, ctx: Ctx) => isScalar(value) && (await ctx.services.terms.resolve(kind.taxonomy, phpInteger(value) ?? value)) !== undefined,
+              check: async (value: unknown, ctx: Ctx) =>
+                isScalar(value) && (await ctx.services.terms.resolve(kind.taxonomy, phpInteger(value) ?? value)) !== undefined,
             },
           ),
         }

@@ -6,12 +6,15 @@ export const termNotFound = (): ApiError => apiError('rest_term_invalid', 'Term 
 
 /** 400 `term_exists`: a term of this name exists (with this parent, for categories); its id in `data` and `additional_data`. */
 export function termExists(hierarchical: boolean, id: number): ApiError {
-  const message = hierarchical ? 'A term with the name provided already exists with this parent.' : 'A term with the name provided already exists in this taxonomy.';
+  const message = hierarchical
+    ? 'A term with the name provided already exists with this parent.'
+    : 'A term with the name provided already exists in this taxonomy.';
   return new ApiError('term_exists', message, { status: 400, term_id: id }, { additional_data: [id, id] });
 }
 
 /** 400 `duplicate_term_slug`: another term has the slug. */
-export const duplicateTermSlug = (slug: string): ApiError => apiError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 400);
+export const duplicateTermSlug = (slug: string): ApiError =>
+  apiError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 400);
 
 /** 400 `empty_term_name`: a name that sanitises to nothing. */
 export const emptyTermName = (): ApiError => apiError('empty_term_name', 'A name is required for this term.', 400);

@@ -7,7 +7,15 @@ import { termRoutes } from './routes.js';
 export const categories: Resource = {
   collection: 'categories',
   routes: termRoutes(CATEGORIES),
-  doc: resourceDoc('categories', { schema: 'Term', body: 'read+create', readForbidden: false, updateResponse: true, noun: 'Category', trash: false, writeNotFound: false }),
+  doc: resourceDoc('categories', {
+    schema: 'Term',
+    body: 'read+create',
+    readForbidden: false,
+    updateResponse: true,
+    noun: 'Category',
+    trash: false,
+    writeNotFound: false,
+  }),
 };
 
 /** Tags: `/tags`. */

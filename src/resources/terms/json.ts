@@ -9,7 +9,8 @@ export type Ancestry = ReadonlyMap<number, { slug: string; parent: number }>;
 
 /** The public page of a term: the host's (`permalinks` option), else `/events/category/parent/child/` or `/tag/slug/`. */
 export function termUrl(kind: TermKind, row: TermRow, ancestry: Ancestry, urls: Urls): string {
-  if (!kind.hierarchical) return hostPage(urls.permalinks, { kind: 'tag', id: row.id, slug: row.slug, status: 'publish' }, urls.home, true) ?? `${urls.home}/tag/${row.slug}/`;
+  if (!kind.hierarchical)
+    return hostPage(urls.permalinks, { kind: 'tag', id: row.id, slug: row.slug, status: 'publish' }, urls.home, true) ?? `${urls.home}/tag/${row.slug}/`;
   const path = [row.slug];
   let parent = row.parent;
   for (let depth = 0; parent && depth < 64; depth++) {

@@ -103,7 +103,12 @@ export class TermService {
         const id = await tx.dialect.insertReturningId(
           tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug, description: input.description ?? '', parent }),
         );
-        if (!base) await tx.db.updateTable('terms').set({ slug: String(id) }).where('id', '=', id).execute();
+        if (!base)
+          await tx.db
+            .updateTable('terms')
+            .set({ slug: String(id) })
+            .where('id', '=', id)
+            .execute();
         tx.changes.record(changeKind(kind), id, 'created');
         return id;
       }),

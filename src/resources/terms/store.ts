@@ -135,7 +135,10 @@ export class TermStore {
         if (query.includeOrder?.length) {
           const order = query.includeOrder;
           page = page.orderBy(
-            sql`case ${sql.join(order.map((id, i) => sql`when ${sql.ref('terms.id')} = ${id} then ${i}`), sql` `)} else ${order.length} end`,
+            sql`case ${sql.join(
+              order.map((id, i) => sql`when ${sql.ref('terms.id')} = ${id} then ${i}`),
+              sql` `,
+            )} else ${order.length} end`,
             dir,
           );
         }
@@ -161,7 +164,12 @@ export class TermStore {
   /** Ids of the direct children of the given terms. */
   async childrenOf(taxonomy: Taxonomy, parents: readonly number[]): Promise<number[]> {
     if (!parents.length) return [];
-    const rows = await this.db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('parent', 'in', [...parents]).execute();
+    const rows = await this.db
+      .selectFrom('terms')
+      .select('id')
+      .where('taxonomy', '=', taxonomy)
+      .where('parent', 'in', [...parents])
+      .execute();
     return rows.map((r) => r.id);
   }
 
@@ -186,7 +194,7 @@ export class TermStore {
   async isSelfOrDescendant(taxonomy: Taxonomy, id: number, candidate: number): Promise<boolean> {
     // No depth bound (a deeper chain would let a cycle through); `seen` stops at any old cycle.
     const seen = new Set<number>();
-    for (let current = candidate; current && !seen.has(current); ) {
+    for (let current = candidate; current && !seen.has(current);) {
       if (current === id) return true;
       seen.add(current);
       const row = await this.db.selectFrom('terms').select('parent').where('taxonomy', '=', taxonomy).where('id', '=', current).executeTakeFirst();

@@ -78,7 +78,9 @@ export const postgresDialect: StoreDialect = {
     async writePosition(db) {
       let sizes = walSizes.get(db);
       if (!sizes) {
-        sizes = db.executeQuery(WAL_SIZES).then(({ rows }) => ({ block: BigInt(rows[0]?.block ?? 8192), segment: BigInt(rows[0]?.segment ?? 16 * 1024 * 1024) }));
+        sizes = db
+          .executeQuery(WAL_SIZES)
+          .then(({ rows }) => ({ block: BigInt(rows[0]?.block ?? 8192), segment: BigInt(rows[0]?.segment ?? 16 * 1024 * 1024) }));
         walSizes.set(db, sizes);
         sizes.catch(() => walSizes.delete(db));
       }
@@ -101,7 +103,9 @@ export const postgresDialect: StoreDialect = {
     // A serial column's sequence ignores explicit ids. `nextval` gives the sequence's position
     // atomically (the value it uses up is a harmless gap); it is moved only when behind.
     // quote_ident: the table's name keeps its case (a prefix may have capitals).
-    await sql`select setval(pg_get_serial_sequence(quote_ident(${table}), 'id'), m) from (select max(id) as m from ${sql.table(table)}) x where m >= nextval(pg_get_serial_sequence(quote_ident(${table}), 'id'))`.execute(db);
+    await sql`select setval(pg_get_serial_sequence(quote_ident(${table}), 'id'), m) from (select max(id) as m from ${sql.table(table)}) x where m >= nextval(pg_get_serial_sequence(quote_ident(${table}), 'id'))`.execute(
+      db,
+    );
   },
 
   tableOptions(builder) {

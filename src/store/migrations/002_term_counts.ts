@@ -7,7 +7,10 @@ import { recountAllTerms } from '../term-counts.js';
  * term's published events on every read costs O(events of the term) per embedded term.
  */
 export async function up({ db, prefix }: MigrationContext): Promise<void> {
-  await db.schema.alterTable(`${prefix}terms`).addColumn('count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable(`${prefix}terms`)
+    .addColumn('count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await recountAllTerms(db as Kysely<unknown>, prefix);
 }
 

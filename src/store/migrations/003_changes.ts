@@ -49,5 +49,9 @@ export async function up({ db, prefix }: MigrationContext): Promise<void> {
 
 /** Drops the log and the cursors. */
 export async function down({ db, prefix }: MigrationContext): Promise<void> {
-  for (const name of ['webhook_cursors', 'change_sequence', 'changes']) await db.schema.dropTable(prefix + name).ifExists().execute();
+  for (const name of ['webhook_cursors', 'change_sequence', 'changes'])
+    await db.schema
+      .dropTable(prefix + name)
+      .ifExists()
+      .execute();
 }

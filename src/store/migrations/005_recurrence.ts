@@ -56,5 +56,9 @@ export async function up({ db, prefix }: MigrationContext): Promise<void> {
 
 /** Drops the recurrence tables (the columns go with the tables of the earlier migrations, dropped after). */
 export async function down({ db, prefix }: MigrationContext): Promise<void> {
-  for (const name of ['occurrence_sequence', 'occurrences', 'series']) await db.schema.dropTable(prefix + name).ifExists().execute();
+  for (const name of ['occurrence_sequence', 'occurrences', 'series'])
+    await db.schema
+      .dropTable(prefix + name)
+      .ifExists()
+      .execute();
 }

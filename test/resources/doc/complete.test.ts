@@ -88,7 +88,11 @@ describe("GET /doc with doc: 'complete'", () => {
         const read = endpointOf(pattern, 'GET').args;
         const edit = endpointOf(pattern, 'PATCH').args;
         const update = en_.components.schemas[`${noun}Update`];
-        expect(keys(update.properties).sort(), pattern).toEqual(keys(edit).filter((name) => read[name] !== edit[name]).sort());
+        expect(keys(update.properties).sort(), pattern).toEqual(
+          keys(edit)
+            .filter((name) => read[name] !== edit[name])
+            .sort(),
+        );
         expect(update.required).toBeUndefined();
         expect(en_.paths[openApiPath(pattern)].post.requestBody.content['application/json'].schema).toEqual(ref(`${noun}Update`));
       }
@@ -103,15 +107,24 @@ describe("GET /doc with doc: 'complete'", () => {
   });
 
   it('answers with the real shapes: upstream’s schema names, the JSON the API gives', () => {
-    expect(keys(en_.components.schemas)).toEqual([
-      ...keys(SCHEMAS),
-      ...Object.values(NOUNS).flatMap((noun) => [`${noun}Create`, `${noun}Update`]),
-    ]);
+    expect(keys(en_.components.schemas)).toEqual([...keys(SCHEMAS), ...Object.values(NOUNS).flatMap((noun) => [`${noun}Create`, `${noun}Update`])]);
     const event = en_.components.schemas.Event;
     expect(event.properties.author).toEqual({ type: 'string', description: en['schema.Event.author'] });
     expect(event.properties.start_date_details).toEqual({ allOf: [ref('DateDetails')], description: en['schema.Event.start_date_details'] });
     expect(event.required).not.toContain('json_ld');
-    expect(en_.components.schemas.Venue.required).toEqual(['id', 'global_id', 'global_id_lineage', 'date', 'date_utc', 'modified', 'modified_utc', 'status', 'url', 'show_map', 'show_map_link']);
+    expect(en_.components.schemas.Venue.required).toEqual([
+      'id',
+      'global_id',
+      'global_id_lineage',
+      'date',
+      'date_utc',
+      'modified',
+      'modified_utc',
+      'status',
+      'url',
+      'show_map',
+      'show_map_link',
+    ]);
     for (const [collection, noun] of Object.entries(NOUNS)) {
       const archive = en_.paths[`/${collection}`];
       expect(archive.get.responses[200].content['application/json'].schema).toEqual(ref(`${noun}List`));

@@ -21,7 +21,18 @@ const uri = { type: 'string', format: 'uri', description: D };
 const ref = (name: string) => `#/components/schemas/${name}`;
 const listOf = (name: string) => ({ type: 'array', description: D, items: { $ref: ref(name) } });
 const lineage = { type: 'array', items: { type: 'string' }, description: D };
-const head = { id: int, global_id: str, global_id_lineage: lineage, author: int, date: str, date_utc: str, modified: str, modified_utc: str, status: str, url: str };
+const head = {
+  id: int,
+  global_id: str,
+  global_id_lineage: lineage,
+  author: int,
+  date: str,
+  date_utc: str,
+  modified: str,
+  modified_utc: str,
+  status: str,
+  url: str,
+};
 const object = (properties: Json) => ({ type: 'object', properties });
 
 const SPEC_SCHEMAS = {
@@ -32,49 +43,112 @@ const SPEC_SCHEMAS = {
     values: { type: 'array', items: { type: 'integer' }, description: D },
   }),
   Term: object({
-    id: int, name: str, slug: str, taxonomy: str, description: str, parent: int, count: int, url: str,
+    id: int,
+    name: str,
+    slug: str,
+    taxonomy: str,
+    description: str,
+    parent: int,
+    count: int,
+    url: str,
     urls: { type: 'array', description: D, items: { type: 'string' } },
   }),
   Image: object({ url: uri, id: int, extension: str, width: int, height: int, sizes: listOf('ImageSize') }),
   DateDetails: object({ year: int, month: int, day: int, hour: int, minutes: int, seconds: int }),
   Event: object({
-    ...head, rest_url: str, title: str, description: str, excerpt: str, slug: str,
+    ...head,
+    rest_url: str,
+    title: str,
+    description: str,
+    excerpt: str,
+    slug: str,
     image: { type: 'object', description: D, $ref: ref('Image') },
-    all_day: bool, start_date: str, start_date_details: listOf('DateDetails'), end_date: str, end_date_details: listOf('DateDetails'),
-    utc_start_date: str, utc_start_date_details: listOf('DateDetails'), utc_end_date: str, utc_end_date_details: listOf('DateDetails'),
-    timezone: str, timezone_abbr: str, cost: str, cost_details: listOf('CostDetails'), website: str,
-    show_map: bool, show_map_link: bool, hide_from_listings: bool, sticky: bool, featured: bool,
-    categories: listOf('Term'), tags: listOf('Term'),
+    all_day: bool,
+    start_date: str,
+    start_date_details: listOf('DateDetails'),
+    end_date: str,
+    end_date_details: listOf('DateDetails'),
+    utc_start_date: str,
+    utc_start_date_details: listOf('DateDetails'),
+    utc_end_date: str,
+    utc_end_date_details: listOf('DateDetails'),
+    timezone: str,
+    timezone_abbr: str,
+    cost: str,
+    cost_details: listOf('CostDetails'),
+    website: str,
+    show_map: bool,
+    show_map_link: bool,
+    hide_from_listings: bool,
+    sticky: bool,
+    featured: bool,
+    categories: listOf('Term'),
+    tags: listOf('Term'),
     venue: { type: 'object', description: D, $ref: ref('Venue') },
     organizer: listOf('Organizer'),
   }),
   Venue: object({
-    ...head, venue: str, description: str, excerpt: str, slug: str,
+    ...head,
+    venue: str,
+    description: str,
+    excerpt: str,
+    slug: str,
     image: { type: 'string', description: D, $ref: ref('Image') },
-    show_map: bool, show_map_link: bool, address: str, city: str, country: str, province: str, state: str, zip: str, phone: str, website: str, stateprovince: str,
+    show_map: bool,
+    show_map_link: bool,
+    address: str,
+    city: str,
+    country: str,
+    province: str,
+    state: str,
+    zip: str,
+    phone: str,
+    website: str,
+    stateprovince: str,
     geo_lat: { type: 'number', format: 'double', description: D },
     geo_lng: { type: 'number', format: 'double', description: D },
   }),
   Organizer: object({
-    ...head, organizer: str, description: str, excerpt: str, slug: str,
+    ...head,
+    organizer: str,
+    description: str,
+    excerpt: str,
+    slug: str,
     image: { type: 'string', description: D, $ref: ref('Image') },
-    phone: str, website: str, email: str,
+    phone: str,
+    website: str,
+    email: str,
   }),
 };
 
 const PATHS = [
-  '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/venues', '/venues/{id}', '/venues/by-slug/{slug}',
-  '/organizers', '/organizers/{id}', '/organizers/by-slug/{slug}', '/categories', '/categories/{id}', '/tags', '/tags/{id}',
+  '/doc',
+  '/events',
+  '/events/{id}',
+  '/events/by-slug/{slug}',
+  '/venues',
+  '/venues/{id}',
+  '/venues/by-slug/{slug}',
+  '/organizers',
+  '/organizers/{id}',
+  '/organizers/by-slug/{slug}',
+  '/categories',
+  '/categories/{id}',
+  '/tags',
+  '/tags/{id}',
   // The change feed: an addition of this library, after the original's routes.
   '/changes',
   // The iCalendar feed and files: additions too.
-  '/ics/events', '/ics/events/{id}', '/ics/events/by-slug/{slug}',
+  '/ics/events',
+  '/ics/events/{id}',
+  '/ics/events/by-slug/{slug}',
   // The occurrences of a recurring event: an addition too.
   '/events/{id}/occurrences',
 ];
 
 const CREATE = {
-  events: 'author date date_utc title description slug excerpt status timezone all_day start_date end_date image cost website show_map show_map_link hide_from_listings sticky featured categories tags venue organizer',
+  events:
+    'author date date_utc title description slug excerpt status timezone all_day start_date end_date image cost website show_map show_map_link hide_from_listings sticky featured categories tags venue organizer',
   venues: 'author date date_utc venue description status show_map show_map_link address city country province state zip phone stateprovince website image',
   organizers: 'author date date_utc organizer description status phone website email image',
   categories: 'name description slug parent',
@@ -179,15 +253,27 @@ describe('GET /doc: document shape (index-and-doc.md §2)', () => {
     for (const path of PATHS.slice(1)) {
       for (const op of keys(en.paths[path])) {
         for (const p of params(path, op)) {
-          expect(keys(p), `${path} ${op} ${p.name}`).toEqual(p.style ? ['in', 'schema', 'description', 'required', 'name', 'style'] : ['in', 'schema', 'description', 'required', 'name']);
+          expect(keys(p), `${path} ${op} ${p.name}`).toEqual(
+            p.style ? ['in', 'schema', 'description', 'required', 'name', 'style'] : ['in', 'schema', 'description', 'required', 'name'],
+          );
         }
       }
     }
-    expect(byName('/events', 'page')).toEqual({ in: 'query', schema: { type: 'integer' }, description: 'The archive page to return', required: false, name: 'page' });
+    expect(byName('/events', 'page')).toEqual({
+      in: 'query',
+      schema: { type: 'integer' },
+      description: 'The archive page to return',
+      required: false,
+      name: 'page',
+    });
     expect(byName('/events', 'start_date')?.schema).toEqual({ type: 'string' });
     expect(byName('/events', 'categories')).toMatchObject({ schema: { type: 'array', items: { type: 'integer' } }, style: 'form' });
     for (const name of ['categories', 'tags', 'venue', 'organizer', 'include']) expect(byName('/events', name)?.style, name).toBe('form');
-    expect(params('/events').filter((p) => p.style).map((p) => p.name)).toEqual(['categories', 'tags', 'venue', 'organizer', 'include']);
+    expect(
+      params('/events')
+        .filter((p) => p.style)
+        .map((p) => p.name),
+    ).toEqual(['categories', 'tags', 'venue', 'organizer', 'include']);
     expect(byName('/events', 'geoloc_lat')?.schema).toEqual({ type: 'number' });
     expect(byName('/venues', 'only_with_upcoming')?.schema).toEqual({ type: 'boolean' });
     expect(byName('/venues', 'has_events')?.schema).toEqual({ type: 'boolean' });
@@ -228,7 +314,10 @@ describe('GET /doc: generated from the route table', () => {
   const expectMatches = (parameters: Json[], endpoint: Endpoint, where: string) => {
     // The library's own arguments on upstream's routes are left out of the original document.
     const args = Object.entries(endpoint.args).filter(([, a]) => !a.addition);
-    expect(parameters.map((p) => p.name), where).toEqual(args.map(([name]) => name));
+    expect(
+      parameters.map((p) => p.name),
+      where,
+    ).toEqual(args.map(([name]) => name));
     for (const [i, [name, a]] of args.entries()) {
       const p: Json = parameters[i] ?? {};
       expect(p.required, `${where} ${name}`).toBe(a.required);

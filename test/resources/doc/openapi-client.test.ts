@@ -224,7 +224,14 @@ describe('a client generated from /doc (openapi-typescript + openapi-fetch)', ()
     });
     const out = JSON.parse(stdout);
     expect(out.created).toEqual({
-      event: { id: expect.any(Number), title: 'Client concert', cost: '$15', venue: expect.any(Number), organizers: ['Client org', 'Client guest org'], tags: ['Client jazz', 'Client swing'] },
+      event: {
+        id: expect.any(Number),
+        title: 'Client concert',
+        cost: '$15',
+        venue: expect.any(Number),
+        organizers: ['Client org', 'Client guest org'],
+        tags: ['Client jazz', 'Client swing'],
+      },
       venue: 'Client hall',
       organizer: 'Client org',
       category: 'Client music',

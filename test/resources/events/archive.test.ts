@@ -165,9 +165,13 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
       const endDay = in24Months(now).toISOString().slice(0, 10);
       // "yesterday 23:59 UTC" is already today in Darwin, still yesterday in New York.
       const d = await darwin.request('GET', '/events');
-      expect(d.body.rest_url).toBe(`${darwin.base}/events/?page=1&per_page=10&start_date=${utcDay(now, 0)} 00:00:00&end_date=${endDay} 23:59:59&status=publish`);
+      expect(d.body.rest_url).toBe(
+        `${darwin.base}/events/?page=1&per_page=10&start_date=${utcDay(now, 0)} 00:00:00&end_date=${endDay} 23:59:59&status=publish`,
+      );
       const n = await newYork.request('GET', '/events');
-      expect(n.body.rest_url).toBe(`${newYork.base}/events/?page=1&per_page=10&start_date=${utcDay(now, -1)} 00:00:00&end_date=${endDay} 23:59:59&status=publish`);
+      expect(n.body.rest_url).toBe(
+        `${newYork.base}/events/?page=1&per_page=10&start_date=${utcDay(now, -1)} 00:00:00&end_date=${endDay} 23:59:59&status=publish`,
+      );
       // Strict bounds: the value read as UTC, shown in the site zone.
       const strict = await darwin.request('GET', '/events', { query: { start_date: '2027-02-03 00:00:00', strict_dates: 'true' } });
       expect(strict.body.rest_url).toContain('start_date=2027-02-03 09:30:00&');
@@ -363,8 +367,7 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
       const trashed = await createEvent(t, { start_date: '2027-10-10 10:00:00', end_date: '2027-10-10 11:00:00' });
       await t.request('DELETE', `/events/${trashed.id}`, { as: 'admin' });
       const window = { start_date: '2027-10-10', end_date: '2027-10-10' };
-      const get = (query: Record<string, string>, as: As = null) =>
-        t.request('GET', '/events', { query: { ...window, ...query }, as });
+      const get = (query: Record<string, string>, as: As = null) => t.request('GET', '/events', { query: { ...window, ...query }, as });
       expect(idsOf(await get({}))).toEqual([pub.id]);
       expect(idsOf(await get({}, 'subscriber'))).toEqual([pub.id]);
       expect(idsOf(await get({ status: 'publish' }))).toEqual([pub.id]);
@@ -385,7 +388,10 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
       expect(idsOf(two)).toEqual([pub.id]);
       expect(two.body.rest_url).toContain('&status=publish,draft');
       expect(two.body.next_rest_url).toContain('&status=publish%2Cdraft&page=2');
-      expect(idsOf(await t.request('GET', '/events', { query: `${qs(window)}&status[]=private&status[]=pending`, as: 'admin' }))).toEqual([priv.id, pending.id]);
+      expect(idsOf(await t.request('GET', '/events', { query: `${qs(window)}&status[]=private&status[]=pending`, as: 'admin' }))).toEqual([
+        priv.id,
+        pending.id,
+      ]);
       expect(idsOf(await get({ status: 'trash' }, 'admin'))).toEqual([trashed.id]);
       expect((await get({ status: 'bogus' }, 'admin')).body).toEqual(invalidParamBody('status'));
       expect((await get({ status: '' }, 'admin')).body).toEqual(invalidParamBody('status'));
@@ -467,7 +473,9 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
     it('switches to the encoded form when venue, organizer or featured is sent', async () => {
       const base = `${t.base}/events/`;
       const v = await t.request('GET', '/events', { query: { ...window, venue: String(venue), search: 'a b' } });
-      expect(v.body.rest_url).toBe(`${base}?page=1&per_page=10&start_date=2027-04-01+00%3A00%3A00&end_date=2027-04-30+23%3A59%3A59&search=a+b&status=publish&venue=${venue}`);
+      expect(v.body.rest_url).toBe(
+        `${base}?page=1&per_page=10&start_date=2027-04-01+00%3A00%3A00&end_date=2027-04-30+23%3A59%3A59&search=a+b&status=publish&venue=${venue}`,
+      );
       const f = await t.request('GET', '/events', { query: { ...window, featured: 'false' } });
       expect(f.body.rest_url).toBe(`${base}?page=1&per_page=10&${encQ}`);
       const ft = await t.request('GET', '/events', { query: { ...window, featured: 'true' } });
@@ -477,7 +485,9 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
       expect(vv.body.rest_url).toBe(`${base}?page=1&per_page=1&${encQ}&venue=${venue},${two.id}`);
       expect(vv.body.next_rest_url).toBe(`${base}?per_page=1&${encQ}&venue=${venue}%2C${two.id}&page=2`);
       const strict = await t.request('GET', '/events', { query: { ...window, strict_dates: 'true', per_page: '1' } });
-      expect(strict.body.rest_url).toBe(`${base}?page=1&per_page=1&start_date=2027-04-01 00:00:00&end_date=2027-04-30 00:00:00&status=publish&strict_dates=true`);
+      expect(strict.body.rest_url).toBe(
+        `${base}?page=1&per_page=1&start_date=2027-04-01 00:00:00&end_date=2027-04-30 00:00:00&status=publish&strict_dates=true`,
+      );
     });
 
     it('validates and clamps page and per_page', async () => {
@@ -578,7 +588,10 @@ describe.each(DIALECTS)('events: archive on $name', ({ url }) => {
         .execute();
       void attachment;
       const { id: imageId } = await t.db.selectFrom('posts').select('id').where('type', '=', 'attachment').executeTakeFirstOrThrow();
-      await t.db.insertInto('attachments').values({ post_id: imageId, url: 'http://img.example/a.png', mime_type: 'image/png', width: 1, height: 1, filesize: 10, sizes: '{}' }).execute();
+      await t.db
+        .insertInto('attachments')
+        .values({ post_id: imageId, url: 'http://img.example/a.png', mime_type: 'image/png', width: 1, height: 1, filesize: 10, sizes: '{}' })
+        .execute();
       for (let i = 0; i < 24; i++) {
         const e = await createEvent(t, {
           start_date: `2027-08-${String(i + 1).padStart(2, '0')} 10:00:00`,

@@ -100,9 +100,15 @@ describe.each(DIALECTS)('events: bad input on $name', ({ url }) => {
     for (const [name, values] of Object.entries(BAD_VALUES)) {
       for (const value of values) {
         // Linked data rides along: a leak would show in the counts.
-        const json = eventFields({ venue: { venue: 'Leak check hall' }, organizer: [{ organizer: 'Leak check org' }], categories: ['leak-check'], [name]: value });
+        const json = eventFields({
+          venue: { venue: 'Leak check hall' },
+          organizer: [{ organizer: 'Leak check org' }],
+          categories: ['leak-check'],
+          [name]: value,
+        });
         const res = await t.request('POST', '/events', { json, as: 'admin' });
-        if (res.status < 400 || res.status >= 500) unexpected.push({ name, value: JSON.stringify(value)?.slice(0, 80), status: res.status, body: res.text?.slice(0, 200) });
+        if (res.status < 400 || res.status >= 500)
+          unexpected.push({ name, value: JSON.stringify(value)?.slice(0, 80), status: res.status, body: res.text?.slice(0, 200) });
         else expect(res.body.code).toMatch(/^rest_|^could-not-create-/);
       }
     }
@@ -116,8 +122,12 @@ describe.each(DIALECTS)('events: bad input on $name', ({ url }) => {
     const unexpected: unknown[] = [];
     for (const [name, values] of Object.entries(BAD_VALUES)) {
       for (const value of values) {
-        const res = await t.request('PATCH', `/events/${e.id}`, { json: { title: 'Changed', venue: { venue: 'Update leak hall' }, [name]: value }, as: 'admin' });
-        if (res.status < 400 || res.status >= 500) unexpected.push({ name, value: JSON.stringify(value)?.slice(0, 80), status: res.status, body: res.text?.slice(0, 200) });
+        const res = await t.request('PATCH', `/events/${e.id}`, {
+          json: { title: 'Changed', venue: { venue: 'Update leak hall' }, [name]: value },
+          as: 'admin',
+        });
+        if (res.status < 400 || res.status >= 500)
+          unexpected.push({ name, value: JSON.stringify(value)?.slice(0, 80), status: res.status, body: res.text?.slice(0, 200) });
       }
     }
     expect(unexpected).toEqual([]);
@@ -163,11 +173,16 @@ describe.each(DIALECTS)('events: bad input on $name', ({ url }) => {
     expect(e.title).toBe('alert(1)');
     const admin = await createEvent(t, { title: 'a\u0000b "quoted" %_%qq', description: 'x' });
     expect(admin.title).not.toContain('\u0000');
-    expect((await t.request('GET', '/events', { query: { search: '%_%qq', start_date: '2027-01-01' } })).body.events.map((x: { id: number }) => x.id)).toEqual([admin.id]);
+    expect((await t.request('GET', '/events', { query: { search: '%_%qq', start_date: '2027-01-01' } })).body.events.map((x: { id: number }) => x.id)).toEqual([
+      admin.id,
+    ]);
     // Values that only fit once the zone resolves: an unknown `UTC…` zone reads dates in the site's.
     const odd = await createEvent(t, { timezone: 'UTCfoo' });
     expect([odd.timezone, odd.timezone_abbr, odd.utc_start_date]).toEqual(['UTCfoo', 'UTC', '2027-03-01 10:00:00']);
-    const ny = await t.request('POST', '/events', { json: eventFields({ start_date: '9999-12-31 23:00:00', end_date: '9999-12-31 23:30:00', timezone: 'America/New_York' }), as: 'admin' });
+    const ny = await t.request('POST', '/events', {
+      json: eventFields({ start_date: '9999-12-31 23:00:00', end_date: '9999-12-31 23:30:00', timezone: 'America/New_York' }),
+      as: 'admin',
+    });
     expect(ny.body).toEqual(invalidParamBody('start_date'));
     // A "currency symbol" too long to be one is dropped (the site default shows).
     const cost = await createEvent(t, { cost: 'Entry for the whole family and friends 5' });
@@ -246,7 +261,11 @@ describe.each(DIALECTS)('events: bad input on $name', ({ url }) => {
     }
     expect(unexpected).toEqual([]);
     const broken = await t.request('POST', '/events', { body: '{"title": "x",', headers: { 'content-type': 'application/json' }, as: 'admin' });
-    expect(broken.body).toEqual({ code: 'rest_invalid_json', message: 'Invalid JSON body passed.', data: { status: 400, json_error_code: 4, json_error_message: 'Syntax error' } });
+    expect(broken.body).toEqual({
+      code: 'rest_invalid_json',
+      message: 'Invalid JSON body passed.',
+      data: { status: 400, json_error_code: 4, json_error_message: 'Syntax error' },
+    });
     const array = await t.request('POST', '/events', { json: [eventFields()], as: 'admin' });
     expect(array.status).toBe(400);
   });

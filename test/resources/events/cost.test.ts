@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  costDetails,
-  costFromInput,
-  DEFAULT_COST_SETTINGS,
-  formattedCost,
-  jsonLdPrice,
-  type StoredCost,
-} from '../../../src/resources/events/cost.js';
+import { costDetails, costFromInput, DEFAULT_COST_SETTINGS, formattedCost, jsonLdPrice, type StoredCost } from '../../../src/resources/events/cost.js';
 import { REDACTED_COST_DETAILS } from '../../../src/posts/redact.js';
 import { compareDecimals, normalizeSeparators, parseCostEntries } from '../../../src/resources/events/cost-parse.js';
 import { phpTrim } from '../../../src/php/string.js';
@@ -60,12 +53,7 @@ describe('spec examples (responses.md §2.2, writes.md §2.8, responses.md §6)'
   });
 
   it('cost_details keys come in upstream order', () => {
-    expect(Object.keys(costDetails(costFromInput('20$'), 'USD'))).toEqual([
-      'currency_symbol',
-      'currency_code',
-      'currency_position',
-      'values',
-    ]);
+    expect(Object.keys(costDetails(costFromInput('20$'), 'USD'))).toEqual(['currency_symbol', 'currency_code', 'currency_position', 'values']);
     expect(costDetails(costFromInput('20$'), 'USD').currency_code).toBe('USD');
   });
 
@@ -306,9 +294,7 @@ describe('jsonLdPrice', () => {
 
 describe('REDACTED_COST_DETAILS', () => {
   it('has the redaction shape and key order of responses.md §7', () => {
-    expect(JSON.stringify(REDACTED_COST_DETAILS)).toBe(
-      '{"currency_symbol":"","currency_position":"","currency_code":"","values":[]}',
-    );
+    expect(JSON.stringify(REDACTED_COST_DETAILS)).toBe('{"currency_symbol":"","currency_position":"","currency_code":"","values":[]}');
   });
 
   it('cannot be altered by a consumer', () => {

@@ -101,8 +101,13 @@ export async function createEvent(t: TestCalendar, overrides: Record<string, unk
 }
 
 /** Creates a venue or organizer through the API. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests walk the created item's arbitrary JSON
-export async function createLinked(t: TestCalendar, kind: 'venues' | 'organizers', json: Record<string, unknown>, as: As = 'admin'): Promise<Record<string, any>> {
+export async function createLinked(
+  t: TestCalendar,
+  kind: 'venues' | 'organizers',
+  json: Record<string, unknown>,
+  as: As = 'admin',
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests walk the created item's arbitrary JSON
+): Promise<Record<string, any>> {
   const res = await t.request('POST', `/${kind}`, { json, as });
   if (res.status !== 201) throw new Error(`create ${kind} failed: ${res.status} ${res.text}`);
   return res.body;
@@ -126,7 +131,11 @@ export function expectError(res: TestResponse, status: number, code: string, mes
 export function withoutJsonLd<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutJsonLd) as T;
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'json_ld').map(([k, v]) => [k, withoutJsonLd(v)])) as T;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== 'json_ld')
+      .map(([k, v]) => [k, withoutJsonLd(v)]),
+  ) as T;
 }
 
 /** Ids of an archive response's events. */

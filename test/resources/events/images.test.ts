@@ -195,13 +195,23 @@ describe.each(DIALECTS)('events: images on $name', ({ url }) => {
 
   it('shows stored sizes and drops metadata the attachment does not have', async () => {
     const stamp = '2026-01-01 00:00:00';
-    const attachment = async (values: { url: string; mime_type: string; width: number | null; height: number | null; filesize: number | null; sizes: string }) => {
+    const attachment = async (values: {
+      url: string;
+      mime_type: string;
+      width: number | null;
+      height: number | null;
+      filesize: number | null;
+      sizes: string;
+    }) => {
       await t.db
         .insertInto('posts')
         .values(postRow({ type: 'attachment', status: 'inherit', title: values.url, date: stamp }))
         .execute();
       const row = await t.db.selectFrom('posts').select('id').where('title', '=', values.url).executeTakeFirstOrThrow();
-      await t.db.insertInto('attachments').values({ post_id: row.id, ...values }).execute();
+      await t.db
+        .insertInto('attachments')
+        .values({ post_id: row.id, ...values })
+        .execute();
       return row.id;
     };
     const thumb = { width: 150, height: 100, 'mime-type': 'image/jpeg', filesize: 2048, url: 'https://cdn.example/big-150x100.jpg' };
@@ -215,7 +225,15 @@ describe.each(DIALECTS)('events: images on $name', ({ url }) => {
     });
     const e = await createEvent(t, { image: String(full) });
     expect(JSON.stringify(e.image)).toBe(
-      JSON.stringify({ url: 'https://cdn.example/big.JPG', id: full, extension: 'jpg', width: 1200, height: 800, filesize: 123456, sizes: { thumbnail: thumb } }),
+      JSON.stringify({
+        url: 'https://cdn.example/big.JPG',
+        id: full,
+        extension: 'jpg',
+        width: 1200,
+        height: 800,
+        filesize: 123456,
+        sizes: { thumbnail: thumb },
+      }),
     );
     const bare = await attachment({ url: 'https://cdn.example/plain.webp', mime_type: 'image/webp', width: null, height: null, filesize: null, sizes: '{}' });
     expect((await createEvent(t, { image: String(bare) })).image).toEqual({ url: 'https://cdn.example/plain.webp', id: bare, extension: 'webp' });

@@ -55,7 +55,10 @@ describe.each(DIALECTS)('events: publication dates on $name', ({ url }) => {
     });
 
     it('then reads the digits in the site zone, as WordPress derives a UTC date from a local one', async () => {
-      const created = await paris.request('POST', '/events', { as: 'admin', json: { ...EVENT, timezone: 'America/New_York', date: '2026-01-05T10:00:00+02:00' } });
+      const created = await paris.request('POST', '/events', {
+        as: 'admin',
+        json: { ...EVENT, timezone: 'America/New_York', date: '2026-01-05T10:00:00+02:00' },
+      });
       expect(dates(created.body)).toEqual(['2026-01-05 10:00:00', '2026-01-05 09:00:00']);
       // An update, a `Z`, and an event without a zone of its own follow the same rule.
       const updated = await paris.request('POST', `/events/${created.body.id}`, { as: 'admin', json: { date: '2026-02-05T10:00:00Z' } });
@@ -104,7 +107,10 @@ describe.each(DIALECTS)('events: publication dates on $name', ({ url }) => {
       // An update that creates a venue is refused too.
       const event = await paris.request('POST', '/events', { as: 'admin', json: EVENT });
       const after = await paris.rows('posts');
-      const update = await paris.request('POST', `/events/${event.body.id}`, { as: 'admin', json: { title: 'Renamed', venue: { venue: 'Nested hall', date: 'foo' } } });
+      const update = await paris.request('POST', `/events/${event.body.id}`, {
+        as: 'admin',
+        json: { title: 'Renamed', venue: { venue: 'Nested hall', date: 'foo' } },
+      });
       expect(update.body).toEqual(invalidDate('date'));
       expect(await paris.rows('posts')).toBe(after);
       expect((await paris.request('GET', `/events/${event.body.id}`, { as: 'admin' })).body.title).toBe('Dated');
@@ -142,7 +148,9 @@ describe.each(DIALECTS)('events: publication dates on $name', ({ url }) => {
       for (const scope of ['this', 'following', 'all'] as const) {
         for (const param of ['date', 'date_utc'] as const) {
           const input: EventInput = { title: 'Moved', scope, [param]: 'foo' };
-          expect(await rejected(services.events.update(targetOf(occurrence), input, sentIn(input), ADMIN, NOW)), `${scope} ${param}`).toEqual(invalidDate(param));
+          expect(await rejected(services.events.update(targetOf(occurrence), input, sentIn(input), ADMIN, NOW)), `${scope} ${param}`).toEqual(
+            invalidDate(param),
+          );
         }
       }
       expect([await paris.rows('posts'), await paris.rows('occurrences')]).toEqual([posts, occurrences]);

@@ -173,7 +173,16 @@ describe.each(DIALECTS)('EventStore queries on $name', ({ url }) => {
   it('renderJson leaves out an event whose status or password changed after its key was read', async () => {
     const row = await createEvent('Keyed', '2031-03-01 10:00:00', '2031-03-01 11:00:00');
     const key = { id: row.id, author: row.author, status: row.status, status_before_trash: row.status_before_trash, password: row.password };
-    const view = { urls: { home: 'http://example.org', root: 'http://example.org/wp-json/', base: 'http://example.org/wp-json/calendar/events/v1', globalIdOrigin: 'example.org' }, principal: null, single: false };
+    const view = {
+      urls: {
+        home: 'http://example.org',
+        root: 'http://example.org/wp-json/',
+        base: 'http://example.org/wp-json/calendar/events/v1',
+        globalIdOrigin: 'example.org',
+      },
+      principal: null,
+      single: false,
+    };
     const [same] = await services.events.renderJson([key], view, async () => [row]);
     expect((same!.parse() as { title: string }).title).toBe('Keyed');
     expect(await services.events.renderJson([key], view, async () => [{ ...row, status: 'private' }])).toEqual([undefined]);

@@ -31,7 +31,6 @@ describe.each(DIALECTS)('events: reads on $name', ({ url }) => {
   afterAll(() => t?.close());
 
   describe('event representation', () => {
-
     it('has every field, in upstream order, with the spec types (minimal create)', async () => {
       const before = utcWallClock(new Date(Date.now() - 1000));
       const res = await t.request('POST', '/events', {
@@ -326,7 +325,19 @@ describe.each(DIALECTS)('events: reads on $name', ({ url }) => {
         collection: `${t.base}/categories`,
         up: `${t.base}/categories/${parent.id}`,
       });
-      expect(Object.keys(e.categories[0])).toEqual(['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description', 'parent', 'count', 'filter', 'id', 'urls']);
+      expect(Object.keys(e.categories[0])).toEqual([
+        'name',
+        'slug',
+        'term_group',
+        'term_taxonomy_id',
+        'taxonomy',
+        'description',
+        'parent',
+        'count',
+        'filter',
+        'id',
+        'urls',
+      ]);
       expect(e.tags.map((x: { name: string }) => x.name)).toEqual(['aardvark', 'Beta tag']);
       expect(e.tags.every((x: { parent: number; taxonomy: string }) => x.parent === 0 && x.taxonomy === 'post_tag')).toBe(true);
       // `count` counts published events only.
@@ -361,9 +372,26 @@ describe.each(DIALECTS)('events: reads on $name', ({ url }) => {
 
     it('builds json_ld: no location/organizer/offers keys without them, escaped name, 30-word description', async () => {
       const words = Array.from({ length: 70 }, (_, i) => `w${i}`).join(' ');
-      const e = await createEvent(t, { title: 'X "quoted" & <x>', description: words, timezone: 'UTC+2', start_date: '2027-07-01 10:00:00', end_date: '2027-07-01 11:00:00' });
+      const e = await createEvent(t, {
+        title: 'X "quoted" & <x>',
+        description: words,
+        timezone: 'UTC+2',
+        start_date: '2027-07-01 10:00:00',
+        end_date: '2027-07-01 11:00:00',
+      });
       const ld = (await t.request('GET', `/events/${e.id}`)).body.json_ld;
-      expect(Object.keys(ld)).toEqual(['@context', '@type', 'name', 'description', 'url', 'eventAttendanceMode', 'eventStatus', 'startDate', 'endDate', 'performer']);
+      expect(Object.keys(ld)).toEqual([
+        '@context',
+        '@type',
+        'name',
+        'description',
+        'url',
+        'eventAttendanceMode',
+        'eventStatus',
+        'startDate',
+        'endDate',
+        'performer',
+      ]);
       expect(ld.name).toBe('X &#8220;quoted&#8221; &#038; &lt;x&gt;');
       expect(ld.description).toBe(`&lt;p&gt;${words.split(' ').slice(0, 30).join(' ')} [&hellip;]&lt;/p&gt;\\n`);
       expect(ld.startDate).toBe('2027-07-01T10:00:00+02:00');
@@ -408,7 +436,6 @@ describe.each(DIALECTS)('events: reads on $name', ({ url }) => {
   });
 
   describe('single event reads', () => {
-
     it('answers 404 for unknown ids, 400 for ids of other posts, 404 rest_no_route for bad paths', async () => {
       expect((await t.request('GET', '/events/999999')).body).toEqual({
         code: 'rest-event-not-found',

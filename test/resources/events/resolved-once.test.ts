@@ -2,7 +2,16 @@
 // terms an events archive's `categories`/`tags` name are looked up once, by the check, and the
 // archive filters by them; the statements are counted on the calendar's own connection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kysely, KyselyPlugin, OperationNode, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type {
+  Kysely,
+  KyselyPlugin,
+  OperationNode,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import { connectDatabase } from '../../../src/store/connect.js';
 import { DIALECTS, testCalendar, type TestCalendar } from '../../helpers/harness.js';
 import { createEvent, createTerm, idsOf } from './fixtures.js';
@@ -39,7 +48,15 @@ describe.each(DIALECTS)('checks hand what they resolved to the handler on $name'
     music = (await createTerm(t, 'categories', { name: 'Music' })).id;
     await createTerm(t, 'tags', { name: 'Outdoor' });
     await createTerm(t, 'tags', { name: 'Free' });
-    concert = (await createEvent(t, { title: 'Concert', start_date: '2031-05-01 20:00:00', end_date: '2031-05-01 22:00:00', categories: ['music'], tags: ['outdoor', 'free'] })).id;
+    concert = (
+      await createEvent(t, {
+        title: 'Concert',
+        start_date: '2031-05-01 20:00:00',
+        end_date: '2031-05-01 22:00:00',
+        categories: ['music'],
+        tags: ['outdoor', 'free'],
+      })
+    ).id;
     await createEvent(t, { title: 'Lecture', start_date: '2031-05-02 20:00:00', end_date: '2031-05-02 22:00:00' });
   }, 180_000);
   afterAll(async () => {

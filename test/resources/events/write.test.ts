@@ -18,7 +18,11 @@ import {
 
 const FORBIDDEN = (status: 401 | 403) => ({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status } });
 const COULD_NOT_CREATE_VENUE = { code: 'could-not-create-venue', message: 'The venue could not be created from the provided data', data: { status: 400 } };
-const COULD_NOT_CREATE_ORGANIZER = { code: 'could-not-create-organizer', message: 'The organizer could not be created from the provided data', data: { status: 400 } };
+const COULD_NOT_CREATE_ORGANIZER = {
+  code: 'could-not-create-organizer',
+  message: 'The organizer could not be created from the provided data',
+  data: { status: 400 },
+};
 
 describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
   let t: ProbedCalendar;
@@ -28,7 +32,6 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
   afterAll(() => t?.close());
 
   describe('event writes: parameters and types', () => {
-
     it('requires title, start_date and end_date, before any permission check', async () => {
       const missing = {
         code: 'rest_missing_callback_param',
@@ -74,7 +77,9 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
         const r = await t.request('POST', '/events', { json: eventFields({ [name]: value }), as: 'admin' });
         expect({ name, value, body: r.body }).toEqual({ name, value, body: invalidParamBody(name) });
       }
-      expect((await t.request('POST', '/events', { json: eventFields({ start_date: '1970-01-01 00:00:01', end_date: '1970-01-01 00:00:02' }), as: 'admin' })).status).toBe(201);
+      expect(
+        (await t.request('POST', '/events', { json: eventFields({ start_date: '1970-01-01 00:00:01', end_date: '1970-01-01 00:00:02' }), as: 'admin' })).status,
+      ).toBe(201);
     });
 
     it('checks that the author exists', async () => {
@@ -91,15 +96,25 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
       expect(json.status).toBe(400);
       expect(json.body.message).toBe('Invalid parameter(s): start_date, end_date');
       expect(json.body.data.params.start_date).toBe('start_date is not of type string.');
-      expect(json.body.data.details.start_date).toEqual({ code: 'rest_invalid_type', message: 'start_date is not of type string.', data: { param: 'start_date' } });
+      expect(json.body.data.details.start_date).toEqual({
+        code: 'rest_invalid_type',
+        message: 'start_date is not of type string.',
+        data: { param: 'start_date' },
+      });
       // As form values, timestamps work; they are converted to the event zone.
       const form = await t.request('POST', '/events', { form: 'title=Stamp&start_date=1800000000&end_date=1800003600&timezone=America/New_York', as: 'admin' });
       expect(form.status).toBe(201);
-      expect([form.body.start_date, form.body.utc_start_date, form.body.end_date]).toEqual(['2027-01-15 03:00:00', '2027-01-15 08:00:00', '2027-01-15 04:00:00']);
+      expect([form.body.start_date, form.body.utc_start_date, form.body.end_date]).toEqual([
+        '2027-01-15 03:00:00',
+        '2027-01-15 08:00:00',
+        '2027-01-15 04:00:00',
+      ]);
 
       expect((await t.request('POST', '/events', { json: eventFields({ all_day: 'yes' }), as: 'admin' })).body).toEqual(typeErrorBody('all_day', 'boolean'));
       expect((await t.request('POST', '/events', { json: eventFields({ featured: null }), as: 'admin' })).body).toEqual(typeErrorBody('featured', 'boolean'));
-      expect((await t.request('POST', '/events', { json: eventFields({ description: null }), as: 'admin' })).body).toEqual(typeErrorBody('description', 'string'));
+      expect((await t.request('POST', '/events', { json: eventFields({ description: null }), as: 'admin' })).body).toEqual(
+        typeErrorBody('description', 'string'),
+      );
       // `title` has a string validator: a number fails the first pass.
       expect((await t.request('POST', '/events', { json: eventFields({ title: 12 }), as: 'admin' })).body).toEqual(invalidParamBody('title'));
       expect((await t.request('POST', '/events', { json: eventFields({ slug: 12 }), as: 'admin' })).body).toEqual(invalidParamBody('slug'));
@@ -110,7 +125,18 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
       expect((await t.request('POST', '/events', { json: eventFields({ image: 12 }), as: 'admin' })).body).toEqual(invalidParamBody('image'));
 
       const ok = await t.request('POST', '/events', {
-        json: eventFields({ show_map_link: 'true', featured: '0', sticky: 1, hide_from_listings: 0, cost: null, venue: null, organizer: null, website: null, categories: null, tags: null }),
+        json: eventFields({
+          show_map_link: 'true',
+          featured: '0',
+          sticky: 1,
+          hide_from_listings: 0,
+          cost: null,
+          venue: null,
+          organizer: null,
+          website: null,
+          categories: null,
+          tags: null,
+        }),
         as: 'admin',
       });
       expect(ok.status).toBe(201);
@@ -151,7 +177,6 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
   });
 
   describe('event writes: status, slugs and publication dates', () => {
-
     it('scales the status back per role (writes.md §2.3)', async () => {
       for (const as of ['admin', 'editor', 'author'] as const) {
         const e = await createEvent(t, {}, as);
@@ -329,7 +354,10 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
       const stored = ['2027-03-01 10:00:00', '2027-03-01 12:00:00', '2027-03-01 10:00:00', '2027-03-01 12:00:00', 'UTC', 'UTC'];
       expect(times(await upd({ start_date: '2027-03-01 11:00:00' }))).toEqual(stored);
       expect(times(await upd({ end_date: '2027-03-01 15:00:00' }))).toEqual(stored);
-      expect(times(await upd({ start_date: '2027-03-02 09:00:00', end_date: '2027-03-02 18:00:00' })).slice(0, 2)).toEqual(['2027-03-02 09:00:00', '2027-03-02 18:00:00']);
+      expect(times(await upd({ start_date: '2027-03-02 09:00:00', end_date: '2027-03-02 18:00:00' })).slice(0, 2)).toEqual([
+        '2027-03-02 09:00:00',
+        '2027-03-02 18:00:00',
+      ]);
       const zoned = await upd({ timezone: 'America/New_York' });
       expect(times(zoned)).toEqual(['2027-03-02 09:00:00', '2027-03-02 18:00:00', '2027-03-02 09:00:00', '2027-03-02 18:00:00', 'America/New_York', 'EST']);
       // Dates sent later are read in the stored zone.
@@ -354,7 +382,6 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
   });
 
   describe('event writes: linked venue and organizers', () => {
-
     it('links a venue by id, numeric string, {id}, one-element array, or creates one from data', async () => {
       const v = await createLinked(t, 'venues', { venue: 'Main hall' });
       expect((await createEvent(t, { venue: v.id })).venue.id).toBe(v.id);
@@ -371,7 +398,10 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
       // A duplicate name reuses the venue.
       expect((await createEvent(t, { venue: { venue: 'new HALL' } })).venue.id).toBe(data.venue.id);
       expect((await createEvent(t, { venue: [{ venue: 'Array hall' }] })).venue.venue).toBe('Array hall');
-      const formData = await t.request('POST', '/events', { form: 'title=F&start_date=2027-01-01&end_date=2027-01-01&venue[venue]=Form hall&venue[zip]=123', as: 'admin' });
+      const formData = await t.request('POST', '/events', {
+        form: 'title=F&start_date=2027-01-01&end_date=2027-01-01&venue[venue]=Form hall&venue[zip]=123',
+        as: 'admin',
+      });
       expect(formData.body.venue).toMatchObject({ venue: 'Form hall', zip: '123' });
       // A contributor's new venue is a draft.
       const byContributor = await createEvent(t, { venue: { venue: 'Contributor hall' } }, 'contributor');
@@ -385,10 +415,24 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
       const before = await t.rows('posts');
       expect((await t.request('POST', '/events', { json: eventFields({ venue: [a.id, b.id] }), as: 'admin' })).body).toEqual(COULD_NOT_CREATE_VENUE);
       expect((await t.request('POST', '/events', { json: eventFields({ venue: `${a.id},${b.id}` }), as: 'admin' })).body).toEqual(COULD_NOT_CREATE_VENUE);
-      expect((await t.request('POST', '/events', { json: eventFields({ venue: [{ venue: 'X1' }, { venue: 'X2' }] }), as: 'admin' })).body).toEqual(COULD_NOT_CREATE_VENUE);
+      expect((await t.request('POST', '/events', { json: eventFields({ venue: [{ venue: 'X1' }, { venue: 'X2' }] }), as: 'admin' })).body).toEqual(
+        COULD_NOT_CREATE_VENUE,
+      );
       expect(await t.rows('posts')).toBe(before);
       const organizer = await createLinked(t, 'organizers', { organizer: 'Not a venue' });
-      for (const venue of [999999, '999999', { id: 999999 }, organizer.id, { id: organizer.id }, { address: 'no name' }, { venue: 'Bad site', website: 'foo' }, -1, 'abc', true, [[a.id]]]) {
+      for (const venue of [
+        999999,
+        '999999',
+        { id: 999999 },
+        organizer.id,
+        { id: organizer.id },
+        { address: 'no name' },
+        { venue: 'Bad site', website: 'foo' },
+        -1,
+        'abc',
+        true,
+        [[a.id]],
+      ]) {
         const res = await t.request('POST', '/events', { json: eventFields({ venue }), as: 'admin' });
         expect({ venue, body: res.body }).toEqual({ venue, body: invalidParamBody('venue') });
       }
@@ -423,12 +467,25 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
       const bare = await createEvent(t, { organizer: { organizer: 'Bare org', email: 'x@y.z' } });
       expect(bare.organizer).toHaveLength(1);
       expect(bare.organizer[0]).toMatchObject({ organizer: 'Bare org', email: 'x@y.z' });
-      const form = await t.request('POST', '/events', { form: `title=F&start_date=2027-01-01&end_date=2027-01-01&organizer[]=${o6.id}&organizer[]=${o5.id}`, as: 'admin' });
+      const form = await t.request('POST', '/events', {
+        form: `title=F&start_date=2027-01-01&end_date=2027-01-01&organizer[]=${o6.id}&organizer[]=${o5.id}`,
+        as: 'admin',
+      });
       expect(ids(form.body)).toEqual([o6.id, o5.id]);
       // Empty values, and objects whose values are all empty, link nothing.
-      for (const organizer of ['', 0, [], { organizer: '' }, [{ organizer: '', email: '' }]]) expect((await createEvent(t, { organizer })).organizer).toEqual([]);
+      for (const organizer of ['', 0, [], { organizer: '' }, [{ organizer: '', email: '' }]])
+        expect((await createEvent(t, { organizer })).organizer).toEqual([]);
       const venue = await createLinked(t, 'venues', { venue: 'Not an organizer' });
-      for (const organizer of [999999, [o5.id, 999999], venue.id, { organizer: '', phone: '1' }, [{ phone: '1' }], [{ organizer: 'Bad', website: 'foo' }], [[o5.id]], 'x,y']) {
+      for (const organizer of [
+        999999,
+        [o5.id, 999999],
+        venue.id,
+        { organizer: '', phone: '1' },
+        [{ phone: '1' }],
+        [{ organizer: 'Bad', website: 'foo' }],
+        [[o5.id]],
+        'x,y',
+      ]) {
         const res = await t.request('POST', '/events', { json: eventFields({ organizer }), as: 'admin' });
         expect({ organizer, body: res.body }).toEqual({ organizer, body: invalidParamBody('organizer') });
       }
@@ -452,7 +509,6 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
   });
 
   describe('event writes: categories and tags', () => {
-
     const names = (list: { name: string }[]) => list.map((x) => x.name);
     const total = async (kind: 'categories' | 'tags') => (await t.request('GET', `/${kind}`, { query: { hide_empty: 'false' } })).body.total as number;
 
@@ -505,7 +561,6 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
   });
 
   describe('event writes: cost, website and flags', () => {
-
     it('stores and formats the cost examples of responses.md §2.2 and writes.md §2.8', async () => {
       const cases: [unknown, string, string[], string, string][] = [
         ['23', '$23', ['23'], '', ''],
@@ -578,7 +633,6 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
   });
 
   describe('event writes: partial updates, deletes and by-slug writes', () => {
-
     it('changes only the fields sent (writes.md §2.11 recommendations)', async () => {
       const venue = await createLinked(t, 'venues', { venue: 'Partial hall' });
       const organizer = await createLinked(t, 'organizers', { organizer: 'Partial org' });
@@ -692,22 +746,30 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
     });
 
     it('answers 404/400 for updates of unknown or non-event ids', async () => {
-      expectError(await t.request('POST', '/events/999999', { json: { title: 'x' }, as: 'admin' }), 404, 'rest-event-not-found', 'Event with ID 999999 does not exist.');
+      expectError(
+        await t.request('POST', '/events/999999', { json: { title: 'x' }, as: 'admin' }),
+        404,
+        'rest-event-not-found',
+        'Event with ID 999999 does not exist.',
+      );
       expectError(await t.request('POST', '/events/999999', { json: { title: 'x' }, as: 'contributor' }), 404, 'rest-event-not-found');
       expect((await t.request('POST', '/events/999999', { json: { title: 'x' } })).body).toEqual(FORBIDDEN(401));
       const venue = await createLinked(t, 'venues', { venue: 'Update not' });
-      expectError(await t.request('PATCH', `/events/${venue.id}`, { json: { title: 'x' }, as: 'admin' }), 400, 'rest-invalid-event-id', 'The specified ID is not a valid event.');
+      expectError(
+        await t.request('PATCH', `/events/${venue.id}`, { json: { title: 'x' }, as: 'admin' }),
+        400,
+        'rest-invalid-event-id',
+        'The specified ID is not a valid event.',
+      );
       // Validation still comes first.
       expect((await t.request('PATCH', '/events/999999', { json: { title: '' }, as: 'admin' })).body).toEqual(invalidParamBody('title'));
     });
   });
 
   describe('event writes: permissions per role', () => {
-
     it('follows auth.md §1.1 for updates and deletes by id', async () => {
       const admins = await createEvent(t);
-      const upd = (id: number, as: As) =>
-        t.request('POST', `/events/${id}`, { json: { excerpt: 'changed' }, as }).then((r) => r.status);
+      const upd = (id: number, as: As) => t.request('POST', `/events/${id}`, { json: { excerpt: 'changed' }, as }).then((r) => r.status);
       expect(await upd(admins.id, null)).toBe(401);
       expect(await upd(admins.id, 'subscriber')).toBe(403);
       expect(await upd(admins.id, 'contributor')).toBe(403);
@@ -750,7 +812,6 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
   });
 
   describe('event writes: one transaction', () => {
-
     const counts = async () => ({
       posts: await t.rows('posts'),
       events: await t.rows('events'),

@@ -13,7 +13,13 @@ describe('the root index', () => {
       const res = await calendar.handle(get(path));
       expect(res?.status).toBe(200);
       const body = JSON.parse(res?.body ? Buffer.from(res.body).toString('utf8') : '{}') as Record<string, unknown>;
-      expect(body).toMatchObject({ name: 'example.org', url: 'http://example.org', home: 'http://example.org', timezone_string: 'Europe/Paris', namespaces: ['calendar/events/v1'] });
+      expect(body).toMatchObject({
+        name: 'example.org',
+        url: 'http://example.org',
+        home: 'http://example.org',
+        timezone_string: 'Europe/Paris',
+        namespaces: ['calendar/events/v1'],
+      });
       expect([1, 2]).toContain(body.gmt_offset);
       const routes = body.routes as Record<string, unknown>;
       expect(Object.keys(routes).slice(0, 3)).toEqual(['/', '/calendar/events/v1', '/calendar/events/v1/doc']);

@@ -30,7 +30,6 @@ describe.each(DIALECTS)('linked posts on $name', ({ url }) => {
   afterAll(() => t?.close());
 
   describe.each(KINDS)('$name', (k) => {
-
     const home = 'http://example.org';
     const pretty = (slug: string) => `${home}/${k.noun}/${slug}/`;
     const plain = (id: number) => `${home}/?post_type=${k.postType}&p=${id}`;
@@ -761,7 +760,15 @@ describe.each(DIALECTS)('linked posts on $name', ({ url }) => {
         {
           const mk = async () => (await createItem(own, k, { [k.titleKey]: unique() })).id;
           const [published, draftOnly, pendingOnly, privateOnly, trashedOnly, none, pastOnly, hiddenOnly, futureOnly] = [
-            await mk(), await mk(), await mk(), await mk(), await mk(), await mk(), await mk(), await mk(), await mk(),
+            await mk(),
+            await mk(),
+            await mk(),
+            await mk(),
+            await mk(),
+            await mk(),
+            await mk(),
+            await mk(),
+            await mk(),
           ];
           const ev = (id: number, fields: Record<string, unknown> = {}) => createEvent(own, { ...k.link(id), ...fields });
           const pubEvent = await ev(published);
@@ -795,10 +802,13 @@ describe.each(DIALECTS)('linked posts on $name', ({ url }) => {
           // rest_url carries event and has_events as given (and our own search / only_with_upcoming).
           const r = await own.request('GET', `/${k.name}`, { query: { has_events: 'yes', event: pubEvent, only_with_upcoming: '1', search: 'zz top' } });
           expect(r.status).toBe(200);
-          expect(r.body.rest_url).toBe(`${own.base}/${k.name}/?page=1&per_page=10&event=${pubEvent}&has_events=yes&status=publish&search=zz top&only_with_upcoming=1`);
+          expect(r.body.rest_url).toBe(
+            `${own.base}/${k.name}/?page=1&per_page=10&event=${pubEvent}&has_events=yes&status=publish&search=zz top&only_with_upcoming=1`,
+          );
           // `event` must be an existing event.
           const item = await mk();
-          for (const bad of ['23', String(item), 'foo', '0', '-1', '1.5', '99999999999999999999', '']) expectInvalid(await own.request('GET', `/${k.name}`, { query: { event: bad } }), 'event');
+          for (const bad of ['23', String(item), 'foo', '0', '-1', '1.5', '99999999999999999999', ''])
+            expectInvalid(await own.request('GET', `/${k.name}`, { query: { event: bad } }), 'event');
           expectInvalid(await own.request('GET', `/${k.name}`, { query: 'event[]=1' }), 'event');
         }
       });
@@ -868,8 +878,39 @@ describe.each(DIALECTS)('linked posts on $name', ({ url }) => {
 
     describe('bad input', () => {
       it('never answers 5xx to hostile values in any write field, and writes nothing', async () => {
-        const fields = [k.titleKey, 'description', 'author', 'date', 'date_utc', 'status', 'image', ...k.metaFields, ...(k.noun === 'venue' ? ['show_map', 'show_map_link'] : [])];
-        const values: unknown[] = [null, true, false, 0, -1, 1.5, 1e308, [], ['a'], [1, 2], {}, { a: 1 }, { 0: 'x' }, 'x'.repeat(300_000), '\u0000', "'; DROP TABLE posts; --", '%_%', '\ud800', '\u202e\u0301🎉', '   '];
+        const fields = [
+          k.titleKey,
+          'description',
+          'author',
+          'date',
+          'date_utc',
+          'status',
+          'image',
+          ...k.metaFields,
+          ...(k.noun === 'venue' ? ['show_map', 'show_map_link'] : []),
+        ];
+        const values: unknown[] = [
+          null,
+          true,
+          false,
+          0,
+          -1,
+          1.5,
+          1e308,
+          [],
+          ['a'],
+          [1, 2],
+          {},
+          { a: 1 },
+          { 0: 'x' },
+          'x'.repeat(300_000),
+          '\u0000',
+          "'; DROP TABLE posts; --",
+          '%_%',
+          '\ud800',
+          '\u202e\u0301🎉',
+          '   ',
+        ];
         const item = await createItem(t, k, { [k.titleKey]: unique('Hostile '), ...k.sample });
         const before = await total();
         for (const field of fields) {
@@ -884,7 +925,10 @@ describe.each(DIALECTS)('linked posts on $name', ({ url }) => {
             expect(update.status, `update ${field}=${JSON.stringify(value)?.slice(0, 40)}`).toBeLessThan(500);
             if (update.status === 200) {
               // Put it back so that later values start from the same item.
-              await t.request('PATCH', path(item.id), { json: { [k.titleKey]: item[k.titleKey], description: '', ...k.sample, status: 'publish' }, as: 'admin' });
+              await t.request('PATCH', path(item.id), {
+                json: { [k.titleKey]: item[k.titleKey], description: '', ...k.sample, status: 'publish' },
+                as: 'admin',
+              });
             }
           }
         }
@@ -1005,7 +1049,16 @@ describe.each(DIALECTS)('linked posts on $name', ({ url }) => {
           const r = await t.request(method, p, { as: 'admin', json: method === 'GET' || method === 'DELETE' ? undefined : { description: 'x' } });
           expect(r.status, `${method} ${p.slice(0, 60)}`).toBe(status);
         }
-        const queries = ['has_events[a][b]=1', 'only_with_upcoming[]=1', 'status[a]=publish', 'page=1&page=2', 'per_page[]=3', `search=${'x'.repeat(10000)}`, 'event=1%00', 'status=%00'];
+        const queries = [
+          'has_events[a][b]=1',
+          'only_with_upcoming[]=1',
+          'status[a]=publish',
+          'page=1&page=2',
+          'per_page[]=3',
+          `search=${'x'.repeat(10000)}`,
+          'event=1%00',
+          'status=%00',
+        ];
         for (const q of queries) {
           const r = await t.request('GET', `/${k.name}`, { query: q, as: 'admin' });
           expect(r.status, q).toBeLessThan(500);

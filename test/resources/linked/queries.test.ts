@@ -75,7 +75,14 @@ describe.each(DIALECTS)('LinkedPostStore queries on $name', ({ url }) => {
       for (const kind of KINDS) ids[kind][name] = await createItem(kind, name, kind === 'venues' ? { city: 'Zürich' } : { email: 'x@example.org' });
       if (fields.none) continue;
       const event = await services.events.create(
-        { title: `Event of ${name}`, start_date: '2026-06-01 10:00:00', end_date: '2026-06-01 11:00:00', venue: ids.venues[name], organizer: [ids.organizers[name]], ...fields },
+        {
+          title: `Event of ${name}`,
+          start_date: '2026-06-01 10:00:00',
+          end_date: '2026-06-01 11:00:00',
+          venue: ids.venues[name],
+          organizer: [ids.organizers[name]],
+          ...fields,
+        },
         ADMIN,
         NOW,
       );

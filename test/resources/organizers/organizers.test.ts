@@ -5,7 +5,23 @@ import { DIALECTS } from '../../helpers/harness.js';
 import { ORGANIZERS, OPTIONS, createEvent, createItem, expectInvalid, listIds, unique, wipe } from '../../helpers/linked.js';
 import { storeCalendar, type StoreCalendar } from '../../helpers/store.js';
 
-const KEYS = ['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'slug', 'phone', 'website', 'email', 'global_id', 'global_id_lineage'];
+const KEYS = [
+  'id',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'url',
+  'organizer',
+  'slug',
+  'phone',
+  'website',
+  'email',
+  'global_id',
+  'global_id_lineage',
+];
 
 /** Decodes the decimal entities `antispambot` may put in an e-mail address. */
 const decodeEntities = (s: string) => s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
@@ -24,7 +40,12 @@ describe.each(DIALECTS)('organizers on $name', ({ url }) => {
   describe('representation', () => {
     it('has the contact fields in upstream order and no map flags', async () => {
       const name = unique('Arts Council ');
-      const created = await createItem(t, ORGANIZERS, { organizer: name, phone: '555-0100', website: 'https://arts.example', email: 'info@arts.example' }, 'author');
+      const created = await createItem(
+        t,
+        ORGANIZERS,
+        { organizer: name, phone: '555-0100', website: 'https://arts.example', email: 'info@arts.example' },
+        'author',
+      );
       expect(Object.keys(created)).toEqual(KEYS);
       expect(created).toMatchObject({
         author: '3',
@@ -41,7 +62,14 @@ describe.each(DIALECTS)('organizers on $name', ({ url }) => {
       expect(Object.keys(single.body)).toEqual([...KEYS.slice(0, 13), 'json_ld', ...KEYS.slice(13)]);
       const ld = single.body.json_ld;
       expect(Object.keys(ld)).toEqual(['@type', 'name', 'description', 'url', 'telephone', 'email', 'sameAs']);
-      expect(ld).toMatchObject({ '@type': 'Person', name, description: '', url: 'https://arts.example', telephone: '555-0100', sameAs: 'https://arts.example' });
+      expect(ld).toMatchObject({
+        '@type': 'Person',
+        name,
+        description: '',
+        url: 'https://arts.example',
+        telephone: '555-0100',
+        sameAs: 'https://arts.example',
+      });
       expect(decodeEntities(ld.email)).toBe('info@arts.example');
       const { json_ld: _ld, ...rest } = single.body;
       expect(rest).toEqual(created);
@@ -51,10 +79,38 @@ describe.each(DIALECTS)('organizers on $name', ({ url }) => {
 
     it('puts the description after the name and drops empty values', async () => {
       const withText = await createItem(t, ORGANIZERS, { organizer: unique('Desc '), description: 'Local arts body.', email: 'a@b.c' });
-      expect(Object.keys(withText)).toEqual(['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'description', 'slug', 'email', 'global_id', 'global_id_lineage']);
+      expect(Object.keys(withText)).toEqual([
+        'id',
+        'author',
+        'status',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'url',
+        'organizer',
+        'description',
+        'slug',
+        'email',
+        'global_id',
+        'global_id_lineage',
+      ]);
       expect(withText.description).toBe('<p>Local arts body.</p>');
       const bare = await createItem(t, ORGANIZERS, { organizer: unique('Bare '), phone: '', website: '', email: '' });
-      expect(Object.keys(bare)).toEqual(['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'slug', 'global_id', 'global_id_lineage']);
+      expect(Object.keys(bare)).toEqual([
+        'id',
+        'author',
+        'status',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'url',
+        'organizer',
+        'slug',
+        'global_id',
+        'global_id_lineage',
+      ]);
       const single = await t.request('GET', `/organizers/${bare.id}`);
       expect(single.body.json_ld).toEqual({ '@type': 'Person', name: bare.organizer, description: '', url: '', telephone: '', email: '', sameAs: '' });
     });
@@ -87,7 +143,20 @@ describe.each(DIALECTS)('organizers on $name', ({ url }) => {
       expect(r.body.email).toBe('x@y.z');
       expect(r.body.website).toBe('http://x.example');
       const all = await t.request('POST', `/organizers/${o.id}`, { json: { email: '', website: '' }, as: 'admin' });
-      expect(Object.keys(all.body)).toEqual(['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'slug', 'global_id', 'global_id_lineage']);
+      expect(Object.keys(all.body)).toEqual([
+        'id',
+        'author',
+        'status',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'url',
+        'organizer',
+        'slug',
+        'global_id',
+        'global_id_lineage',
+      ]);
     });
 
     it('reuses an organizer of the same name and keeps the contact fields not sent', async () => {

@@ -137,7 +137,13 @@ describe.each(DIALECTS)('categories and tags on $name', ({ url }) => {
       expect(p1.body).not.toHaveProperty('previous_rest_url');
       const p2 = await t.request('GET', '/tags', { query: 'page=2' });
       expect(Object.keys(p2.body)).toEqual(['rest_url', 'total', 'total_pages', 'tags', 'next_rest_url', 'previous_rest_url']);
-      expect(p2.body).toMatchObject({ rest_url: `${t.base}/tags/`, total: 5, total_pages: 3, next_rest_url: `${t.base}/tags/?page=3`, previous_rest_url: `${t.base}/tags/` });
+      expect(p2.body).toMatchObject({
+        rest_url: `${t.base}/tags/`,
+        total: 5,
+        total_pages: 3,
+        next_rest_url: `${t.base}/tags/?page=3`,
+        previous_rest_url: `${t.base}/tags/`,
+      });
       const p3 = await t.request('GET', '/tags', { query: 'page=3' });
       expect(names(p3, 'tags')).toEqual(['t5']);
       expect(p3.body).not.toHaveProperty('next_rest_url');
@@ -182,7 +188,8 @@ describe.each(DIALECTS)('categories and tags on $name', ({ url }) => {
     });
     afterAll(() => t.close());
 
-    const all = (query: string, key = 'categories') => t.request('GET', `/${key}`, { query: query ? `hide_empty=0&per_page=50&${query}` : 'hide_empty=0&per_page=50' });
+    const all = (query: string, key = 'categories') =>
+      t.request('GET', `/${key}`, { query: query ? `hide_empty=0&per_page=50&${query}` : 'hide_empty=0&per_page=50' });
 
     it('hides terms without a published event by default, but shows ancestors of non-empty ones', async () => {
       const r = await t.request('GET', '/categories');
@@ -332,7 +339,7 @@ describe.each(DIALECTS)('categories and tags on $name', ({ url }) => {
         `search=${'a'.repeat(100_000)}`,
         `slug=${encodeURIComponent('😀 مرحبا')}`,
         `slug=${'x'.repeat(5000)}`,
-        `include=${encodeURIComponent("1) OR (1=1")}`,
+        `include=${encodeURIComponent('1) OR (1=1')}`,
         `exclude[]=${encodeURIComponent('{"a":1}')}`,
         'orderby=id;drop',
         `orderby=${encodeURIComponent('name desc, (select 1)')}`,
@@ -403,11 +410,23 @@ describe.each(DIALECTS)('categories and tags on $name', ({ url }) => {
     it('gives tags no parent key and tag URLs', async () => {
       const r = await t.request('GET', `/tags/${tag.id}`);
       expect(Object.keys(r.body)).toEqual([...TAG_KEYS, '_links']);
-      expect(r.body).toMatchObject({ taxonomy: 'post_tag', url: 'http://example.org/tag/some-tag/', urls: { self: `${t.base}/tags/${tag.id}`, collection: `${t.base}/tags` } });
+      expect(r.body).toMatchObject({
+        taxonomy: 'post_tag',
+        url: 'http://example.org/tag/some-tag/',
+        urls: { self: `${t.base}/tags/${tag.id}`, collection: `${t.base}/tags` },
+      });
     });
 
     it('answers 400 rest_invalid_param (not 404) for ids that are no term of the taxonomy', async () => {
-      for (const path of ['/categories/2389', `/categories/${tag.id}`, `/tags/${parent.id}`, '/categories/0', '/categories/2147483648', '/categories/99999999999999999999', `/categories/${'9'.repeat(400)}`]) {
+      for (const path of [
+        '/categories/2389',
+        `/categories/${tag.id}`,
+        `/tags/${parent.id}`,
+        '/categories/0',
+        '/categories/2147483648',
+        '/categories/99999999999999999999',
+        `/categories/${'9'.repeat(400)}`,
+      ]) {
         const r = await t.request('GET', path);
         expect(r.status, path).toBe(400);
         expect(r.body, path).toEqual(invalid('id'));
@@ -630,7 +649,9 @@ describe.each(DIALECTS)('categories and tags on $name', ({ url }) => {
     it('answers 400 duplicate_term_slug with the entity-quoted message', async () => {
       const r = await t.request('PATCH', `/categories/${jazz.id}`, { json: { slug: 'Sounds Good' }, as: 'admin' });
       expect(r.status).toBe(400);
-      expect(r.text).toBe('{"code":"duplicate_term_slug","message":"The slug &#8220;sounds-good&#8221; is already in use by another term.","data":{"status":400}}');
+      expect(r.text).toBe(
+        '{"code":"duplicate_term_slug","message":"The slug &#8220;sounds-good&#8221; is already in use by another term.","data":{"status":400}}',
+      );
       expect((await t.request('GET', `/categories/${jazz.id}`)).body.slug).toBe('jazz');
       // Slugs are unique per taxonomy only.
       expect((await t.request('PATCH', `/tags/${tag.id}`, { json: { slug: 'jazz' }, as: 'admin' })).body.slug).toBe('jazz');
@@ -694,7 +715,14 @@ describe.each(DIALECTS)('categories and tags on $name', ({ url }) => {
       const r = await t.request('DELETE', `/categories/${mid.id}`, { as: 'author' });
       expect(r.status).toBe(200);
       expect(Object.keys(r.body)).toEqual(TERM_KEYS);
-      expect(r.body).toMatchObject({ id: mid.id, count: 1, name: 'Mid', description: 'middle', parent: top.id, urls: { up: `${t.base}/categories/${top.id}` } });
+      expect(r.body).toMatchObject({
+        id: mid.id,
+        count: 1,
+        name: 'Mid',
+        description: 'middle',
+        parent: top.id,
+        urls: { up: `${t.base}/categories/${top.id}` },
+      });
       expect(r.body.url).toBe('http://example.org/events/category/top/mid/');
       const moved = await t.request('GET', `/categories/${leaf.id}`);
       expect(moved.body.parent).toBe(top.id);
@@ -724,7 +752,7 @@ describe.each(DIALECTS)('categories and tags on $name', ({ url }) => {
     });
     afterAll(() => t.close());
 
-    const matrix: [('categories' | 'tags'), As, number][] = [
+    const matrix: ['categories' | 'tags', As, number][] = [
       ['categories', 'admin', 2],
       ['categories', 'editor', 2],
       ['categories', 'author', 2],

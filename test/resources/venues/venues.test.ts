@@ -6,11 +6,47 @@ import { OPTIONS, VENUES, createEvent, createItem, expectInvalid, expectTypeErro
 import { storeCalendar, type StoreCalendar } from '../../helpers/store.js';
 
 const FULL_KEYS = [
-  'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'description', 'slug',
-  'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince',
-  'show_map', 'show_map_link', 'global_id', 'global_id_lineage',
+  'id',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'url',
+  'venue',
+  'description',
+  'slug',
+  'address',
+  'city',
+  'country',
+  'province',
+  'state',
+  'zip',
+  'phone',
+  'website',
+  'stateprovince',
+  'show_map',
+  'show_map_link',
+  'global_id',
+  'global_id_lineage',
 ];
-const NAME_ONLY_KEYS = ['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'slug', 'show_map', 'show_map_link', 'global_id', 'global_id_lineage'];
+const NAME_ONLY_KEYS = [
+  'id',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'url',
+  'venue',
+  'slug',
+  'show_map',
+  'show_map_link',
+  'global_id',
+  'global_id_lineage',
+];
 
 describe.each(DIALECTS)('venues on $name', ({ url }) => {
   let t: StoreCalendar;

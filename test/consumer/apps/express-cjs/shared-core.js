@@ -35,7 +35,9 @@ async function main() {
     assert.equal(error.code, 'NOT_FOUND');
     assert.ok(error.cause instanceof ApiError, `the cause (${error.cause && error.cause.constructor.name}) is not an instance of the main entry's ApiError`);
     assert.equal(apiErrorOf(error).data.status, 404);
-    console.log(`one core: index.cjs and trpc.cjs share ${path.basename(core[0].filename)}; a tRPC error's cause (${error.cause.code}) is the main entry's ApiError`);
+    console.log(
+      `one core: index.cjs and trpc.cjs share ${path.basename(core[0].filename)}; a tRPC error's cause (${error.cause.code}) is the main entry's ApiError`,
+    );
   } finally {
     await calendar.close();
   }
