@@ -1,6 +1,9 @@
-/** The error of an option a host set wrong: which one, what it was, and what it takes. */
-export function invalidOption(name: string, value: unknown, takes: string): TypeError {
-  return new TypeError(`calendar-events-rest: option \`${name}\` is ${shown(value)}; it takes ${takes}.`);
+/**
+ * The error of an option a host set wrong: which one, what it was, and what it takes; `where`
+ * names the call when it is not `createCalendar` (`calendarRouter`).
+ */
+export function invalidOption(name: string, value: unknown, takes: string, where?: string): TypeError {
+  return new TypeError(`calendar-events-rest: ${where ? `${where} ` : ''}option \`${name}\` is ${shown(value)}; it takes ${takes}.`);
 }
 
 /** Text naming a database URL with the URL's password replaced by `***`, for messages and logs. */

@@ -10,12 +10,14 @@ import { csrfGuard } from './http/csrf.js';
 import { resolveLimits } from './http/limits.js';
 import { resolveZone } from './dates/index.js';
 import { invalidOption } from './option-error.js';
+import { aFlag, aFunction, aList, anObject, aRecord, aText, checkedLater, checkShapes, either, isRecord, type ShapesOf } from './options-shape.js';
+import { DEFAULT_LIMITS } from './http/limits.js';
 import { resolvePermalinks, type Permalinks } from './http/permalinks.js';
 import { ROLES } from './auth/capabilities.js';
 import { databaseTarget } from './store/connect.js';
 import { POSITION_HEADER } from './store/lsn.js';
 import type { ReplicationOptions } from './replication/router.js';
-import type { ResolvedWebhooks, WebhookOptions } from './webhooks/deliverer.js';
+import type { ResolvedWebhooks, WebhookEndpoint, WebhookOptions } from './webhooks/deliverer.js';
 import { resolveWebhooks } from './webhooks/options.js';
 import type { RecurrenceOptions } from './recurrence/series.js';
 
@@ -160,6 +162,109 @@ export interface CalendarOptions {
   doc?: 'original' | 'complete';
 }
 
+const texts = (takes: string) => aList(aText(), takes);
+const ofKeys = (keys: object, takes: string) => anObject(Object.fromEntries(Object.keys(keys).map((k) => [k, checkedLater])), takes);
+
+/**
+ * What each option takes, checked before it is read (`options-shape.ts`): typed against
+ * {@link CalendarOptions}, so that the known keys are the interface's. Values whose resolver
+ * already says what they take are `checkedLater`.
+ */
+const OPTION_SHAPES: ShapesOf<CalendarOptions> = {
+  db: checkedLater,
+  replicas: checkedLater,
+  replication: anObject({ waitMs: checkedLater, skipMs: checkedLater } satisfies ShapesOf<CalendarOptions['replication']>, 'an object { waitMs, skipMs }'),
+  tablePrefix: aText("a text such as 'tec_'"),
+  namespace: aText("a path such as 'calendar/events/v1' or 'tribe/events/v1'"),
+  perPage: checkedLater,
+  maxPerPage: checkedLater,
+  timezone: aText("a time zone name such as 'Europe/Paris' or 'UTC', or an offset such as 'UTC+2'"),
+  baseUrl: aText("an absolute http(s) URL such as 'https://example.org'"),
+  imageHosts: texts("a list of host names such as ['images.example.org', 'localhost:8080']"),
+  trustProxy: aFlag,
+  getUser: aFunction('a function (request) => user or null (or a promise of one)'),
+  userExists: aFunction('a function (id) => true or false (or a promise of one)'),
+  strictAuthor: checkedLater,
+  dictionaries: aRecord('an object of dictionaries by locale'),
+  // The limits are the keys of their defaults.
+  limits: ofKeys(DEFAULT_LIMITS, 'an object of limits such as { bodyBytes: 1048576 }'),
+  onError: aFunction('a function (error) => void'),
+  responseCache: anObject(
+    { maxBytes: checkedLater } satisfies ShapesOf<Exclude<CalendarOptions['responseCache'], false>>,
+    'false or an object { maxBytes }',
+    true,
+  ),
+  httpCache: anObject({ maxAge: checkedLater } satisfies ShapesOf<CalendarOptions['httpCache']>, 'an object { maxAge }'),
+  ical: anObject(
+    { pastDays: checkedLater, maxEvents: checkedLater, refreshMinutes: checkedLater, name: checkedLater } satisfies ShapesOf<CalendarOptions['ical']>,
+    'an object { pastDays, maxEvents, refreshMinutes, name }',
+  ),
+  recurrence: anObject(
+    {
+      idBase: checkedLater,
+      horizonMonths: checkedLater,
+      maxHorizonMonths: checkedLater,
+      maxOccurrences: checkedLater,
+      maxLines: checkedLater,
+      maxDates: checkedLater,
+      maxCandidates: checkedLater,
+    } satisfies ShapesOf<RecurrenceOptions>,
+    'an object of recurrence settings',
+  ),
+  changes: anObject({ retentionDays: checkedLater } satisfies ShapesOf<CalendarOptions['changes']>, 'an object { retentionDays }'),
+  webhooks: anObject(
+    {
+      endpoints: aList(
+        anObject(
+          {
+            url: checkedLater,
+            secret: checkedLater,
+            name: aText(),
+            kinds: checkedLater,
+            changes: checkedLater,
+            user: checkedLater,
+          } satisfies ShapesOf<WebhookEndpoint>,
+          'an object { url, secret }',
+        ),
+        'a list of { url, secret } endpoints',
+      ),
+      allowHosts: texts('a list of host names'),
+      root: aText("a REST root such as '/wp-json'"),
+      pollMs: checkedLater,
+      retryMs: checkedLater,
+      timeoutMs: checkedLater,
+      leaseMs: checkedLater,
+    } satisfies ShapesOf<WebhookOptions>,
+    'an object { endpoints, … }',
+  ),
+  cors: anObject(
+    {
+      origins: either("'*', a list of origins or a function (origin) => true or false", { takes: '', accepts: (v) => v === '*' }, texts(''), aFunction()),
+      credentials: aFlag,
+      allowHeaders: texts('a list of header names'),
+      allowMethods: texts('a list of methods'),
+      maxAge: checkedLater,
+    } satisfies ShapesOf<CorsOptions>,
+    'false or an object { origins, credentials, allowHeaders, allowMethods, maxAge }',
+    true,
+  ),
+  csrf: anObject(
+    {
+      secret: aText(),
+      lifetime: checkedLater,
+      trustedOrigins: texts('a list of origins'),
+      session: aFunction('a function (request) => session id'),
+      cookieAuthenticated: aFunction('a function (request) => true or false'),
+    } satisfies ShapesOf<CsrfOptions>,
+    'false or an object { secret, lifetime, trustedOrigins, session, cookieAuthenticated }',
+    true,
+  ),
+  permalinks: aRecord('an object of permalinks by kind'),
+  autoMigrate: aFlag,
+  rootIndex: aFlag,
+  doc: checkedLater,
+};
+
 // A request sees the resolved options as `ctx.options` (the HTTP core declares only what it reads).
 declare module './http/context.js' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the merge itself is the declaration
@@ -227,6 +332,8 @@ function flag(name: string, value: boolean): boolean {
  * `createCalendar` with a message naming the option, instead of every request later.
  */
 export function resolveOptions(o: CalendarOptions): ResolvedOptions {
+  if (!isRecord(o)) throw invalidOption('options', o, "an object such as { db: 'data/calendar.sqlite' }", 'createCalendar');
+  checkShapes(o, OPTION_SHAPES);
   const perPage = positiveWhole('perPage', o.perPage ?? 10);
   const namespace = (o.namespace ?? 'calendar/events/v1').replace(/^\/+|\/+$/g, '');
   if (!/^[\w.~-]+(?:\/[\w.~-]+)*$/.test(namespace)) throw invalidOption('namespace', o.namespace, "a path such as 'calendar/events/v1' or 'tribe/events/v1'");

@@ -30,7 +30,7 @@ describe('createCalendar option checks', () => {
     [{ db: { host: 'db', password: 's3cret' } }, 'option `db` is an object; it takes'],
     [{ db: new (class Pool {})() }, 'option `db` is an object (Pool); it takes'],
     [{ limits: { bodyBytes: '1mb' } }, 'option `limits.bodyBytes` is "1mb"; it takes a whole number of at least 0 (a count, or bytes).'],
-    [{ limits: { bodyByte: 1000 } }, 'option `limits.bodyByte` is 1000; it takes nothing: it is not a limit (the limits are '],
+    [{ limits: { bodyByte: 1000 } }, 'option `limits.bodyByte` is unknown; did you mean `limits.bodyBytes`?'],
     [{ csrf: { lifetime: 1 } }, 'option `csrf.lifetime` is 1; it takes a whole number of seconds of at least 2.'],
     // Read replicas are PostgreSQL's, of a PostgreSQL primary.
     [
