@@ -57,7 +57,7 @@ export function createProgram(): Command {
         'copy the calendar of a live site running the original plugin (or this library) into the store: terms, venues, organizers and events (migrates first; run it again to update)',
       )
       .argument('<source>', 'the REST root of the source site, e.g. https://old.example/wp-json')
-      .option('--namespace <namespace>', "the source's namespace", 'tribe/events/v1')
+      .option('--namespace <namespace>', "the namespace of the source's events API (default: the one its REST index lists; tribe/events/v1 for the original)")
       .option('--user <name>', 'a user of the source (with --password: an application password), to import what that user may read')
       .option('--password <password>', 'the application password of --user')
       .option('--auth <header>', 'the Authorization header to send instead, e.g. "Bearer …"')

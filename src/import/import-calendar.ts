@@ -17,6 +17,7 @@ import { emptyReport, type KindReport } from './report.js';
 import type { ImportRun } from './run.js';
 import type { ImportedPostKind } from './types.js';
 import { Source, SourceError, type SourceOptions } from './source.js';
+import { discoverSource, ORIGINAL_NAMESPACE, type SourceSite } from './discover.js';
 import { importTerms } from './terms.js';
 import { resolveOptions, type CalendarOptions } from '../options.js';
 import { SeriesService } from '../recurrence/series.js';
@@ -62,9 +63,17 @@ const ALL_STATUSES = 'publish,future,draft,pending,private';
 /** `date` as the source's UTC wall clock (`modified_utc`). */
 const utcWallClock = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
 
-/** The settings and shared state of a run into `store` (options checked), and its report per kind. */
-export function prepareRun(store: Store, options: ImportCalendarOptions): { run: ImportRun; kinds: ImportReport['kinds'] } {
-  const source = new Source(options);
+/**
+ * The settings and shared state of a run into `store` (options checked), and its report per
+ * kind; `site` is what {@link discoverSource} found (by default: the namespace given, else the
+ * original's, on WordPress).
+ */
+export function prepareRun(
+  store: Store,
+  options: ImportCalendarOptions,
+  site: SourceSite = { namespace: options.namespace ?? ORIGINAL_NAMESPACE, wordpress: true, detected: false },
+): { run: ImportRun; kinds: ImportReport['kinds'] } {
+  const source = new Source({ ...options, namespace: site.namespace });
   const given = options.authors;
   if (options.since !== undefined && Number.isNaN(options.since.getTime())) throw new RangeError('import: since is not a date');
   const kinds: ImportReport['kinds'] = {
@@ -78,7 +87,8 @@ export function prepareRun(store: Store, options: ImportCalendarOptions): { run:
   const run: ImportRun = {
     source,
     store,
-    map: new ImportMap(store.db, sourceKey(options.root, options.namespace ?? 'tribe/events/v1')),
+    map: new ImportMap(store.db, sourceKey(options.root, site.namespace)),
+    wordpress: site.wordpress,
     now: new Date(),
     authors: typeof given === 'function' ? given : given ? (id) => given[String(id)] : () => undefined,
     fallbackAuthor: options.fallbackAuthor ?? 0,
@@ -104,10 +114,13 @@ export function prepareRun(store: Store, options: ImportCalendarOptions): { run:
   return { run, kinds };
 }
 
-/** Imports the source's calendar into `store`; safe to run again (it updates and adds) and to resume. */
-export async function importCalendar(store: Store, options: ImportCalendarOptions): Promise<ImportReport> {
+/**
+ * Imports the source's calendar into `store`; safe to run again (it updates and adds) and to
+ * resume. `site` is what {@link discoverSource} found, read from the source when not given.
+ */
+export async function importCalendar(store: Store, options: ImportCalendarOptions, site?: SourceSite): Promise<ImportReport> {
   const started = performance.now();
-  const { run, kinds } = prepareRun(store, options);
+  const { run, kinds } = prepareRun(store, options, site ?? (await discoverSource(options)));
   const { source } = run;
 
   /**
@@ -118,7 +131,8 @@ export async function importCalendar(store: Store, options: ImportCalendarOption
   const postKind = async <T extends KindImport>(kind: ImportedPostKind, importKind: (facts: CollectionFacts | undefined) => Promise<T>): Promise<T> => {
     const notes: string[] = [];
     const attempt = async (statuses: string | undefined) => {
-      const facts = await readCollection(source, kind, statuses);
+      // Beside this library (or another source that is not WordPress) there is no such collection to ask for.
+      const facts = run.wordpress ? await readCollection(source, kind, statuses) : undefined;
       if (typeof facts === 'string') {
         const missing =
           kind === 'event'
@@ -126,7 +140,7 @@ export async function importCalendar(store: Store, options: ImportCalendarOption
             : 'password-protected ones are imported only where the API shows them whole';
         notes.push(`WordPress' own collection of ${kind}s could not be read (${facts}): ${missing}`);
         run.collections.delete(kind);
-      } else {
+      } else if (facts) {
         run.collections.set(kind, facts);
       }
       const known = typeof facts === 'string' ? undefined : facts;
@@ -147,6 +161,7 @@ export async function importCalendar(store: Store, options: ImportCalendarOption
         result = await attempt(undefined);
       }
     }
+    if (!run.wordpress && kind === 'event') notes.push('the source is not WordPress (its index lists no wp/v2): events hidden from listings are not imported');
     result.report.warnings.unshift(...notes);
     // The same report: venues and organizers an event pulls in under `since` count with their kind.
     kinds[kind] = result.report;

@@ -7,10 +7,12 @@ import { migrateStore } from '../store/index.js';
 import { migrationStatus } from '../store/migrate.js';
 import { importCalendar, type ImportCalendarOptions, type ImportReport } from './import-calendar.js';
 import { ImportMap, sourceKey } from './map.js';
+import { discoverSource, ORIGINAL_NAMESPACE } from './discover.js';
 
 export type { ImportCalendarOptions, ImportReport } from './import-calendar.js';
 export type { KindReport } from './report.js';
 export type { ImageImportOptions } from './images.js';
+export type { SourceSite } from './discover.js';
 
 /** Where the store is: a Kysely instance, or a target string as `db` takes it; and its table prefix (default `tec_`). */
 export interface StoreTarget {
@@ -35,17 +37,22 @@ async function withStore<T>(target: StoreTarget, work: (raw: Kysely<unknown>, pr
  * `calendar-events-rest import` does; safe to run again, it updates and adds. A dry run
  * writes nothing: it needs a migrated store.
  */
-export function importSite(target: StoreTarget, options: ImportCalendarOptions): Promise<ImportReport> {
+export async function importSite(target: StoreTarget, options: ImportCalendarOptions): Promise<ImportReport> {
+  // The source first: one that serves no events API must leave the target untouched.
+  const site = await discoverSource(options);
   return withStore(target, async (raw, prefix) => {
     if (!options.dryRun) await migrateStore(raw, prefix);
     else if ((await migrationStatus(raw, prefix)).pending.length) throw new Error('importSite: a dry run reads a migrated store; migrate it first');
-    return importCalendar(Store.open(raw, prefix), options);
+    return importCalendar(Store.open(raw, prefix), options, site);
   });
 }
 
-/** What imports from a source brought in, for one kind: source id → id here (old links and clients keep working). */
+/**
+ * What imports from a source brought in, for one kind: source id → id here (old links and
+ * clients keep working). `namespace` is the one the import read (default: the original's).
+ */
 export function importedIds(target: StoreTarget, source: { root: string; namespace?: string }, kind: ImportedKind): Promise<Map<number, number>> {
   return withStore(target, (raw, prefix) =>
-    new ImportMap(Store.open(raw, prefix).db, sourceKey(source.root, source.namespace ?? 'tribe/events/v1')).lookup(kind),
+    new ImportMap(Store.open(raw, prefix).db, sourceKey(source.root, source.namespace ?? ORIGINAL_NAMESPACE)).lookup(kind),
   );
 }

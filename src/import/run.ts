@@ -35,6 +35,8 @@ export interface ImportRun {
   imageReport: KindReport;
   /** The query of post archives: explicit statuses, `context=edit` when signed in. */
   query: Record<string, string>;
+  /** Whether the source is WordPress: its own collections (`wp/v2/…`) are read beside the API. */
+  wordpress: boolean;
   /** What WordPress' own collection of each kind told (protected items, passwords), where it could be read. */
   collections: Map<ImportedPostKind, CollectionFacts>;
   /** Venues and organizers left out under `since` and never imported, in case an event links them. */

@@ -180,6 +180,11 @@ export class Source {
     return this.#get(this.url(path), query, signal);
   }
 
+  /** `GET` of a path under the REST root (`/` for its index), retried as {@link get} says. */
+  fromRoot(path: string, query: Record<string, string | number> = {}): Promise<SourceAnswer> {
+    return this.#get(`${this.#root}${path}`, query);
+  }
+
   /** `GET` of `url` with `query`, retried as {@link get} says. */
   async #get(base: string, query: Record<string, string | number>, signal?: AbortSignal): Promise<SourceAnswer> {
     const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();

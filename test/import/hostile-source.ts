@@ -68,7 +68,8 @@ export function archivePage(archive: Archive, items: unknown[], totalPages = 1, 
 
 /**
  * A source site: `/wp-json/tribe/events/v1/<archive>` answered by `answers` (an empty archive
- * otherwise), other paths under the site by `others` (404 otherwise).
+ * otherwise), other paths under the site by `others` (WordPress' root index at `/wp-json/`,
+ * 404 otherwise).
  */
 export async function hostileSource(answers: Partial<Record<Archive, Answer>>, others: Record<string, Answer> = {}): Promise<TestSite & { root: string }> {
   const s = await site((url, req, res) => {
@@ -77,6 +78,9 @@ export async function hostileSource(answers: Partial<Record<Archive, Answer>>, o
     if (archive) return (answers[archive] ?? ((r) => json(r, 200, archivePage(archive, [], 0))))(res, page, req);
     const other = others[url.pathname];
     if (other) return other(res, page, req);
+    // WordPress' root index: the original's namespace beside WordPress' own.
+    if (url.pathname === '/wp-json/')
+      return json(res, 200, { namespaces: ['oembed/1.0', 'tribe/events/v1', 'wp/v2'], routes: { '/tribe/events/v1/events': {}, '/wp/v2/posts': {} } });
     json(res, 404, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
   });
   return { ...s, root: `${s.origin}/wp-json` };

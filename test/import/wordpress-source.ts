@@ -25,8 +25,15 @@ const shown = (r: { id: number; password: string | null; modified_utc: string },
     ? { id: r.id, password: r.password ?? '', modified_gmt: r.modified_utc.replace(' ', 'T') }
     : { id: r.id, content: { protected: Boolean(r.password) }, modified_gmt: r.modified_utc.replace(' ', 'T') };
 
-/** Mounts `/wp-json/wp/v2/{tribe_events,tribe_venue,tribe_organizer}[/id]` over the source's store. */
+/**
+ * Mounts `/wp-json/wp/v2/{tribe_events,tribe_venue,tribe_organizer}[/id]` over the source's
+ * store, and WordPress' root index (`/wp-json/`), which lists `wp/v2` beside the calendar.
+ */
 export function mountWordpressCollections(app: Express, source: StoreCalendar, quirks: CollectionQuirks = { unlisted: new Set() }): void {
+  const ns = source.calendar.options.namespace;
+  app.get(['/wp-json', '/wp-json/'], (_req: Request, res: Response) => {
+    res.json({ name: 'Old site', namespaces: ['oembed/1.0', ns, 'wp/v2'], routes: { '/': {}, [`/${ns}`]: {}, [`/${ns}/events`]: {}, '/wp/v2/posts': {} } });
+  });
   app.get('/wp-json/wp/v2/:collection/:id', async (req: Request, res: Response) => {
     const type = TYPES[String(req.params.collection)];
     if (!type) return refuse(res, 404, 'rest_no_route', 'No route was found matching the URL and request method.');

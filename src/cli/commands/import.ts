@@ -8,14 +8,17 @@ import { migrateToLatest, migrationStatus } from '../../store/migrate.js';
 import { parseAllowedHost } from '../../images/allowed-hosts.js';
 import { describeTarget, isMissingSqliteFile, withDatabase } from '../database-target.js';
 import { CliError } from '../failure.js';
-import { printLine } from '../output.js';
+import { printLine, printNote } from '../output.js';
+import { discoverSource, ORIGINAL_NAMESPACE } from '../../import/discover.js';
+import { SourceError } from '../../import/source.js';
 import { startProgress, type Progress } from '../progress.js';
 import type { StoreOptions } from '../store-options.js';
 
 /** The options of `import`. */
 export interface ImportCommandOptions extends StoreOptions {
   source: string;
-  namespace: string;
+  /** `--namespace`; absent: found in the source's REST index. */
+  namespace?: string;
   user?: string;
   password?: string;
   auth?: string;
@@ -123,7 +126,10 @@ export function reportLines(report: ImportReport, since?: Date): string[] {
   return lines;
 }
 
-/** `import`: copies a live site's calendar into the store (migrating it first), with a progress report per kind. */
+/**
+ * `import`: finds the source's events API, then copies its calendar into the store (migrating
+ * it first), with a progress report per kind.
+ */
 export async function runImport(o: ImportCommandOptions): Promise<number> {
   const authors = o.authors !== undefined ? readAuthors(o.authors) : undefined;
   const header = authorization(o);
@@ -131,6 +137,18 @@ export async function runImport(o: ImportCommandOptions): Promise<number> {
   // A dry run writes nothing, not even tables: it needs a store that exists and is up to date.
   if (o.dryRun && isMissingSqliteFile(o.db))
     throw new CliError(`${describeTarget(o.db)}: no such store; a dry run reads a migrated store (run \`calendar-events-rest migrate\` first)`);
+  const site = await discoverSource({
+    root: o.source,
+    namespace: o.namespace,
+    authorization: header,
+    allowHosts: o.allowHost,
+    maxPageBytes: o.maxPageBytes,
+  }).catch((e: unknown) => {
+    if (e instanceof RangeError || e instanceof SourceError) throw new CliError(e.message);
+    throw e;
+  });
+  // Said when it is not the original's, which the user may not have expected.
+  if (site.detected && site.namespace !== ORIGINAL_NAMESPACE) printNote(`reading ${o.source.replace(/\/+$/, '')}/${site.namespace} (the events API its index lists; --namespace to choose)`);
   const report = await withDatabase(o.db, async (conn) => {
     if (o.dryRun) {
       const { pending } = await migrationStatus(conn, o.tablePrefix);
@@ -142,32 +160,36 @@ export async function runImport(o: ImportCommandOptions): Promise<number> {
       for (const name of await migrateToLatest(conn, o.tablePrefix)) printLine(`applied ${name}`);
     }
     try {
-      return await importCalendar(Store.open(conn, o.tablePrefix), {
-        dryRun: o.dryRun,
-        since: o.since,
-        keepIds: o.keepIds,
-        images: o.images ? { hosts: o.imageHosts ?? parseHosts(process.env.CALENDAR_IMAGE_HOSTS ?? '') } : false,
-        root: o.source,
-        namespace: o.namespace,
-        authorization: header,
-        concurrency: o.concurrency,
-        requestsPerSecond: o.rate,
-        allowHosts: o.allowHost,
-        maxPageBytes: o.maxPageBytes,
-        keepHtml: o.keepHtml,
-        authors,
-        fallbackAuthor: o.fallbackAuthor,
-        onProgress: (kind, done, total) => {
-          // A page at a time (50 items), and the end: terms report each item.
-          if (done % 50 !== 0 && done !== total) return;
-          let bar = bars.get(kind);
-          if (!bar) {
-            bar = startProgress(total, NOUNS[kind]);
-            bars.set(kind, bar);
-          }
-          bar.update(done);
+      return await importCalendar(
+        Store.open(conn, o.tablePrefix),
+        {
+          dryRun: o.dryRun,
+          since: o.since,
+          keepIds: o.keepIds,
+          images: o.images ? { hosts: o.imageHosts ?? parseHosts(process.env.CALENDAR_IMAGE_HOSTS ?? '') } : false,
+          root: o.source,
+          namespace: o.namespace,
+          authorization: header,
+          concurrency: o.concurrency,
+          requestsPerSecond: o.rate,
+          allowHosts: o.allowHost,
+          maxPageBytes: o.maxPageBytes,
+          keepHtml: o.keepHtml,
+          authors,
+          fallbackAuthor: o.fallbackAuthor,
+          onProgress: (kind, done, total) => {
+            // A page at a time (50 items), and the end: terms report each item.
+            if (done % 50 !== 0 && done !== total) return;
+            let bar = bars.get(kind);
+            if (!bar) {
+              bar = startProgress(total, NOUNS[kind]);
+              bars.set(kind, bar);
+            }
+            bar.update(done);
+          },
         },
-      });
+        site,
+      );
     } catch (e) {
       if (e instanceof RangeError) throw new CliError(e.message);
       throw e;
