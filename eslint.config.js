@@ -9,12 +9,14 @@ export default tseslint.config(
   {
     files: ['{src,adapters,examples,test,bench}/**/*.{ts,tsx}', '*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
-    // Type information for the two promise rules only (the whole run stays well under a minute).
+    // Type information for the promise rules and the unnecessary-cast rule only (the whole run stays well under a minute).
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
+      // A cast the types already make true hides nothing but may hide a later change of type.
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
       // Inline `type` markers, as the sources already write them.
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       // A leading `_` marks a binding kept on purpose (an unused argument, a key left out of a rest).

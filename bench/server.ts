@@ -48,8 +48,8 @@ export function startServer(options: StartOptions): Promise<ServerProcess> {
         resolve(server);
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${options.script} exited (${code}) before listening:\n${out}`));

@@ -200,7 +200,7 @@ export function scanDateString(input: string): ParsedParts | undefined {
     if (m) pos = re.lastIndex;
     return m !== null;
   };
-  const group = (i: number): string => (m as RegExpExecArray | null)?.[i] ?? '';
+  const group = (i: number): string => m?.[i] ?? '';
   const setDate = (year: number | undefined, month: number | undefined, day: number): boolean => {
     // timelib's month and day tokens allow 0–12 and 0–31; overflow is carried later.
     if (parts.date || month === undefined || month > 12 || day > 31) return false;

@@ -87,13 +87,13 @@ function qsOptions(limits: ParseLimits): qs.IParseOptions {
     allowPrototypes: false,
     allowDots: false,
     charset: 'utf-8',
-    decoder: (text, decode, charset) => cleanText(decode(text, decode, charset) as string),
+    decoder: (text, decode, charset) => cleanText(decode(text, decode, charset)),
   };
 }
 
 /** Parses a query string or form body in PHP bracket notation (`tags[]=a`, `venue[venue]=Hall`). */
 export function parseBracketString(text: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParamMap {
-  return qs.parse(text, qsOptions(limits)) as ParamMap;
+  return qs.parse(text, qsOptions(limits));
 }
 
 /** The media type of the request body, lower-cased, without parameters. */
@@ -155,7 +155,7 @@ export async function readBody(req: CoreRequest, method: string, limits: ParseLi
   if (isJsonType(type)) {
     let value: unknown = raw;
     if (!preParsed) {
-      const text = toText(raw as Uint8Array | string);
+      const text = toText(raw);
       // PHP's `empty()`: no body at all (white space alone is a syntax error there too).
       if (text === '') return result;
       let parsed = true;
@@ -166,7 +166,7 @@ export async function readBody(req: CoreRequest, method: string, limits: ParseLi
       }
       // The error PHP would report: JSON.parse knows no codes, and accepts
       // some bodies PHP refuses (bytes that are not UTF-8, lone surrogate escapes, depth).
-      const refused = !parsed || mayFailInPhp(text) ? (phpJsonError(raw as Uint8Array | string) ?? (parsed ? undefined : SYNTAX)) : undefined;
+      const refused = !parsed || mayFailInPhp(text) ? (phpJsonError(raw) ?? (parsed ? undefined : SYNTAX)) : undefined;
       if (refused) {
         result.jsonError = invalidJson(refused);
         return result;
@@ -179,13 +179,13 @@ export async function readBody(req: CoreRequest, method: string, limits: ParseLi
   if (!BODY_METHODS.has(method)) return result;
   if (type === 'application/x-www-form-urlencoded') {
     if (preParsed) result.body = parsePreParsedForm(raw, limits);
-    else result.body = parseBracketString(toText(raw as Uint8Array | string), limits);
+    else result.body = parseBracketString(toText(raw), limits);
   } else if (type === 'multipart/form-data') {
     if (preParsed) {
       result.body = parsePreParsedForm(raw, limits);
     } else {
       try {
-        result.body = await parseMultipart(req, raw as Uint8Array | string, limits);
+        result.body = await parseMultipart(req, raw, limits);
       } catch {
         result.body = {};
       }

@@ -85,7 +85,7 @@ export function parseRecurrence(value: unknown, zone: string, limits: Recurrence
     throw new RecurrenceError('recurrence must be a list of RRULE, RDATE and EXDATE lines.');
   if (given.length > limits.lines) throw new RecurrenceError(`recurrence has more than ${limits.lines} lines.`);
   const out: Recurrence = { lines: [], rdates: [], exdates: [] };
-  for (const raw of given as string[]) {
+  for (const raw of given) {
     const line = raw.trim();
     const m = LINE.exec(line);
     if (!m) throw new RecurrenceError(`recurrence line "${line.slice(0, 100)}" is not NAME:VALUE.`);

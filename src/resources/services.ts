@@ -78,6 +78,6 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     images,
     venues,
     organizers,
-    linked: (kind) => (kind.type === 'venue' ? venues : organizers) as unknown as LinkedPostService<LinkedTable>,
+    linked: (kind) => (kind.type === 'venue' ? venues : organizers),
   };
 }

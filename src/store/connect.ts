@@ -25,14 +25,14 @@ const STATEMENT_CACHE_ENTRIES = 500;
 function cachingStatements<D extends { prepare(sql: string): object }>(db: D): D {
   const prepare = db.prepare.bind(db);
   const cache = new BoundedCache<string, object>({ maxEntries: STATEMENT_CACHE_ENTRIES });
-  db.prepare = ((sql: string) => {
+  db.prepare = (sql: string) => {
     let stmt = cache.get(sql);
     if (stmt === undefined) {
       stmt = prepare(sql);
       cache.set(sql, stmt);
     }
     return stmt;
-  }) as D['prepare'];
+  };
   return db;
 }
 

@@ -89,7 +89,7 @@ describe('the Fetch handler (Next.js and any Fetch runtime)', () => {
         headers: { authorization: 'x', 'content-type': 'application/json' },
         body: stream,
         duplex: 'half',
-      } as RequestInit),
+      }),
     );
     expect(streamed.status).toBe(413);
     expect(((await streamed.json()) as { code: string }).code).toBe('rest_request_too_large');
@@ -103,7 +103,7 @@ describe('the Fetch handler (Next.js and any Fetch runtime)', () => {
         c.enqueue(new Uint8Array(4));
       },
     });
-    const body = await readFetchBody(new Request('http://x/', { method: 'POST', body: stream, duplex: 'half' } as RequestInit), 10);
+    const body = await readFetchBody(new Request('http://x/', { method: 'POST', body: stream, duplex: 'half' }), 10);
     expect(body?.byteLength).toBe(12);
     expect(pulled).toBeLessThan(6);
     expect(await readFetchBody(new Request('http://x/'), 10)).toBeUndefined();

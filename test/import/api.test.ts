@@ -46,7 +46,7 @@ describe('importSite and importedIds', () => {
   };
   const calendarOn = (file: string) => {
     const calendar = createCalendar({ db: file });
-    return { calendar, request: requester(calendar) as HttpCalendar['request'] };
+    return { calendar, request: requester(calendar) };
   };
 
   it('imports what the account may read, and maps every source id to what it became', async () => {

@@ -87,7 +87,7 @@ async function twoInstances(
   const env = { CALENDAR_DB_REPLICA_URLS: replicas.join(',') };
   const primary = onDatabase(primaryUrl, database);
   const servers = await Promise.all([startExampleServer(primary, TOKENS_ENV, env), startExampleServer(primary, TOKENS_ENV, env)]);
-  return { scratch, servers: servers as [ExampleServer, ExampleServer], replicas, database };
+  return { scratch, servers: servers, replicas, database };
 }
 
 describe.skipIf(!CAN_REPLICATE)('read replicas: two instances of the example server, a primary and two replicas', () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/index.js';
 import { USERS, type As, type TestResponse } from '../helpers/harness.js';
 import { storeCalendar, type StoreCalendar } from '../helpers/store.js';
-import { may, mayManageTerms, type Caller, type Item, type Kind, type RoleName } from './fixtures/auth-oracle.js';
+import { may, mayManageTerms, type Caller, type Item, type Kind } from './fixtures/auth-oracle.js';
 
 const soon = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
 
@@ -191,7 +191,7 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
         const json: Record<string, unknown> = { [NAME_KEY[kind]]: `Created by ${as} ${kind}` };
         if (kind === 'events') Object.assign(json, { start_date: `${soon} 10:00:00`, end_date: `${soon} 11:00:00` });
         const r = await t.request('POST', `/${kind}`, { as, json });
-        const canCreate = caller !== null && ['administrator', 'editor', 'author', 'contributor'].includes(caller.role as RoleName);
+        const canCreate = caller !== null && ['administrator', 'editor', 'author', 'contributor'].includes(caller.role);
         const want: Outcome = canCreate ? { status: 201 } : forbidden(caller);
         const got = outcome(r);
         if (got.status !== want.status || got.code !== want.code)

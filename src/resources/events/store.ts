@@ -106,12 +106,12 @@ export class EventStore {
   async get(id: number, { lock = false }: ReadOptions = {}): Promise<EventRow | undefined> {
     if (!isStoredId(id)) return undefined;
     const query = this.rows().where('posts.id', '=', id);
-    return (await (lock ? this.dialect.locking(query) : query).executeTakeFirst()) as EventRow | undefined;
+    return await (lock ? this.dialect.locking(query) : query).executeTakeFirst();
   }
 
   /** The event with this slug. */
   async bySlug(slug: string): Promise<EventRow | undefined> {
-    return (await this.rows().where('posts.slug', '=', slug).executeTakeFirst()) as EventRow | undefined;
+    return await this.rows().where('posts.slug', '=', slug).executeTakeFirst();
   }
 
   /** Occurrences of series, each with the post and details of the event it shows, as `posts` and `events`. */
@@ -133,9 +133,7 @@ export class EventStore {
     // The filters name `posts` and `events` only, and the occurrence's columns through `sql.ref`:
     // the occurrences' query is typed as the events' one to share them.
     const base: SelectQueryBuilder<Database, 'posts' | 'events', object> =
-      from === 'events'
-        ? this.base().where('events.series_id', 'is', null)
-        : (this.occurrenceBase() as unknown as SelectQueryBuilder<Database, 'posts' | 'events', object>);
+      from === 'events' ? this.base().where('events.series_id', 'is', null) : this.occurrenceBase();
     return this.filters(base, q, statuses, from);
   }
 

@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import type { MigrationContext } from './001_init.js';
 import { recountAllTerms } from '../term-counts.js';
 
@@ -11,7 +10,7 @@ export async function up({ db, prefix }: MigrationContext): Promise<void> {
     .alterTable(`${prefix}terms`)
     .addColumn('count', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await recountAllTerms(db as Kysely<unknown>, prefix);
+  await recountAllTerms(db, prefix);
 }
 
 /** Drops the stored counts. */
