@@ -56,7 +56,10 @@ export function inspectImage(bytes: Uint8Array): ImageInfo | undefined {
   if (!kind) return undefined;
   let size: { width?: number; height?: number; type?: string };
   try {
-    size = imageSize(bytes);
+    // A copy of its own: image-size reads through a DataView of the whole underlying buffer, so
+    // a truncated header in a slice of a larger one (Node's pooled small Buffers) was read from
+    // the neighbouring bytes (a 6-byte GIF got a height on Node 26) instead of failing.
+    size = imageSize(new Uint8Array(bytes));
   } catch {
     // Right magic but unreadable (truncated or forged header): not really an image.
     return undefined;

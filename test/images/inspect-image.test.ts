@@ -22,6 +22,8 @@ describe('inspectImage', () => {
     ['PNG signature then garbage', Buffer.concat([png(1, 1).subarray(0, 8), Buffer.from('garbage garbage garbage')])],
     ['JPEG SOI then nothing usable', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x02, 0x00])],
     ['GIF signature only', Buffer.from('GIF89a')],
+    // Its size was read past the end of the slice, from the bytes that follow it in memory.
+    ['GIF signature only, sliced from a longer buffer', Buffer.from('GIF89a\x10\x00\x20\x00\x00\x00').subarray(0, 6)],
     ['PNG with zero width', zeroWidthPng()],
     ['PDF', Buffer.from('%PDF-1.7\n%âãÏÓ\n')],
     ['gzip', Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0])],
