@@ -5,7 +5,7 @@
  */
 const LAYERS = [
   // 0. Foundations: PHP semantics, dates, text, translations, caches, scheduling, JSON types.
-  ['^src/(php|dates|text|i18n|cache|scheduling|schemas)/', '^src/(ids|kinds|option-error)\\.ts$'],
+  ['^src/(php|dates|text|i18n|cache|scheduling|schemas)/', '^src/(ids|kinds|option-error|options-shape)\\.ts$'],
   // 1. The store: database types, dialects, migrations, versions.
   ['^src/store/'],
   // 2. The HTTP core: requests, responses, routes, the request context, declared arguments, users.
@@ -15,7 +15,7 @@ const LAYERS = [
   // 4. The resources: one folder per kind, the registry and the composition of their services.
   ['^src/resources/'],
   // 5. The calendar: options, composition, replicas, webhooks, the demo calendar.
-  ['^src/(calendar|options)\\.ts$', '^src/(replication|webhooks|seed)/'],
+  ['^src/(calendar|options|options-mount)\\.ts$', '^src/(replication|webhooks|seed)/'],
   // 6. What runs the calendar, and the public surface that exports it all: tRPC, the command line, the importer.
   ['^src/(trpc|cli|import)/', '^src/index\\.ts$'],
   // 7. Framework glue and the examples built on it.

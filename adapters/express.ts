@@ -1,6 +1,7 @@
 import { Router, type ErrorRequestHandler, type NextFunction, type Request, type Response } from 'express';
 import type { Calendar, CoreRequest, User } from '../src/index.js';
-import { answerNode, nodeBody, tooLargeBody, type NodeMount } from './node.js';
+import { checkCalendar, checkMountOptions, MOUNT_SHAPES } from '../src/options-mount.js';
+import { answerNoRoute, answerNode, NOT_FOUND_SHAPE, nodeBody, tooLargeBody, type NodeMount, type NotFound } from './node.js';
 
 /** Where and how a router is mounted. */
 export interface ExpressMountOptions {
@@ -13,7 +14,15 @@ export interface ExpressMountOptions {
    * `null` for anonymous. Takes precedence over the calendar's own `getUser`.
    */
   getUser?: (req: Request) => User | null | Promise<User | null>;
+  /**
+   * A path below the mount that is not the calendar's: `'next'` (the default) passes it on to
+   * the host's later handlers (hosts share prefixes); `'json'` answers the API's 404
+   * `rest_no_route`, as WordPress does for anything under its REST root.
+   */
+  notFound?: NotFound;
 }
+
+const EXPRESS_MOUNT_SHAPES = { ...MOUNT_SHAPES, notFound: NOT_FOUND_SHAPE };
 
 /** The error a host body parser (`express.json()`, `express.urlencoded()`) passes on. */
 interface BodyParserError {
@@ -41,6 +50,8 @@ export type CalendarRouter = [Router, ErrorRequestHandler];
  * Express's HTML page.
  */
 export function calendarRouter(calendar: Calendar, options: ExpressMountOptions = {}): CalendarRouter {
+  checkCalendar('calendarRouter(calendar, options)', 'calendar', calendar);
+  checkMountOptions('calendarRouter', options, EXPRESS_MOUNT_SHAPES);
   const router = Router();
   const mount = (req: Request): NodeMount<Request> => ({
     path: req.path,
@@ -49,9 +60,12 @@ export function calendarRouter(calendar: Calendar, options: ExpressMountOptions 
     getUser: options.getUser,
     raw: req,
   });
-  // Outside the namespace the request goes on to the host's next handler (with the parser's error, if any).
+  // Outside the namespace the request goes on to the host's next handler (with the parser's
+  // error, if any), unless the mount answers such paths itself.
   const answer = async (req: Request, res: Response, next: NextFunction, body: CoreRequest['body'], passOn?: unknown) => {
-    if (!(await answerNode(calendar, req, res, mount(req), body))) next(passOn);
+    if (await answerNode(calendar, req, res, mount(req), body)) return;
+    if (options.notFound === 'json') answerNoRoute(req, res);
+    else next(passOn);
   };
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     try {

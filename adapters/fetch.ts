@@ -4,7 +4,9 @@
  * adapter is this handler per route method.
  */
 import type { Calendar, User } from '../src/index.js';
+import { checkCalendar } from '../src/options-mount.js';
 import { readFetchBody } from './fetch-body.js';
+import { checkFetchMount } from './fetch-mount.js';
 
 /** Where the handler is mounted. */
 export interface FetchMountOptions {
@@ -29,10 +31,12 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 
 /** A Fetch-API handler (`Request` → `Response`) serving the calendar's namespace below `root`. */
 export function fetchHandler(source: CalendarSource, options: FetchMountOptions = {}): FetchHandler {
+  checkFetchMount('fetchHandler', source, options);
   const { getUser } = options;
   const root = `/${(options.root ?? '/wp-json').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
   return async (request) => {
     const calendar = typeof source === 'function' ? await source() : source;
+    checkCalendar('fetchHandler(getCalendar)', 'getCalendar()', calendar);
     const url = new URL(request.url);
     const inside = url.pathname === root || url.pathname.startsWith(`${root}/`);
     const response = inside

@@ -1,4 +1,5 @@
 import { fetchHandler, type CalendarSource, type FetchHandler, type FetchMountOptions } from './fetch.js';
+import { checkFetchMount } from './fetch-mount.js';
 
 export { fetchHandler, type CalendarSource, type FetchHandler, type FetchMountOptions };
 
@@ -12,6 +13,7 @@ export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' |
 export function calendarHandlers(source: CalendarSource, options: FetchMountOptions = {}): Record<RouteMethod, FetchHandler> {
   // Next.js builds the request URL's scheme from the client's X-Forwarded-Proto; `next start`
   // serves plain HTTP, and a proxy in front is the calendar's `trustProxy`/`baseUrl` to declare.
+  checkFetchMount('calendarHandlers', source, options);
   const handle = fetchHandler(source, { protocol: 'http', ...options });
   return { GET: handle, POST: handle, PUT: handle, PATCH: handle, DELETE: handle, HEAD: handle, OPTIONS: handle };
 }

@@ -7,6 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ApiError, type Calendar, type CoreRequest, type CoreResponse, type User } from '../src/index.js';
 import { noRoute } from '../src/http/errors.js';
+import { aChoice, aFunction, either } from '../src/options-shape.js';
+import { checkCalendar, checkMountOptions, MOUNT_SHAPES } from '../src/options-mount.js';
 
 /** How a framework's request is mounted: what the Node request alone does not say. */
 export interface NodeMount<Raw> {
@@ -138,11 +140,24 @@ export interface NodeMountOptions<Req extends IncomingMessage = IncomingMessage>
    */
   getUser?: (req: Req) => User | null | Promise<User | null>;
   /**
-   * Answers a path that is not the calendar's when the handler was given no `next`; by default
-   * a 404 in the API's shape (`rest_no_route`).
+   * A path that is not the calendar's, when the handler was given no `next`: a function answers
+   * it; by default a 404 in the API's shape (`rest_no_route`). `'json'` answers that 404 even
+   * with a `next` for the paths below `root` (as WordPress does for anything under its REST
+   * root); paths outside `root` still go to `next`.
    */
-  notFound?: (req: Req, res: ServerResponse) => void | Promise<void>;
+  notFound?: 'json' | ((req: Req, res: ServerResponse) => void | Promise<void>);
 }
+
+/** How a mount answers a path below its root that is not the calendar's: on to the host (`next`), or the API's JSON 404 (`json`). */
+export type NotFound = 'next' | 'json';
+
+/** The shape of a `notFound` mount option of Express and Fastify. */
+export const NOT_FOUND_SHAPE = aChoice(['next', 'json'], "'next' (the default: on to the host's next handler) or 'json' (the API's 404 rest_no_route)");
+
+const NODE_MOUNT_SHAPES = {
+  ...MOUNT_SHAPES,
+  notFound: either("'json' or a function (req, res) => void", aChoice(['json'], ''), aFunction()),
+};
 
 /** Connect's and Koa's `next`: passes the request on (with an error, in Connect). */
 export type NodeNext = (error?: unknown) => unknown;
@@ -158,13 +173,19 @@ export type NodeHandler<Req extends IncomingMessage = IncomingMessage> = (req: R
  * that a plain server needs no error handling of its own.
  */
 export function calendarNodeHandler<Req extends IncomingMessage = IncomingMessage>(calendar: Calendar, options: NodeMountOptions<Req> = {}): NodeHandler<Req> {
+  checkCalendar('calendarNodeHandler(calendar, options)', 'calendar', calendar);
+  checkMountOptions('calendarNodeHandler', options, NODE_MOUNT_SHAPES);
   const root = `/${(options.root ?? '/wp-json').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
-  const notFound = options.notFound ?? answerNoRoute;
+  const notFound = typeof options.notFound === 'function' ? options.notFound : answerNoRoute;
   const answer = async (req: Req, res: ServerResponse): Promise<boolean> => {
     const pathname = pathOf(req.url ?? '/');
     if (pathname !== root && !pathname.startsWith(`${root}/`)) return false;
     const mount: NodeMount<Req> = { path: pathname.slice(root.length) || '/', root, locale: options.locale, getUser: options.getUser, raw: req };
-    return answerNode(calendar, req, res, mount, await nodeBody(calendar, req));
+    if (await answerNode(calendar, req, res, mount, await nodeBody(calendar, req))) return true;
+    // Below its root, a mount that answers as WordPress does keeps the path.
+    if (options.notFound !== 'json') return false;
+    answerNoRoute(req, res);
+    return true;
   };
   return async (req, res, next) => {
     // `next` runs outside the `try`: an error thrown after it is the host's, not to be passed to it again.
@@ -197,19 +218,23 @@ function pathOf(target: string): string {
   return absolute ? path.slice(absolute[0].length) || '/' : path;
 }
 
-/** The API's own 404 for a path it has no route for. */
-function answerNoRoute(req: IncomingMessage, res: ServerResponse): void {
+/** The API's own 404 for a path it has no route for (`rest_no_route`), written to a Node response. */
+export function answerNoRoute(req: IncomingMessage, res: ServerResponse): void {
   answerError(req, res, noRoute());
 }
 
-function answerError(req: IncomingMessage, res: ServerResponse, error: ApiError): void {
+/** An error in the API's JSON shape, as a response (no body for HEAD): what a mount answers outside the core. */
+export function errorResponse(error: ApiError, method: string): CoreResponse {
   const body = Buffer.from(JSON.stringify(error.toJSON()));
-  res.writeHead(error.status, {
-    'Content-Type': 'application/json; charset=UTF-8',
-    'Content-Length': String(body.length),
-    'X-Content-Type-Options': 'nosniff',
-  });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  return {
+    status: error.status,
+    headers: { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': String(body.length), 'X-Content-Type-Options': 'nosniff' },
+    body: method.toUpperCase() === 'HEAD' ? undefined : body,
+  };
+}
+
+function answerError(req: IncomingMessage, res: ServerResponse, error: ApiError): void {
+  writeNodeResponse(res, errorResponse(error, req.method ?? 'GET'));
 }
 
 /**

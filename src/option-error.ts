@@ -23,3 +23,8 @@ function shown(value: unknown): string {
   const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
   return typeof name === 'string' && name !== 'Object' ? `an object (${name})` : 'an object';
 }
+
+/** The error of an argument a host gave an adapter wrong (`calendarRouter(calendar)`): which one, what it was, and what it takes. */
+export function invalidArgument(call: string, name: string, value: unknown, takes: string): TypeError {
+  return new TypeError(`calendar-events-rest: ${call}: \`${name}\` is ${shown(value)}; it takes ${takes}.`);
+}

@@ -44,6 +44,9 @@ export const aText = (takes = 'a text'): OptionShape => ({ takes, accepts: (v) =
 /** `true` or `false`. */
 export const aFlag: OptionShape = { takes: 'true or false', accepts: (v) => typeof v === 'boolean' };
 
+/** One of a few values (`'json'`). */
+export const aChoice = (values: readonly unknown[], takes: string): OptionShape => ({ takes, accepts: (v) => values.includes(v) });
+
 /** A list, each element of `items`' shape. */
 export const aList = (items: OptionShape, takes: string): OptionShape => ({ takes, accepts: Array.isArray, items });
 
