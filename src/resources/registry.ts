@@ -1,5 +1,5 @@
 import type { Route } from '../http/route.js';
-import { docRoute } from './doc/routes.js';
+import { docRoutes } from './doc/routes.js';
 import { events } from './events/index.js';
 import { namespaceIndexRoute } from './index/routes.js';
 import { organizers } from './organizers/index.js';
@@ -13,10 +13,10 @@ import { occurrencesRoute } from './events/routes.js';
 /** The calendar's resources, in upstream registration order: adding one is one line here. */
 export const RESOURCES: readonly Resource[] = [events, venues, organizers, categories, tags];
 
-/** The routes of the API: the namespace index and `/doc`, then every resource's, then the additions: the change feed, the iCalendar feeds and the occurrences of recurring events. */
+/** The routes of the API: the namespace index, `/doc` and `/doc/complete`, then every resource's, then the additions: the change feed, the iCalendar feeds and the occurrences of recurring events. */
 export const ROUTES: readonly Route[] = [
   namespaceIndexRoute,
-  docRoute(RESOURCES),
+  ...docRoutes(RESOURCES),
   ...RESOURCES.flatMap((r) => r.routes),
   changesRoute,
   ...icalRoutes,

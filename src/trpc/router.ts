@@ -67,6 +67,8 @@ export function createCalendarRouter(calendar: Pick<Calendar, 'call'>) {
   return t.router({
     index: query<T.IndexInput, T.JsonObject>(calendar, operation('GET', [''])),
     doc: query<T.DocInput, T.JsonObject>(calendar, operation('GET', ['/doc'])),
+    // The complete OpenAPI document, whatever the `doc` option says.
+    completeDoc: query<T.DocInput, T.JsonObject>(calendar, operation('GET', ['/doc/complete'])),
     changes: query<T.ChangesInput, T.ChangeFeed>(calendar, operation('GET', ['/changes'])),
     // Calendar files as their text (`text/calendar`).
     ical: t.router({

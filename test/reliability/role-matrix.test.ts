@@ -210,13 +210,13 @@ describe('role matrix over posts, terms and archives (SQLite)', () => {
 
   it('the namespace index, /doc and the change feed are public and read-only', async () => {
     for (const { as } of ACTORS) {
-      for (const path of ['', '/doc', '/changes']) {
+      for (const path of ['', '/doc', '/doc/complete', '/changes']) {
         expect((await t.request('GET', `/${t.ns}${path}`, { as })).status).toBe(200);
         const w = await t.request('POST', `/${t.ns}${path}`, { as, json: {} });
         expect([w.status, w.body.code]).toEqual([404, 'rest_no_route']);
       }
     }
-    covered.add('').add('/doc').add('/changes');
+    covered.add('').add('/doc').add('/doc/complete').add('/changes');
   });
 
   it('the iCalendar feed lists what the archive lists, and event files answer as event reads do', { timeout: 60_000 }, async () => {

@@ -84,6 +84,7 @@ describe('tRPC router: shape', () => {
     expect(kinds).toEqual({
       index: 'query',
       doc: 'query',
+      completeDoc: 'query',
       changes: 'query',
       'ical.feed': 'query',
       'ical.event': 'query',
@@ -476,6 +477,7 @@ describe.each(DIALECTS)('tRPC router on $name', ({ url }) => {
     expect(index._links).toEqual({ up: [{ href: 'http://example.org/fr/wp-json/' }] });
     const doc = await as(null).doc();
     expect(doc).toEqual((await t.request('GET', '/doc')).body);
+    expect(await as(null).completeDoc()).toEqual((await t.request('GET', '/doc/complete')).body);
   });
 
   it('reports API errors over HTTP in data.api through calendarErrorFormatter', async () => {

@@ -9,7 +9,7 @@ import { writeSchema, type JsonObject } from '../../schemas/json-schema.js';
 import { SCHEMAS, type Field } from '../../schemas/responses.js';
 import type { Resource } from '../resource.js';
 import { API_VERSION, endpointOf, openApiPath, parameters, resourceOf, translator, type Translate } from './openapi.js';
-import { CALENDAR_CONTENT, DOC_RESPONSES, additionResponses, type ResponsesDoc } from './resources.js';
+import { CALENDAR_CONTENT, DOC_RESPONSES, additionResponses, isDocPattern, type ResponsesDoc } from './resources.js';
 
 // The complete document: what a client generator needs to call every operation. Same paths
 // and parameters as upstream's document, plus every write with its JSON body, the JSON the
@@ -76,7 +76,7 @@ function responses(docs: ResponsesDoc, t: Translate, schemas?: { item: string; l
 
 /** The operations of one path; request body schemas are added to `bodies` the first time a route needs them. */
 function pathItem(route: Route, resources: readonly Resource[], bodies: Record<string, JsonObject>, t: Translate): JsonObject {
-  if (route.pattern === '/doc') return { get: { responses: responses(DOC_RESPONSES, t) } };
+  if (isDocPattern(route.pattern)) return { get: { responses: responses(DOC_RESPONSES, t) } };
   const addition = additionResponses(route.pattern);
   if (addition)
     return {

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../http/context.js';
 import type { Endpoint, Method, Route } from '../../http/route.js';
 import type { DescriptionKey } from '../../i18n/en.js';
 import { describe } from '../../i18n/index.js';
-import { CALENDAR_CONTENT, DOC_RESPONSES, additionResponses, type ResponsesDoc } from './resources.js';
+import { CALENDAR_CONTENT, DOC_RESPONSES, additionResponses, isDocPattern, type ResponsesDoc } from './resources.js';
 import type { Resource } from '../resource.js';
 import { SCHEMAS, SCHEMA_NAMES, type Field, type SchemaName } from '../../schemas/responses.js';
 
@@ -128,7 +128,7 @@ export function resourceOf(route: Route, resources: readonly Resource[]): Resour
 
 /** The operations of one path: `get` for archives; `get`, `post`, `delete` for single items. */
 function pathItem(route: Route, routes: readonly Route[], resources: readonly Resource[], t: Translate): JsonObject {
-  if (route.pattern === '/doc') return { get: { responses: responses(DOC_RESPONSES, t) } };
+  if (isDocPattern(route.pattern)) return { get: { responses: responses(DOC_RESPONSES, t) } };
   const addition = additionResponses(route.pattern);
   if (addition) return { get: { parameters: parameters(endpointOf(route, 'GET').args, t), responses: responses(addition, t) } };
   const resource = resourceOf(route, resources);

@@ -114,7 +114,16 @@ export function resourceDoc(collection: Collection, shape: DocShape): ResourceDo
   };
 }
 
-/** The response of `/doc` itself. */
+/** The route of the OpenAPI document the `doc` option chooses. */
+export const DOC_PATTERN = '/doc';
+
+/** The route of the complete OpenAPI document, whatever the `doc` option says. */
+export const COMPLETE_DOC_PATTERN = '/doc/complete';
+
+/** Whether a route answers one of the OpenAPI documents. */
+export const isDocPattern = (pattern: string) => pattern === DOC_PATTERN || pattern === COMPLETE_DOC_PATTERN;
+
+/** The response of `/doc` (and `/doc/complete`) itself. */
 export const DOC_RESPONSES: ResponsesDoc = { 200: { description: 'doc.response.doc' } };
 
 /** The responses of the change feed (`/changes`, an addition of this library). */

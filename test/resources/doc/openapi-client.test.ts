@@ -13,7 +13,7 @@ const run = promisify(execFile);
 const NS = 'calendar/events/v1';
 
 /**
- * A client program written against the types openapi-typescript generates from `/doc`
+ * A client program written against the types openapi-typescript generates from `/doc/complete`
  * (`./schema.js`), with openapi-fetch: it creates, updates, lists, reads and deletes an event, a
  * venue, an organizer, a category and a tag, and prints what it got. The `@ts-expect-error`
  * lines are calls the generated types must refuse.
@@ -182,8 +182,9 @@ let server: RunningServer;
 let doc: unknown;
 
 beforeAll(async () => {
-  server = await startExample('express', { env: { CALENDAR_DOC: 'complete' } });
-  const res = await send(server.base, 'GET', `/wp-json/${NS}/doc`);
+  // The example with its default options: the complete document has a path of its own (issue 31).
+  server = await startExample('express');
+  const res = await send(server.base, 'GET', `/wp-json/${NS}/doc/complete`);
   expect(res.status).toBe(200);
   doc = JSON.parse(res.text);
 }, 120_000);
@@ -193,7 +194,7 @@ afterAll(async () => {
   rmSync(WORK, { recursive: true, force: true });
 });
 
-describe('a client generated from /doc (openapi-typescript + openapi-fetch)', () => {
+describe('a client generated from /doc/complete (openapi-typescript + openapi-fetch)', () => {
   it('is generated from a valid OpenAPI 3.0 document', async () => {
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
   });

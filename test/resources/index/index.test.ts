@@ -14,6 +14,8 @@ type Json = Record<string, unknown>;
 const SPEC_ORDER = [
   '',
   '/doc',
+  // The complete OpenAPI document: an addition of this library.
+  '/doc/complete',
   '/events',
   '/events/(?P<id>\\d+)',
   '/events/by-slug/(?P<slug>[^/]+)',
