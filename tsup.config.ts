@@ -24,10 +24,11 @@ const shared: Options = {
 // deletes every declaration file of the folder (the other's too), racing the other on the same
 // files (ENOENT). `npm run build` empties `dist` first instead.
 export default defineConfig([
-  // ESM carries source maps; their sources ship with the package (`src/`, `adapters/`) and are
-  // embedded in the maps as well. The command line (package.json `bin`) is built here only: it
-  // is run, never imported, so it needs neither CommonJS nor types; tsup keeps its shebang and
-  // makes the file executable.
+  // ESM carries source maps with the sources embedded in them (esbuild's sourcesContent): the
+  // package ships `dist` only (package.json `files`), not `src/` or `adapters/`, and a debugger
+  // or `node --enable-source-maps` still shows the TypeScript (test/packaging/pack.test.ts). The
+  // command line (package.json `bin`) is built here only: it is run, never imported, so it needs
+  // neither CommonJS nor types; tsup keeps its shebang and makes the file executable.
   {
     ...shared,
     entry: { ...libraryEntries, cli: 'src/cli/index.ts' },
@@ -36,6 +37,6 @@ export default defineConfig([
     sourcemap: true,
   },
   // CommonJS carries none: tsup derives it from an intermediate ESM file, whose map would name
-  // a path on the build machine.
+  // a path on the build machine (tried with tsup 8.5: `/…/dist/chunk-….cjs` among the sources).
   { ...shared, format: 'cjs', sourcemap: false },
 ]);
