@@ -14,6 +14,14 @@
  * and times); a failure prints the output of the step that failed and of the app's server; the
  * exit code is 1 when any app failed.
  *
+ * Installs run as npm 12 does by default and npm 11 with `--strict-allow-scripts`: a dependency's
+ * install script runs only when the app's `allowScripts` (package.json) covers it, and an
+ * uncovered one fails the install. Each template allows better-sqlite3's, as the README tells
+ * hosts to; its binary must be there afterwards and the app must load it. An install that
+ * prints EBADENGINE for the package, a package it loads at run time or the driver fails, as does
+ * an install-scripts warning naming the driver. `.ci/run` runs this test on each Node version it
+ * tests (the Node running it is the one the apps get).
+ *
  * The second Next.js build is expected to change nothing: Next.js' own list of server external
  * packages already holds better-sqlite3 (and pg), and the library loads its drivers by a name
  * no bundler sees (`src/store/drivers.ts`). It runs anyway (a few seconds), since apps do set it.
@@ -43,6 +51,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import semver from 'semver';
+import { runtimeDependencies } from '../packaging/runtime-dependencies.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const TEMPLATES = join(REPO, 'test/consumer/apps');
@@ -206,6 +216,30 @@ function prebuildName(version: string): string {
 
 const versionOf = (packageDir: string) => (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string }).version;
 const BINARY = 'build/Release/better_sqlite3.node';
+
+// ---- what npm said ----------------------------------------------------------------------------
+
+const NPM_VERSION = spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout.trim();
+/** npm 11.16 and later can fail an install whose install scripts `allowScripts` does not cover. */
+const STRICT_SCRIPTS = semver.valid(NPM_VERSION) !== null && semver.gte(NPM_VERSION, '11.16.0');
+
+/**
+ * Refuses an install that printed EBADENGINE for the package, a package it loads at run time or
+ * `driver`, or an install-scripts warning naming the driver (issue 31). Returns a note on
+ * EBADENGINE warnings of the app's other packages (its framework's), which are not the
+ * package's to fix.
+ */
+function checkInstallLog(log: string, dir: string, driver: string): string | undefined {
+  const library = join(dir, 'node_modules/calendar-events-rest');
+  const ours = new Set(['calendar-events-rest', driver, ...runtimeDependencies(library).map((p) => p.name)]);
+  const unsupported = [...log.matchAll(/EBADENGINE\s+package: '((?:@[^/']+\/)?[^@']+)@[^']*'/g)].map((m) => m[1] ?? '');
+  const mine = unsupported.filter((name) => ours.has(name));
+  if (mine.length) throw new StepError(`npm install printed EBADENGINE for ${[...new Set(mine)].join(', ')} on Node ${process.version}`, log);
+  const scripts = log.split('\n').filter((line) => /^npm (warn|error) (install-scripts|allow-scripts)\b/.test(line) && line.includes(driver));
+  if (scripts.length) throw new StepError(`npm install did not run ${driver}'s install script under the app's allowScripts:\n${scripts.join('\n')}`, log);
+  const others = unsupported.filter((name) => !ours.has(name));
+  return others.length ? `EBADENGINE for the app's ${[...new Set(others)].join(', ')}` : undefined;
+}
 
 /** Keeps the compiled binary of an installed better-sqlite3 in the cache (atomically), if missing. */
 function cacheBinary(packageDir: string): void {
@@ -516,9 +550,19 @@ async function runApp(app: App, work: string, tarball: string, installed: Map<st
         writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
       }
       const env = childEnv(CACHE ? { npm_config_better_sqlite3_local_prebuilds: CACHE } : {});
+      const strict = STRICT_SCRIPTS ? ['--strict-allow-scripts'] : [];
       const log = await timed('install', () =>
-        run('npm install', 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--foreground-scripts', tarball], dir, TIMEOUT.install, env),
+        run(
+          'npm install',
+          'npm',
+          ['install', '--prefer-offline', '--no-audit', '--no-fund', '--foreground-scripts', ...strict, tarball],
+          dir,
+          TIMEOUT.install,
+          env,
+        ),
       );
+      const engines = checkInstallLog(log, dir, usePostgres ? 'pg' : 'better-sqlite3');
+      if (engines) notes.push(engines);
       const sqlite = join(dir, 'node_modules/better-sqlite3');
       if (!usePostgres) {
         if (!existsSync(join(sqlite, BINARY))) throw new StepError(`better-sqlite3 was installed without ${BINARY}: its install script did not run`, log);
@@ -584,8 +628,8 @@ async function main(): Promise<number> {
   const only = process.env.CONSUMER_APPS?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const apps = only ? APPS.filter((a) => only.includes(a.name)) : APPS;
-  if (only && apps.length !== only.length) throw new Error(`CONSUMER_APPS names an unknown app; known: ${APPS.map((a) => a.name).join(', ')}`);
+  const apps = only?.length ? APPS.filter((a) => only.includes(a.name)) : APPS;
+  if (only?.length && apps.length !== only.length) throw new Error(`CONSUMER_APPS names an unknown app; known: ${APPS.map((a) => a.name).join(', ')}`);
   if (apps.some((a) => a.rebuildOf && !apps.some((b) => b.name === a.rebuildOf))) throw new Error('next-external rebuilds the app `next`: list both');
 
   const work = mkdtempSync(join(tmpdir(), 'calendar-consumer-'));
@@ -602,7 +646,7 @@ async function main(): Promise<number> {
 
   try {
     say(
-      `consumer test: ${apps.map((a) => a.name).join(', ')}${POSTGRES_URL ? ' (express-cjs on PostgreSQL)' : ''}; better-sqlite3 binaries ${CACHE ? `cached in ${CACHE}` : 'compiled in every app'}`,
+      `consumer test on Node ${process.version}, npm ${NPM_VERSION}${STRICT_SCRIPTS ? ' (--strict-allow-scripts)' : ' (older than 11.16: install scripts not checked against allowScripts)'}: ${apps.map((a) => a.name).join(', ')}${POSTGRES_URL ? ' (express-cjs on PostgreSQL)' : ''}; better-sqlite3 binaries ${CACHE ? `cached in ${CACHE}` : 'compiled in every app'}`,
     );
     // The package as it would be published: `npm pack` runs `prepack` (the tsup build).
     const packStart = Date.now();
