@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { FieldRegistry } from './fields/registry.js';
+import type { FieldsOption } from './fields/declare.js';
 import type { User } from './auth/capabilities.js';
 import type { CoreRequest } from './http/types.js';
 import type { CorsOptions, CorsPolicy } from './http/cors.js';
@@ -77,6 +79,11 @@ export interface CalendarOptions {
    * and those created inside an event write).
    */
   strictAuthor?: boolean;
+  /**
+   * The host's own fields, by collection, each declared once with `field()` (README "Extending:
+   * fields"): validated on writes, stored, shown in items, filterable, in the index and `/doc`.
+   */
+  fields?: FieldsOption;
   /** Extra or overriding description dictionaries by locale. */
   dictionaries?: Record<string, Dictionary>;
   /** Bounds on what one request can make the calendar do (README "Limits"). */
@@ -185,6 +192,7 @@ const OPTION_SHAPES: ShapesOf<CalendarOptions> = {
   getUser: aFunction('a function (request) => user or null (or a promise of one)'),
   userExists: aFunction('a function (id) => true or false (or a promise of one)'),
   strictAuthor: checkedLater,
+  fields: aRecord('an object of field declarations by collection, such as { events: { capacity: field({ type: z.number().int() }) } }'),
   dictionaries: aRecord('an object of dictionaries by locale'),
   // The limits are the keys of their defaults.
   limits: ofKeys(DEFAULT_LIMITS, 'an object of limits such as { bodyBytes: 1048576 }'),
@@ -286,6 +294,8 @@ export interface ResolvedOptions {
   getUser: (request: CoreRequest) => User | null | Promise<User | null>;
   userExists: (id: number) => boolean | Promise<boolean>;
   strictAuthor: boolean;
+  /** The host's fields, resolved. */
+  fields: FieldRegistry;
   dictionaries: Record<string, Dictionary>;
   limits: Limits;
   onError: (error: unknown) => void;
@@ -367,6 +377,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     getUser: o.getUser ?? (() => null),
     userExists: o.userExists ?? ((id) => Number.isInteger(id) && id > 0),
     strictAuthor: flag('strictAuthor', o.strictAuthor ?? false),
+    fields: new FieldRegistry(o.fields),
     dictionaries: o.dictionaries ?? {},
     limits: resolveLimits(o.limits),
     onError,
@@ -380,7 +391,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
       (o.imageHosts ?? []).map((h) => h.toLowerCase()),
     ),
     cors,
-    csrf: csrfGuard(o.csrf, cors),
+    csrf: csrfGuard(o.csrf, cors, onError),
     permalinks: resolvePermalinks(o.permalinks),
     autoMigrate: o.autoMigrate ?? false,
     rootIndex: o.rootIndex ?? true,

@@ -116,7 +116,14 @@ describe('CSRF guard for cookie-authenticated writes', () => {
     const spy = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 2 * 86_400_000);
     try {
       const r = await create({ cookie: 'session=admin', 'x-wp-nonce': expired, origin: t.origin });
-      expect([r.status, r.body]).toEqual([403, { code: 'rest_cookie_invalid_nonce', message: 'Cookie check failed', data: { status: 403 } }]);
+      expect([r.status, r.body]).toEqual([
+        403,
+        {
+          code: 'rest_cookie_invalid_nonce',
+          message: 'Cookie check failed',
+          data: { status: 403, csrf: { reason: 'invalid_nonce', message: expect.any(String) } },
+        },
+      ]);
     } finally {
       spy.mockRestore();
     }

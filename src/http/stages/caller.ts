@@ -36,5 +36,8 @@ export async function authenticate(x: Exchange): Promise<Urls> {
  * either it runs as nobody (`x.principal`), with a wrong nonce it is refused. Reads need neither.
  */
 export function guardCookies(x: Exchange, urls: Urls, verb: string, query: ParamMap, body: BodyParams): void {
-  if (verb !== 'GET') x.principal = x.core.options.csrf.check(x.req, x.principal, [query, body.body, body.json], urls);
+  if (verb === 'GET') return;
+  const verdict = x.core.options.csrf.check(x.req, x.principal, [query, body.body, body.json], urls);
+  x.principal = verdict.principal;
+  x.csrfRefusal = verdict.refusal;
 }

@@ -5,6 +5,7 @@
  */
 import type { Principal } from '../../auth/capabilities.js';
 import type { ContextOptions, ContextServices, Route } from '../context.js';
+import type { CsrfRefusal } from '../csrf.js';
 import type { ResponseCache, Settle } from '../response-cache.js';
 import type { CoreRequest } from '../types.js';
 import type { Urls } from '../urls.js';
@@ -50,6 +51,8 @@ export interface Exchange {
   urls: Urls | undefined;
   /** The caller; a cookie-authenticated write without a nonce or a trusted origin runs as nobody. */
   principal: Principal | null;
+  /** Why the CSRF guard ran a cookie-authenticated write as nobody, said in its error answer (`http/csrf.ts`). */
+  csrfRefusal?: CsrfRefusal;
   /** The `Allow` header, once the route's permission checks have run. */
   allow: string | undefined;
   /** Where this request's answer may be kept, for a logged-out read. */

@@ -5,6 +5,7 @@
 import { isDatabaseUnavailable } from '../../store/unavailable.js';
 import type { ContextOptions } from '../context.js';
 import { callerHeaders } from '../cors.js';
+import { explainRefusal } from '../csrf.js';
 import { ApiError } from '../errors.js';
 import { commonHeaders } from '../headers.js';
 import type { CoreRequest, CoreResponse } from '../types.js';
@@ -32,7 +33,7 @@ function errorBody(error: unknown, options: ContextOptions): ApiError {
 /** The answer to a request a stage threw on: with what the stages had learnt (mount URLs, `Allow`, caller). */
 export function failure(x: Exchange, error: unknown): CoreResponse {
   const { options } = x.core;
-  const e = errorBody(error, options);
+  const e = explainRefusal(errorBody(error, options), x.csrfRefusal);
   const headers = commonHeaders(x.urls, options.cors);
   if (x.allow !== undefined) headers.Allow = x.allow;
   Object.assign(headers, callerHeadersOf(x));
