@@ -6,6 +6,7 @@ export type { Limits } from './http/limits.js';
 export type { CoreRequest, CoreResponse, Headers } from './http/types.js';
 export { ApiError } from './http/errors.js';
 export { ROLES, isRole, roleCapabilities, toPrincipal, can, has, type User, type Role, type Principal } from './auth/capabilities.js';
+export { bearerTokens, type BearerTokenAuth } from './auth/bearer-tokens.js';
 export { connectDatabase } from './store/connect.js';
 export type { Database } from './store/database.js';
 export type { Dictionary, DescriptionKey } from './i18n/en.js';

@@ -1,5 +1,5 @@
 import { createCalendar, type Calendar } from '../../src/index.js';
-import { bearerAuth, tokensFromEnv } from './auth.js';
+import { tokensFromEnv } from './auth.js';
 
 /** What the example apps read from their environment. */
 export interface ExampleSetup {
@@ -17,7 +17,7 @@ export interface ExampleSetup {
  * 80 and 443), `CALENDAR_DOC` (`complete` to serve the OpenAPI document clients are generated from).
  */
 export function calendarFromEnv(env: NodeJS.ProcessEnv = process.env, defaultPort = 8080): ExampleSetup {
-  const { users, generated } = tokensFromEnv(env.CALENDAR_TOKENS);
+  const { auth, generated } = tokensFromEnv(env.CALENDAR_TOKENS);
   const calendar = createCalendar({
     db: env.CALENDAR_DB_URL || env.CALENDAR_DB || 'data/calendar.sqlite',
     replicas: env.CALENDAR_DB_REPLICA_URLS?.split(',')
@@ -29,8 +29,8 @@ export function calendarFromEnv(env: NodeJS.ProcessEnv = process.env, defaultPor
       .map((h) => h.trim())
       .filter(Boolean),
     doc: env.CALENDAR_DOC === 'complete' ? 'complete' : undefined,
-    getUser: bearerAuth(users),
-    userExists: (id) => [...users.values()].some((u) => u.id === id),
+    // getUser and userExists for the bearer tokens.
+    ...auth,
   });
   return { calendar, port: Number(env.PORT ?? defaultPort), generatedToken: generated };
 }

@@ -94,7 +94,9 @@ export function createProgram(): Command {
 
   program
     .command('token')
-    .description("print a new role:token entry for the example servers' CALENDAR_TOKENS (the entry on stdout, how to use it on stderr)")
+    .description(
+      "print a new role:token entry for callers with a bearer token, as bearerTokens() reads them in your server (and the example servers' CALENDAR_TOKENS); the entry on stdout, how to use it on stderr",
+    )
     .addOption(new Option('--role <role>', "role of the token's user").choices([...ROLES]).default('administrator'))
     .action((options: { role: string }) => {
       process.exitCode = runToken(options);
