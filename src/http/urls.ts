@@ -22,19 +22,33 @@ function first(v: string | string[] | undefined): string | undefined {
   return s?.split(',')[0]!.trim();
 }
 
-/** The home URL: configured, or from the request's (validated) host. */
+/** A path prefix as a proxy sends it (`/blog`): segments of URL path characters, none of them `.` or `..`. */
+const PREFIX = /^(?:\/(?!\.\.?(?:\/|$))[\w.~!$&'()*+,;=:@%-]+)*\/?$/;
+
+/**
+ * The home URL: configured, or from the request's (validated) host. Behind a trusted proxy,
+ * its `X-Forwarded-Proto`, `-Host` and `-Prefix` (the path the proxy serves the app under,
+ * `/blog` for `https://example.org/blog/wp-json`) say where clients see the site.
+ */
 function homeFrom(req: CoreRequest, baseUrl: string | undefined, trustProxy: boolean): string {
   if (baseUrl) return baseUrl.replace(/\/+$/, '');
   let proto = req.protocol ?? 'http';
   let host = first(req.headers.host);
+  let prefix = '';
   if (trustProxy) {
     const fp = first(req.headers['x-forwarded-proto'])?.toLowerCase();
     if (fp === 'http' || fp === 'https') proto = fp;
     host = first(req.headers['x-forwarded-host']) ?? host;
+    prefix = forwardedPrefix(first(req.headers['x-forwarded-prefix']));
   }
   // A Host header that is not a host name (or names a port or address no URL can hold,
   // such as `:99999` or `[:::::]`) never reaches a URL.
-  return `${proto}://${usableHost(host, proto) ?? 'localhost'}`;
+  return `${proto}://${usableHost(host, proto) ?? 'localhost'}${prefix}`;
+}
+
+/** The proxy's path prefix without its trailing slash (`""` for none); one that is not a plain path is ignored. */
+function forwardedPrefix(value: string | undefined): string {
+  return value && PREFIX.test(value) ? value.replace(/\/+$/, '') : '';
 }
 
 function usableHost(host: string | undefined, proto: string): string | undefined {
