@@ -11,7 +11,6 @@ import { buildCli, lines, type BuiltCli } from './run-cli.js';
 const request = (authorization?: string): CoreRequest => ({
   method: 'GET',
   path: '/',
-  query: {},
   headers: authorization === undefined ? {} : { authorization },
   root: '/wp-json',
 });
@@ -25,7 +24,8 @@ describe('token, read by bearerTokens in a host server', () => {
   beforeAll(async () => {
     cli = await buildCli();
     const runs = await Promise.all([cli.run(['token', '--role', 'editor']), cli.run(['token', '--role', 'author'])]);
-    [editor, author] = runs.map((r) => lines(r.stdout)[0]!);
+    editor = lines(runs[0].stdout)[0] ?? '';
+    author = lines(runs[1].stdout)[0] ?? '';
     expect(lines(runs[0].stderr)[0]).toBe(
       `In your server: createCalendar({ db, ...bearerTokens(process.env.CALENDAR_TOKENS) }) with CALENDAR_TOKENS='${editor}' (separate several entries with commas)`,
     );
