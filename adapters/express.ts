@@ -1,7 +1,7 @@
 import { Router, type ErrorRequestHandler, type NextFunction, type Request, type Response } from 'express';
 import type { Calendar, CoreRequest, User } from '../src/index.js';
 import { checkCalendar, checkMountOptions, MOUNT_SHAPES } from '../src/options-mount.js';
-import { answerNoRoute, answerNode, NOT_FOUND_SHAPE, nodeBody, tooLargeBody, type NodeMount, type NotFound } from './node.js';
+import { answerNoRoute, answerNode, NOT_FOUND_SHAPE, nodeBody, type NodeMount, type NotFound } from './node.js';
 
 /** Where and how a router is mounted. */
 export interface ExpressMountOptions {
@@ -29,6 +29,8 @@ interface BodyParserError {
   type: string;
   /** The raw body, when the parser read it and could not parse it. */
   body?: unknown;
+  /** The parser's limit in bytes, when it refused a body as too large. */
+  limit?: unknown;
 }
 
 function isBodyParserError(error: unknown): error is BodyParserError {
@@ -53,17 +55,19 @@ export function calendarRouter(calendar: Calendar, options: ExpressMountOptions 
   checkCalendar('calendarRouter(calendar, options)', 'calendar', calendar);
   checkMountOptions('calendarRouter', options, EXPRESS_MOUNT_SHAPES);
   const router = Router();
-  const mount = (req: Request): NodeMount<Request> => ({
+  const mount = (req: Request, refusedBody?: NodeMount<Request>['refusedBody']): NodeMount<Request> => ({
     path: req.path,
     root: options.root ?? req.baseUrl,
     locale: options.locale,
     getUser: options.getUser,
     raw: req,
+    refusedBody,
   });
   // Outside the namespace the request goes on to the host's next handler (with the parser's
   // error, if any), unless the mount answers such paths itself.
-  const answer = async (req: Request, res: Response, next: NextFunction, body: CoreRequest['body'], passOn?: unknown) => {
-    if (await answerNode(calendar, req, res, mount(req), body)) return;
+  const answer = async (req: Request, res: Response, next: NextFunction, body: CoreRequest['body'], passOn?: BodyParserError) => {
+    const refusedBody = passOn?.type === 'entity.too.large' ? { limit: typeof passOn.limit === 'number' ? passOn.limit : undefined } : undefined;
+    if (await answerNode(calendar, req, res, mount(req, refusedBody), body)) return;
     if (options.notFound === 'json') answerNoRoute(req, res);
     else next(passOn);
   };
@@ -75,11 +79,12 @@ export function calendarRouter(calendar: Calendar, options: ExpressMountOptions 
     }
   });
   // A host parser that failed has consumed the body: the core judges what it read (the raw
-  // text of unparsable JSON, or a body too large) as it would its own.
+  // text of unparsable JSON) as it would its own, and answers a body too large for the parser
+  // with a 413 naming the parser's limit (which applied before the calendar's).
   const parserErrors: ErrorRequestHandler = async (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (!isBodyParserError(error)) return next(error);
     try {
-      if (error.type === 'entity.too.large') await answer(req, res, next, tooLargeBody(calendar), error);
+      if (error.type === 'entity.too.large') await answer(req, res, next, undefined, error);
       else if (error.type === 'entity.parse.failed' && typeof error.body === 'string') await answer(req, res, next, error.body, error);
       else next(error);
     } catch (failure) {

@@ -22,6 +22,8 @@ export interface NodeMount<Raw> {
   getUser?: (raw: Raw) => User | null | Promise<User | null>;
   /** The framework's own request, given to `getUser` and to the calendar's hooks as `raw`. */
   raw: Raw;
+  /** Set when a host body parser refused the body as too large, with its limit in bytes (`CoreRequest.refusedBody`). */
+  refusedBody?: { limit?: number };
 }
 
 /** The body a host parser left on the request (Express' and Connect's `req.body`). */
@@ -43,6 +45,7 @@ export function coreRequest<Raw>(req: IncomingMessage, body: CoreRequest['body']
     protocol: 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http',
     resolveUser: getUser && (() => getUser(raw)),
     raw,
+    ...(mount.refusedBody ? { refusedBody: mount.refusedBody } : {}),
   };
 }
 
@@ -52,11 +55,6 @@ export function coreRequest<Raw>(req: IncomingMessage, body: CoreRequest['body']
  */
 export function bodyLimit(calendar: Calendar): number {
   return calendar.options.limits.bodyBytes + 1;
-}
-
-/** A body the core answers 413 for, given when a host parser refused one as too large. */
-export function tooLargeBody(calendar: Calendar): Uint8Array {
-  return new Uint8Array(bodyLimit(calendar));
 }
 
 /**

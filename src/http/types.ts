@@ -16,6 +16,12 @@ export interface CoreRequest {
    * host's own body parser already produced.
    */
   body?: Uint8Array | string | Record<string, unknown> | unknown[] | null;
+  /**
+   * Set when the host's own body parser refused the body as too large (`express.json()`'s
+   * 100 KB by default): the answer is a 413 naming that parser's `limit` in bytes (when it
+   * said), which applied before the calendar's `limits.bodyBytes`.
+   */
+  refusedBody?: { limit?: number };
   /** The mount's REST root as seen from outside, e.g. `/wp-json` or `/fr/wp-json`. */
   root: string;
   /** The mount's locale (`en`, `fr`, …); selects translated descriptions. */

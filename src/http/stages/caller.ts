@@ -3,7 +3,7 @@
  * write may act as that caller (CSRF).
  */
 import { toPrincipal } from '../../auth/capabilities.js';
-import { apiError } from '../errors.js';
+import { ApiError, apiError } from '../errors.js';
 import type { BodyParams, ParamMap } from '../params.js';
 import type { CoreRequest } from '../types.js';
 import { urlsFor, type Urls } from '../urls.js';
@@ -27,8 +27,16 @@ export async function authenticate(x: Exchange): Promise<Urls> {
   x.urls = urls;
   const user = req.user !== undefined ? req.user : req.resolveUser ? await req.resolveUser() : await options.getUser(req);
   x.principal = toPrincipal(user, options.unknownRole);
+  if (req.refusedBody) throw refusedByHost(req.refusedBody.limit, options.limits.bodyBytes);
   if (bodySize(req.body) > options.limits.bodyBytes) throw apiError('rest_request_too_large', 'The request body is too large.', 413);
   return urls;
+}
+
+/** The 413 of a body the host's parser refused: which limit applied (the host's), since the calendar's may be larger. */
+function refusedByHost(limit: number | undefined, own: number): ApiError {
+  const known = limit !== undefined && Number.isSafeInteger(limit);
+  const message = `The request body is too large: the host's body parser accepts ${known ? `at most ${limit} bytes` : 'less'} (the calendar's own limit, limits.bodyBytes, is ${own} bytes).`;
+  return new ApiError('rest_request_too_large', message, { status: 413, limit_source: 'host', ...(known ? { limit } : {}) });
 }
 
 /**
