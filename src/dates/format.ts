@@ -21,7 +21,8 @@ const STORED_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 export function dateDetails(wallClock: string): DateDetails | undefined {
   const m = typeof wallClock === 'string' ? STORED_RE.exec(wallClock) : null;
   if (!m) return undefined;
-  return { year: m[1]!, month: m[2]!, day: m[3]!, hour: m[4]!, minutes: m[5]!, seconds: m[6]! };
+  const [, year = '', month = '', day = '', hour = '', minutes = '', seconds = ''] = m;
+  return { year, month, day, hour, minutes, seconds };
 }
 
 /** An offset in minutes as `+HH:MM` / `-HH:MM`. */

@@ -79,20 +79,23 @@ function offsetMinutes(sign: string, hours: string, minutes: string | undefined)
 /** Reads `+02:00`-style offsets (also used for offsets inside date strings). */
 export function parseNumericOffset(text: string): number | undefined {
   const m = NUMERIC_OFFSET_RE.exec(text);
-  return m ? offsetMinutes(m[1]!, m[2]!, m[3]) : undefined;
+  if (!m) return undefined;
+  const [, sign = '', hours = '', minutes] = m;
+  return offsetMinutes(sign, hours, minutes);
 }
 
 /** Reads WordPress' `UTC+5.5` / `UTC-3:30` site strings into minutes. */
 function parseUtcOffsetName(text: string): number | undefined {
   const m = UTC_OFFSET_RE.exec(text);
   if (!m) return undefined;
-  if (m[4] !== undefined) {
+  const [, sign = '', hours = '', minutes, decimals] = m;
+  if (decimals !== undefined) {
     // Decimal hours, as WordPress' gmt_offset option stores them (5.5, 5.75).
-    const total = Math.round((Number(m[2]) + Number(`0.${m[4]}`)) * 60);
+    const total = Math.round((Number(hours) + Number(`0.${decimals}`)) * 60);
     if (total > MAX_OFFSET_MINUTES) return undefined;
-    return m[1] === '-' ? -total : total;
+    return sign === '-' ? -total : total;
   }
-  return offsetMinutes(m[1]!, m[2]!, m[3]);
+  return offsetMinutes(sign, hours, minutes);
 }
 
 function resolveUncached(name: string): ResolvedZone | undefined {

@@ -23,11 +23,11 @@ const UTF16 = error(10, 'Single unpaired UTF-16 surrogate in unicode escape');
 /** `json_decode`'s default depth, which WordPress keeps: 511 nested arrays or objects at most. */
 const MAX_DEPTH = 512;
 
-const WHITE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const PUNCTUATION = new Set([0x7b, 0x7d, 0x5b, 0x5d, 0x3a, 0x2c]); // { } [ ] : ,
 const ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]); // " \ / b f n r t
 const LITERALS = ['null', 'true', 'false'].map((word) => Buffer.from(word));
 
+const isWhite = (c: number | undefined) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 const isDigit = (c: number | undefined) => c !== undefined && c >= 0x30 && c <= 0x39;
 const hexValue = (c: number | undefined) =>
   c === undefined ? -1 : c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
@@ -65,13 +65,13 @@ type Token = { kind: 'punct'; char: number } | { kind: 'string' } | { kind: 'val
 /** PHP's JSON scanner over bytes: one token from `at.i`, which it advances. */
 function scan(b: Uint8Array, at: { i: number }): Token {
   let i = at.i;
-  while (i < b.length && WHITE.has(b[i]!)) i++;
+  while (isWhite(b[i])) i++;
   const done = (token: Token, next: number): Token => {
     at.i = next;
     return token;
   };
-  if (i >= b.length) return done({ kind: 'end' }, i);
-  const c = b[i]!;
+  const c = b[i];
+  if (c === undefined) return done({ kind: 'end' }, i);
   if (PUNCTUATION.has(c)) return done({ kind: 'punct', char: c }, i + 1);
   for (const word of LITERALS) {
     if (c === word[0] && word.every((w, k) => b[i + k] === w)) return done({ kind: 'value' }, i + word.length);
@@ -91,9 +91,10 @@ function scan(b: Uint8Array, at: { i: number }): Token {
   if (c === 0x22) {
     for (let j = i + 1; ;) {
       // The end of the body is PHP's terminating NUL: a control character inside a string.
-      if (j >= b.length || b[j]! < 0x20) return done({ kind: 'error', error: CTRL_CHAR }, j);
-      if (b[j] === 0x22) return done({ kind: 'string' }, j + 1);
-      if (b[j] === 0x5c) {
+      const d = b[j];
+      if (d === undefined || d < 0x20) return done({ kind: 'error', error: CTRL_CHAR }, j);
+      if (d === 0x22) return done({ kind: 'string' }, j + 1);
+      if (d === 0x5c) {
         const unit = unicodeEscape(b, j);
         if (unit >= 0) {
           const low = unit >= 0xd800 && unit <= 0xdbff ? unicodeEscape(b, j + 6) : -1;

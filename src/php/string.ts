@@ -10,8 +10,8 @@ export function phpTrim(text: string): string {
   // A loop rather than `/^\s+|\s+$/`, whose second branch is quadratic on long inner runs of spaces.
   let start = 0;
   let end = text.length;
-  while (start < end && PHP_TRIMMED.has(text[start]!)) start++;
-  while (end > start && PHP_TRIMMED.has(text[end - 1]!)) end--;
+  while (start < end && PHP_TRIMMED.has(text.charAt(start))) start++;
+  while (end > start && PHP_TRIMMED.has(text.charAt(end - 1))) end--;
   return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 

@@ -157,8 +157,9 @@ function replaceInTags(text: string, search: string, replacement: string): strin
   const pieces = splitHtml(text, { cdata: true });
   let changed = false;
   for (let i = 1; i < pieces.length; i += 2) {
-    if (pieces[i]!.includes(search)) {
-      pieces[i] = pieces[i]!.split(search).join(replacement);
+    const tag = pieces[i];
+    if (tag?.includes(search)) {
+      pieces[i] = tag.split(search).join(replacement);
       changed = true;
     }
   }
@@ -215,7 +216,7 @@ function preserveNewlinesInRawElements(text: string): string {
   let copied = 0;
   let m: RegExpExecArray | null;
   while ((m = opener.exec(text)) !== null) {
-    const name = m[1]!;
+    const [, name = ''] = m;
     const close = unclosed.has(name) ? -1 : text.indexOf(`</${name}>`, opener.lastIndex);
     if (close === -1) {
       // No closing tag from here on: no later element of this name can match either.

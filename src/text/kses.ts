@@ -88,7 +88,7 @@ function buildTag(name: string, attributes: string, attributeNames: ReadonlySet<
 
 function trimTrailingWhitespace(text: string): string {
   let end = text.length;
-  while (end > 0 && '\t\n\v\f\r '.includes(text[end - 1]!)) end--;
+  while (end > 0 && '\t\n\v\f\r '.includes(text.charAt(end - 1))) end--;
   return text.slice(0, end);
 }
 
@@ -174,5 +174,7 @@ function hasAllowedScheme(value: string): boolean {
     .replace(/^[\x00-\x20]+/, '')
     .replace(/[\t\n\r]/g, '');
   const m = /^([^:/?#]*):/.exec(url);
-  return m === null || ALLOWED_PROTOCOLS.has(m[1]!.toLowerCase());
+  if (m === null) return true;
+  const [, scheme = ''] = m;
+  return ALLOWED_PROTOCOLS.has(scheme.toLowerCase());
 }

@@ -6,7 +6,8 @@ function dropScriptAndStyle(text: string): string {
   let from = 0;
   const opener = /<(script|style)\b[^>]*>/gi;
   for (let m = opener.exec(text); m; m = opener.exec(text)) {
-    const name = m[1]!.toLowerCase();
+    const [, tag = ''] = m;
+    const name = tag.toLowerCase();
     if (noCloser.has(name)) continue;
     const close = lower.indexOf(`</${name}`, opener.lastIndex);
     if (close < 0) {

@@ -86,12 +86,13 @@ export function wptexturize(text: string): string {
   const pieces = splitHtml(text);
   const stack: string[] = [];
   for (let i = 0; i < pieces.length; i++) {
-    const piece = pieces[i]!;
-    if (piece === '') continue;
+    const piece = pieces[i];
+    if (!piece) continue;
     if (i % 2 === 1) {
       if (piece.startsWith('<!--')) continue;
-      pieces[i] = piece.replace(BARE_AMPERSAND, '&#038;');
-      pushPopElement(pieces[i]!, stack);
+      const tag = piece.replace(BARE_AMPERSAND, '&#038;');
+      pieces[i] = tag;
+      pushPopElement(tag, stack);
     } else if (phpTrim(piece) !== '' && stack.length === 0) {
       pieces[i] = texturizeText(piece);
     }
@@ -134,8 +135,8 @@ function texturizePrimes(haystack: string, needle: "'" | '"', prime: string, ope
   const primePattern = new RegExp(`(?<=\\d)${needle}`, 'g');
   const sentences = haystack.split(openFlag);
   for (let key = 0; key < sentences.length; key++) {
-    let sentence = sentences[key]!;
-    if (!sentence.includes(needle)) continue;
+    let sentence = sentences[key];
+    if (sentence === undefined || !sentence.includes(needle)) continue;
     if (key !== 0 && !sentence.includes(closeQuote)) {
       let count = 0;
       sentence = sentence.replace(quotePattern, () => {
@@ -227,7 +228,7 @@ function isNumberChar(text: string, i: number): boolean {
 /** PCRE's `\w` without Unicode: ASCII letters, digits, `_` (outside the string: none). */
 function isWordChar(text: string, i: number): boolean {
   if (i < 0 || i >= text.length) return false;
-  return /[A-Za-z0-9_]/.test(text[i]!);
+  return /[A-Za-z0-9_]/.test(text.charAt(i));
 }
 
 /**
