@@ -62,15 +62,14 @@ export class ChangeLog {
   /** Notes a change made by this transaction, written when it ends ({@link flush}); `scope` for one to a recurring event. */
   record(kind: ChangeKind, itemId: number, type: ChangeType, scope: ChangeScope | null = null): void {
     if (!this.inTransaction) throw new Error('calendar: changes are recorded inside a write transaction');
-    const i = this.#pending.findIndex((p) => p.kind === kind && p.itemId === itemId);
-    if (i < 0) {
+    const before = this.#pending.find((p) => p.kind === kind && p.itemId === itemId);
+    if (!before) {
       this.#pending.push({ kind, itemId, type, scope });
       return;
     }
-    const before = this.#pending[i]!;
     if (scope !== null) before.scope = scope;
     // One entry per item and transaction: what a reader before it and after it would tell apart.
-    if (before.type === 'created' && type === 'deleted') this.#pending.splice(i, 1);
+    if (before.type === 'created' && type === 'deleted') this.#pending.splice(this.#pending.indexOf(before), 1);
     else if (before.type !== 'created' && type !== 'created') before.type = type;
   }
 

@@ -60,8 +60,7 @@ export function cleanStrings(value: unknown): unknown {
   const copy = (v: object) => (Array.isArray(v) ? [...v] : { ...v }) as Record<string, unknown>;
   const root = copy(value);
   const stack = [root];
-  while (stack.length) {
-    const node = stack.pop()!;
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     for (const key of Object.keys(node)) {
       const v = node[key];
       if (typeof v === 'string') {
@@ -98,7 +97,8 @@ export function parseBracketString(text: string, limits: ParseLimits = DEFAULT_P
 
 /** The media type of the request body, lower-cased, without parameters. */
 export function mediaType(req: CoreRequest): string {
-  return (headerValue(req.headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const [type = ''] = (headerValue(req.headers, 'content-type') ?? '').split(';');
+  return type.trim().toLowerCase();
 }
 
 /** Whether a media type is JSON (`application/json`, `application/…+json`). */

@@ -24,7 +24,7 @@ function lookup(dictionaries: Record<string, Dictionary>, tag: string): Dictiona
  */
 export function describe(key: DescriptionKey, locale: string, extra: Record<string, Dictionary> = {}): string {
   const tag = normalize(locale);
-  const language = tag.split('_')[0]!;
+  const [language = ''] = tag.split('_');
   const candidates = [lookup(extra, tag), lookup(extra, language), lookup(builtInDictionaries, tag), lookup(builtInDictionaries, language)];
   for (const dictionary of candidates) {
     const text = dictionary?.[key];

@@ -59,7 +59,8 @@ export function classifyAddress(address: string): AddressClass {
   const ip = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
   if (isIPv4(ip)) return classifyV4(parseV4(ip));
   if (isIPv6(ip)) {
-    const value = parseV6(ip.split('%')[0]!);
+    const [withoutZone = ''] = ip.split('%');
+    const value = parseV6(withoutZone);
     if (value === undefined) return 'invalid';
     return classifyV6(value);
   }
@@ -102,6 +103,7 @@ function parseV4(ip: string): bigint {
 function parseV6(ip: string): bigint | undefined {
   const halves = ip.split('::');
   if (halves.length > 2) return undefined;
+  const [before = '', after] = halves;
   const groups = (text: string): number[] | undefined => {
     if (text === '') return [];
     const out: number[] = [];
@@ -117,23 +119,23 @@ function parseV6(ip: string): bigint | undefined {
     }
     return out;
   };
-  const head = groups(halves[0]!);
-  const tail = halves.length === 2 ? groups(halves[1]!) : [];
+  const head = groups(before);
+  const tail = after === undefined ? [] : groups(after);
   if (!head || !tail) return undefined;
   const missing = 8 - head.length - tail.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
+  if (after === undefined ? missing !== 0 : missing < 1) return undefined;
   const all = [...head, ...new Array<number>(missing).fill(0), ...tail];
   return all.reduce((acc, g) => (acc << 16n) | BigInt(g), 0n);
 }
 
 function v4(cidr: string, cls: AddressClass): Range {
-  const [ip, bits] = cidr.split('/');
-  return { net: parseV4(ip!), bits: Number(bits), total: 32, cls };
+  const [ip = '', bits] = cidr.split('/');
+  return { net: parseV4(ip), bits: Number(bits), total: 32, cls };
 }
 
 function v6(cidr: string, cls: V6Class): Range<V6Class> {
-  const [ip, bits] = cidr.split('/');
-  const net = parseV6(ip!);
+  const [ip = '', bits] = cidr.split('/');
+  const net = parseV6(ip);
   if (net === undefined) throw new Error(`bad built-in range ${cidr}`);
   return { net, bits: Number(bits), total: 128, cls };
 }

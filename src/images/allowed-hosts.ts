@@ -17,9 +17,10 @@ export function parseAllowedHost(entry: string): AllowedHost | undefined {
   if (isIPv6(text)) return hostOnly(text, undefined);
   const withPort = /^(.*):([0-9]+)$/.exec(text);
   if (!withPort) return hostOnly(text, undefined);
-  const port = Number(withPort[2]);
+  const [, host = '', portText] = withPort;
+  const port = Number(portText);
   if (!Number.isSafeInteger(port) || port < 1 || port > 65535) return undefined;
-  return hostOnly(withPort[1]!, port);
+  return hostOnly(host, port);
 }
 
 /** Whether a URL's host and effective port are covered by one of the entries. */

@@ -37,7 +37,8 @@ function escapedBytes(text: string, from: number): Uint8Array {
   const bytes: number[] = [];
   ESCAPE.lastIndex = from;
   for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
-    const byte = parseInt(m[1]!, 16);
+    const [, hex = ''] = m;
+    const byte = parseInt(hex, 16);
     // Controls stay escaped: a title cannot show them, and some databases refuse them
     // outright (PostgreSQL text cannot hold NUL).
     if (byte < 0x20 || byte === 0x7f) break;

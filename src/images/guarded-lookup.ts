@@ -24,7 +24,8 @@ export function guardedLookup(options: { enforce: boolean; resolve?: Resolver })
     const fail = (err: NodeJS.ErrnoException): void => process.nextTick(() => callback(err, ''));
     resolve(hostname, family).then(
       (addresses) => {
-        if (!addresses.length) {
+        const [first] = addresses;
+        if (!first) {
           fail(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }));
           return;
         }
@@ -38,7 +39,6 @@ export function guardedLookup(options: { enforce: boolean; resolve?: Resolver })
             }
           }
         }
-        const first = addresses[0]!; // not empty: checked above
         process.nextTick(() => {
           if (lookupOptions.all) callback(null, addresses);
           else callback(null, first.address, first.family);
