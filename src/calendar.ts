@@ -12,7 +12,7 @@ import { createServices, type Services } from './resources/services.js';
 import { connectDatabase } from './store/connect.js';
 import { Store } from './resources/store.js';
 import { dropStore, migrateStore } from './store/index.js';
-import { migrationStatus } from './store/migrate.js';
+import { migrationStatus, type MigrationStatus } from './store/migrate.js';
 import { isDatabaseUnavailable } from './store/unavailable.js';
 import { ApiError } from './http/errors.js';
 
@@ -36,6 +36,12 @@ export interface Calendar {
   createNonce(user: User | number, session?: string): string;
   /** Creates or upgrades the store's tables. Call once at start (it is idempotent). */
   migrate(): Promise<void>;
+  /**
+   * The store's migrations, applied and pending, changing nothing (one query): for a health
+   * check or a deploy gate, `pending` is empty once `migrate()` ran. Rejects when the database
+   * cannot be reached.
+   */
+  migrationStatus(): Promise<MigrationStatus>;
   /** The business rules, for typed callers (the tRPC router, scripts, seeding). */
   services(): Promise<Services>;
   /** Drops the store's tables and their data (an uninstall; also used by tests). */
@@ -266,6 +272,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
       // After an uninstall, the occurrence index slides again.
       if (!closed) (await core.catch(() => undefined))?.services.horizon.restart();
     },
+    migrationStatus: async () => migrationStatus(await raw, resolved.tablePrefix),
     uninstall: async () => {
       // Webhooks and the occurrence index need the tables they are about to lose.
       await deliverer?.stop();

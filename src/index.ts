@@ -8,6 +8,7 @@ export { ApiError } from './http/errors.js';
 export { ROLES, isRole, roleCapabilities, toPrincipal, can, has, type User, type Role, type Principal } from './auth/capabilities.js';
 export { bearerTokens, type BearerTokenAuth } from './auth/bearer-tokens.js';
 export { connectDatabase } from './store/connect.js';
+export type { MigrationStatus } from './store/migrate.js';
 export type { Database } from './store/database.js';
 export type { Dictionary, DescriptionKey } from './i18n/en.js';
 export type {

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { collectHost, parseHosts, parsePositive, parseSince, parseUserId, runImport, type ImportCommandOptions } from './commands/import.js';
-import { runMigrate } from './commands/migrate.js';
+import { runMigrate, runMigrateDryRun } from './commands/migrate.js';
 import { DEFAULT_MAX_PAGE_BYTES } from '../import/source.js';
 import { runOccurrences } from './commands/occurrences.js';
 import { parseEventCount, runSeed } from './commands/seed.js';
@@ -17,11 +17,14 @@ export function createProgram(): Command {
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'print this help');
 
-  withStoreOptions(program.command('migrate').description('create or upgrade the store\'s tables, printing each migration applied (or "up to date")')).action(
-    async (options: { db?: string; tablePrefix: string }) => {
-      process.exitCode = await runMigrate(storeOptions(options));
-    },
-  );
+  withStoreOptions(
+    program
+      .command('migrate')
+      .description('create or upgrade the store\'s tables, printing each migration applied (or "up to date")')
+      .option('--dry-run', 'run nothing: print the SQL the pending migrations would run (to review, or to run by hand)'),
+  ).action(async (options: { db?: string; tablePrefix: string; dryRun?: boolean }) => {
+    process.exitCode = await (options.dryRun ? runMigrateDryRun : runMigrate)(storeOptions(options));
+  });
 
   withStoreOptions(program.command('status').description('list the applied and pending migrations, changing nothing'))
     .addHelpText('after', '\nExit status: 0 when the store is up to date, 1 when migrations are pending (or on an error).')

@@ -11,7 +11,7 @@ import type { MigrationContext } from './migrations/001_init.js';
 type InCodeMigration = { up(ctx: MigrationContext): Promise<void>; down(ctx: MigrationContext): Promise<void> };
 
 /** The store's migrations, in order; names are stable once released. */
-const MIGRATIONS: [string, InCodeMigration][] = [
+export const MIGRATIONS: readonly (readonly [string, InCodeMigration])[] = [
   ['001_init', init],
   ['002_term_counts', termCounts],
   ['003_changes', changes],
@@ -31,24 +31,34 @@ export async function migrateToLatest(db: Kysely<unknown>, prefix: string): Prom
   // The ledger is created under the lock too: two PostgreSQL sessions running
   // `create table if not exists` at once can both pass the check and one then fails.
   const apply = async (conn: Kysely<unknown>) => {
-    await conn.schema
-      .createTable(table)
-      .ifNotExists()
-      .addColumn('name', 'varchar(190)', (c) => c.primaryKey())
-      .addColumn('applied_at', 'varchar(32)', (c) => c.notNull())
-      .execute();
+    await createLedger(conn, table);
     const done = new Set((await sql<{ name: string }>`select name from ${sql.table(table)}`.execute(conn)).rows.map((r) => r.name));
     const applied: string[] = [];
     for (const [name, migration] of MIGRATIONS) {
       if (done.has(name)) continue;
       await migration.up({ db: conn, prefix });
-      await sql`insert into ${sql.table(table)} (name, applied_at) values (${name}, ${new Date().toISOString()})`.execute(conn);
+      await recordMigration(conn, table, name);
       applied.push(name);
     }
     return applied;
   };
 
   return dialectOf(db).migrationLock(db, `calendar_migrate_${prefix}`, apply);
+}
+
+/** Creates the ledger of applied migrations (`{prefix}migrations`) if it is not there. */
+export async function createLedger(db: Kysely<unknown>, table: string): Promise<void> {
+  await db.schema
+    .createTable(table)
+    .ifNotExists()
+    .addColumn('name', 'varchar(190)', (c) => c.primaryKey())
+    .addColumn('applied_at', 'varchar(32)', (c) => c.notNull())
+    .execute();
+}
+
+/** Records in the ledger that a migration ran, now. */
+export async function recordMigration(db: Kysely<unknown>, table: string, name: string): Promise<void> {
+  await sql`insert into ${sql.table(table)} (name, applied_at) values (${name}, ${new Date().toISOString()})`.execute(db);
 }
 
 /** The store's migrations already applied (as its ledger lists them) and those still to run. */
