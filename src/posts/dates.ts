@@ -4,7 +4,10 @@ import { FLOATING_STATUSES, ZERO_DATE } from './status.js';
 
 /** The current instant as a site-local and a UTC wall clock. */
 export function nowDates(siteZone: string, now: Date): { local: string; utc: string } {
-  return { local: formatWallClock(now, siteZone) ?? formatWallClock(now, 'UTC')!, utc: formatWallClock(now, 'UTC')! };
+  const utc = formatWallClock(now, 'UTC');
+  // Only a clock outside years 0–9999 (or an invalid Date) has no wall clock: a host's clock gone wrong.
+  if (utc === undefined) throw new RangeError(`calendar: the clock's time ${String(now)} has no storable date`);
+  return { local: formatWallClock(now, siteZone) ?? utc, utc };
 }
 
 /**

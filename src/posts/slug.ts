@@ -13,10 +13,11 @@ export function truncateSlug(slug: string, max: number): string {
   if (slug.length <= max) return slug;
   const units = slug.match(/%[0-9a-f]{2}|[\s\S]/gi) ?? [];
   let out = '';
-  for (let i = 0; i < units.length;) {
+  let i = 0;
+  for (let unit = units[i]; unit !== undefined; unit = units[i]) {
     let n = 1;
-    if (/^%[c-f][0-9a-f]$/i.test(units[i]!)) {
-      const lead = parseInt(units[i]!.slice(1), 16);
+    if (/^%[c-f][0-9a-f]$/i.test(unit)) {
+      const lead = parseInt(unit.slice(1), 16);
       n = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
     }
     const char = units.slice(i, i + n).join('');

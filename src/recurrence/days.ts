@@ -45,10 +45,20 @@ export const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 1
 /** Days in a year. */
 export const yearLength = (year: number): number => (isLeapYear(year) ? 366 : 365);
 
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
 /** Days in a month (1–12). */
-export const monthLength = (year: number, month: number): number => (month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1]!);
+export function monthLength(year: number, month: number): number {
+  switch (month) {
+    case 2:
+      return isLeapYear(year) ? 29 : 28;
+    case 4:
+    case 6:
+    case 9:
+    case 11:
+      return 30;
+    default:
+      return 31;
+  }
+}
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 

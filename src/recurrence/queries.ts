@@ -84,11 +84,11 @@ export class OccurrenceStore {
   }
 
   /**
-   * Takes `n` new occurrence ids, above `base` and above every id taken before (the counter row
-   * stays locked until the transaction ends, so concurrent writes never take the same ids).
+   * Takes `n` consecutive new occurrence ids, above `base` and above every id taken before (the
+   * counter row stays locked until the transaction ends, so concurrent writes never take the
+   * same ids); returns the first of them.
    */
-  async takeIds(n: number, base: number): Promise<number[]> {
-    if (n <= 0) return [];
+  async takeIds(n: number, base: number): Promise<number> {
     // The update first: it locks the row (on SQLite, the database) before the value is read.
     await this.db
       .updateTable('occurrence_sequence')
@@ -115,7 +115,7 @@ export class OccurrenceStore {
         .where('id', '=', 1)
         .execute();
     }
-    return Array.from({ length: n }, (_, i) => first + i);
+    return first;
   }
 
   /** How many occurrences a series has in the index. */

@@ -3,6 +3,8 @@
  * walk: the most instants one period of the rule can hold, against which a BYSETPOS is checked.
  */
 
+import { monthLength } from './days.js';
+
 /** Frequencies of a day or more (sub-daily rules are refused when a write is checked). */
 export type Frequency = 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY';
 
@@ -111,13 +113,14 @@ export function ruleParts(rrule: string): RuleParts | undefined {
   return parts.freq === undefined ? undefined : { ...parts, freq: parts.freq };
 }
 
-const MAX_MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** A leap year: its months are each as long as they ever get. */
+const LONGEST_YEAR = 2000;
 
 const MONTHS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
 /** How many of the days BYMONTHDAY lists month `m` has in its longest year (30 February never comes). */
 function validDays(m: number, monthDays: readonly number[]): number {
-  const length = MAX_MONTH_DAYS[m - 1]!;
+  const length = monthLength(LONGEST_YEAR, m);
   return new Set(monthDays.filter((d) => Math.abs(d) <= length).map((d) => (d > 0 ? d : length + d + 1))).size;
 }
 
@@ -135,7 +138,7 @@ export function maxDaysPerPeriod(parts: RuleParts): number {
   const noDaySelector = !parts.byWeekNo && !parts.byYearDay && !parts.byMonthDay && !parts.byDay;
   const bounds: number[] = [];
   const periodDays =
-    freq === 'YEARLY' ? (byMonth ? byMonth.reduce((s, m) => s + MAX_MONTH_DAYS[m - 1]!, 0) : 366) : freq === 'MONTHLY' ? 31 : freq === 'WEEKLY' ? 7 : 1;
+    freq === 'YEARLY' ? (byMonth ? byMonth.reduce((s, m) => s + monthLength(LONGEST_YEAR, m), 0) : 366) : freq === 'MONTHLY' ? 31 : freq === 'WEEKLY' ? 7 : 1;
   bounds.push(periodDays);
   // Days listed by their number in a month: one per month of the period, if the month has it.
   const months = freq === 'YEARLY' ? (byMonth ? byMonth.length : 12) : 1;

@@ -44,7 +44,7 @@ const FREQS = new Set(['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY']);
 /** The parameters of a content line (`;TZID=Europe/Paris;VALUE=DATE`), upper-case names. */
 function lineParams(text: string): Map<string, string> {
   const params = new Map<string, string>();
-  for (const m of text.matchAll(/;([A-Za-z-]+)=("[^"]*"|[^;:"]*)/g)) params.set(m[1]!.toUpperCase(), m[2]!.replace(/^"|"$/g, ''));
+  for (const [, name = '', value = ''] of text.matchAll(/;([A-Za-z-]+)=("[^"]*"|[^;:"]*)/g)) params.set(name.toUpperCase(), value.replace(/^"|"$/g, ''));
   return params;
 }
 
@@ -67,9 +67,9 @@ export function valueInZone(value: string, tzid: string | undefined, zone: strin
 
 /** The RRULE's UNTIL as a wall clock in `zone` (RFC 5545: UTC when DTSTART has a zone), if it has one. */
 export function untilInZone(rrule: string, zone: string): string | undefined {
-  const m = /(?:^|;)UNTIL=([^;]+)/i.exec(rrule);
-  if (!m) return undefined;
-  const value = valueInZone(m[1]!, undefined, zone);
+  const [, until] = /(?:^|;)UNTIL=([^;]+)/i.exec(rrule) ?? [];
+  if (until === undefined) return undefined;
+  const value = valueInZone(until, undefined, zone);
   return value && value.length === 10 ? `${value} 23:59:59` : value;
 }
 
@@ -89,15 +89,17 @@ export function parseRecurrence(value: unknown, zone: string, limits: Recurrence
     const line = raw.trim();
     const m = LINE.exec(line);
     if (!m) throw new RecurrenceError(`recurrence line "${line.slice(0, 100)}" is not NAME:VALUE.`);
-    const name = m[1]!.toUpperCase();
-    const params = lineParams(m[2] ?? '');
-    const body = m[3]!.trim();
+    const [, word = '', paramText = '', value = ''] = m;
+    const name = word.toUpperCase();
+    const params = lineParams(paramText);
+    const body = value.trim();
     if (name === 'RRULE') {
       if (out.rrule !== undefined) throw new RecurrenceError('recurrence has more than one RRULE.');
       out.rrule = checkedRule(body, limits.stored === true);
       out.lines.push(`RRULE:${out.rrule}`);
     } else if (name === 'RDATE' || name === 'EXDATE') {
-      if (params.has('VALUE') && !['DATE', 'DATE-TIME'].includes(params.get('VALUE')!.toUpperCase()))
+      const valueType = params.get('VALUE');
+      if (valueType !== undefined && !['DATE', 'DATE-TIME'].includes(valueType.toUpperCase()))
         throw new RecurrenceError(`${name} values must be dates or date-times (VALUE=PERIOD is not supported).`);
       const tzid = params.get('TZID');
       if (tzid !== undefined && !wallClockToInstant('2000-01-01 00:00:00', tzid))
@@ -222,9 +224,10 @@ function checkedPart(part: string): void {
     }
   } else if (name === 'BYDAY') {
     for (const v of value.split(',')) {
-      const m = /^([+-]?\d{1,2})?([A-Z]{2})$/.exec(v);
-      const ordinal = m?.[1] === undefined ? 1 : Math.abs(Number(m[1]));
-      if (!m || !WEEKDAYS.has(m[2]!) || ordinal < 1 || ordinal > 53)
+      const [, ordinalText, weekday] = /^([+-]?\d{1,2})?([A-Z]{2})$/.exec(v) ?? [];
+      const ordinal = ordinalText === undefined ? 1 : Math.abs(Number(ordinalText));
+      // No weekday: the entry did not match.
+      if (weekday === undefined || !WEEKDAYS.has(weekday) || ordinal < 1 || ordinal > 53)
         throw new RecurrenceError(`RRULE BYDAY=${value.slice(0, 40)} is not a list of weekdays (MO…SU, with an ordinal from ±1 to ±53).`);
     }
   } else if (name === 'INTERVAL' || name === 'COUNT') {

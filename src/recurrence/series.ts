@@ -206,11 +206,12 @@ export class SeriesService {
 
   /** New index rows for these original starts of a series, with new ids. */
   private async newRows(tx: SeriesAccess, seriesId: number, series: SeriesTimes, starts: readonly string[]): Promise<Insertable<OccurrencesTable>[]> {
-    const ids = await tx.occurrences.takeIds(starts.length, this.options.idBase);
+    if (!starts.length) return [];
+    const firstId = await tx.occurrences.takeIds(starts.length, this.options.idBase);
     return starts.map((start, i) => {
       const t = occurrenceTimes(series, start);
       return {
-        id: ids[i]!,
+        id: firstId + i,
         series_id: seriesId,
         content_id: seriesId,
         original_start: start,

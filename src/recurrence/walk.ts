@@ -256,7 +256,9 @@ function periodInstants(sel: Selectors, days: readonly number[]): number[] {
   const picked = new Set<number>();
   for (const pos of sel.setPos) {
     const i = pos > 0 ? pos - 1 : all.length + pos;
-    if (i >= 0 && i < all.length) picked.add(all[i]!);
+    if (i < 0) continue;
+    const instant = all[i];
+    if (instant !== undefined) picked.add(instant);
   }
   return [...picked].sort((a, b) => a - b);
 }
