@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RegisterOptions } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { Calendar, User } from '../src/index.js';
 import { noRoute } from '../src/http/errors.js';
@@ -91,7 +91,7 @@ function calendarRoutes(options: FastifyCalendarOptions): FastifyPluginAsync {
  * Its routes stay encapsulated (their body parsing applies to them only).
  */
 export const calendarPlugin = Object.assign(
-  async function calendarPlugin(app: FastifyInstance, options: FastifyCalendarOptions & { prefix?: string }): Promise<void> {
+  async function calendarPlugin(app: FastifyInstance, options: FastifyCalendarOptions & RegisterOptions): Promise<void> {
     checkMountOptions('calendarPlugin', options, FASTIFY_MOUNT_SHAPES);
     checkCalendar('app.register(calendarPlugin, { calendar })', 'calendar', options.calendar);
     const { calendar } = options;
@@ -105,8 +105,10 @@ export const calendarPlugin = Object.assign(
       closing.add(calendar);
       app.addHook('onClose', () => calendar.close());
     }
-    // This plugin shares its scope (for the decorator); Fastify's prefix applies to the routes' own.
-    await app.register(calendarRoutes(options), { prefix: options.prefix ?? '' });
+    // This plugin shares its scope (for the decorator): what `register` takes for a scope of its
+    // own (prefix, log level) applies to the routes' scope.
+    const { prefix = '', logLevel, logSerializers } = options;
+    await app.register(calendarRoutes(options), { prefix, ...(logLevel ? { logLevel } : {}), ...(logSerializers ? { logSerializers } : {}) });
   },
   {
     // fastify-plugin's metadata: the decorator is the host's scope's, the name and Fastify range are checked by Fastify.

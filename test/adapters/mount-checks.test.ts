@@ -85,6 +85,8 @@ describe('Fastify: calendarPlugin checks its options at register', () => {
       'calendar-events-rest: calendarPlugin option `getuser` is unknown; did you mean `getUser`?',
     );
     await expect(register({ calendar, prefix: '/wp-json', locale: 7 })).rejects.toThrow("calendarPlugin option `locale` is 7; it takes a locale such as 'fr'.");
+    // What `register` itself takes passes.
+    await expect(register({ calendar, prefix: '/wp-json', logLevel: 'warn', close: false })).resolves.toBeUndefined();
   });
 
   it('is named for Fastify (hasPlugin, dependencies) and decorates the scope with app.calendar for host routes', async () => {
