@@ -19,6 +19,12 @@ export interface ReplicaNode {
   state(): Promise<ReplicaState>;
 }
 
+/** A replica and until when it is skipped (it could not be reached). */
+interface ReplicaSlot {
+  node: ReplicaNode;
+  skippedUntil: number;
+}
+
 /** Pause between two polls of a replica that is behind. */
 const POLL_MS = 1;
 
@@ -44,7 +50,7 @@ export class ReplicaRouter {
   #floor: bigint | undefined;
   #floorRead: Promise<void> | undefined;
   #next = 0;
-  readonly #skippedUntil: number[];
+  readonly #replicas: readonly ReplicaSlot[];
   /** Until when logged-out reads do not try the primary (it could not be reached). */
   #primaryAwayUntil = 0;
   /** The last read of the primary's position, to tell a header from the future (`#credible`). */
@@ -54,11 +60,11 @@ export class ReplicaRouter {
     private readonly primary: Core,
     /** Where the primary's log ends now (read after each write). */
     private readonly writePosition: () => Promise<bigint>,
-    private readonly replicas: readonly ReplicaNode[],
+    replicas: readonly ReplicaNode[],
     private readonly options: ReplicationOptions,
     private readonly onError: (error: unknown) => void,
   ) {
-    this.#skippedUntil = replicas.map(() => 0);
+    this.#replicas = replicas.map((node) => ({ node, skippedUntil: 0 }));
   }
 
   /** Answers a write or a signed-in read on the primary; a write's answer tells where it ended. */
@@ -88,14 +94,14 @@ export class ReplicaRouter {
     const sent = await this.#credible(parsePosition(headerValue(req.headers, POSITION_HEADER.toLowerCase())));
     const needed = max(floor, max(sent ?? 0n, this.#highWater));
     // Replicas found unreachable during this request, and the states of the others.
-    const failed = new Set<number>();
-    const seen = new Map<number, ReplicaState>();
+    const failed = new Set<ReplicaSlot>();
+    const seen = new Map<ReplicaSlot, ReplicaState>();
     for (;;) {
       const pick = await this.#caughtUp(needed, failed, seen);
       if (pick === undefined) break;
       const response = await this.#serve(pick, req);
       if (response !== undefined) return response;
-      this.#fail(pick.index, failed, seen);
+      this.#fail(pick.replica, failed, seen);
     }
     let response: CoreResponse | null | undefined;
     if (Date.now() >= this.#primaryAwayUntil) {
@@ -109,10 +115,10 @@ export class ReplicaRouter {
     const minimum = max(floor, sent ?? 0n);
     const ready = [...seen].filter(([, state]) => state.position === undefined || state.position >= minimum);
     ready.sort(([, a], [, b]) => (a.position === undefined ? -1 : b.position === undefined ? 1 : a.position > b.position ? -1 : 1));
-    for (const [index, state] of ready) {
-      const served = await this.#serve({ index, state }, req);
+    for (const [replica, state] of ready) {
+      const served = await this.#serve({ replica, state }, req);
       if (served !== undefined) return served;
-      this.#fail(index, failed, seen);
+      this.#fail(replica, failed, seen);
     }
     // Nothing can answer: the primary's own 503 (asked again once it may be back).
     return response ?? dispatch(this.primary, req);
@@ -142,14 +148,14 @@ export class ReplicaRouter {
       if (this.#floor !== undefined) return this.#floor;
     }
     let furthest = 0n;
-    for (let index = 0; index < this.replicas.length; index++) {
-      if (this.#skippedUntil[index]! > Date.now()) continue;
+    for (const replica of this.#replicas) {
+      if (replica.skippedUntil > Date.now()) continue;
       try {
-        const { position } = await this.replicas[index]!.state();
+        const { position } = await replica.node.state();
         if (position !== undefined) furthest = max(furthest, position);
       } catch (error) {
         if (!isDatabaseUnavailable(error)) this.onError(error);
-        this.#skippedUntil[index] = Date.now() + this.options.skipMs;
+        replica.skippedUntil = Date.now() + this.options.skipMs;
       }
     }
     return furthest;
@@ -190,8 +196,8 @@ export class ReplicaRouter {
   }
 
   /** The answer of replica `pick`, or `undefined` when it could not be reached. */
-  async #serve(pick: { index: number; state: ReplicaState }, req: CoreRequest): Promise<CoreResponse | null | undefined> {
-    const response = await dispatch(this.replicas[pick.index]!.core, req, Promise.resolve(pick.state.version));
+  async #serve(pick: { replica: ReplicaSlot; state: ReplicaState }, req: CoreRequest): Promise<CoreResponse | null | undefined> {
+    const response = await dispatch(pick.replica.node.core, req, Promise.resolve(pick.state.version));
     if (isUnavailableAnswer(response)) return undefined;
     const { position } = pick.state;
     if (position !== undefined) {
@@ -205,38 +211,43 @@ export class ReplicaRouter {
    * The first replica, in turn, that has replayed `needed` (or is no replica any more), polling
    * the reachable ones for up to `waitMs`; `undefined` when none gets there in time.
    */
-  async #caughtUp(needed: bigint, failed: Set<number>, seen: Map<number, ReplicaState>): Promise<{ index: number; state: ReplicaState } | undefined> {
+  async #caughtUp(
+    needed: bigint,
+    failed: Set<ReplicaSlot>,
+    seen: Map<ReplicaSlot, ReplicaState>,
+  ): Promise<{ replica: ReplicaSlot; state: ReplicaState } | undefined> {
     const deadline = performance.now() + this.options.waitMs;
+    // Each read starts from the next replica in turn.
     const start = this.#next;
-    this.#next = (this.#next + 1) % this.replicas.length;
+    this.#next = (this.#next + 1) % this.#replicas.length;
+    const inTurn = [...this.#replicas.slice(start), ...this.#replicas.slice(0, start)];
     for (;;) {
       const now = Date.now();
       let reachable = 0;
-      for (let k = 0; k < this.replicas.length; k++) {
-        const index = (start + k) % this.replicas.length;
-        if (failed.has(index) || this.#skippedUntil[index]! > now) continue;
+      for (const replica of inTurn) {
+        if (failed.has(replica) || replica.skippedUntil > now) continue;
         let state: ReplicaState;
         try {
-          state = await this.replicas[index]!.state();
+          state = await replica.node.state();
         } catch (error) {
           if (!isDatabaseUnavailable(error)) this.onError(error);
-          this.#fail(index, failed, seen);
+          this.#fail(replica, failed, seen);
           continue;
         }
         reachable++;
-        seen.set(index, state);
-        if (state.position === undefined || state.position >= needed) return { index, state };
+        seen.set(replica, state);
+        if (state.position === undefined || state.position >= needed) return { replica, state };
       }
       if (reachable === 0 || performance.now() >= deadline) return undefined;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
 
-  /** Leaves replica `index` alone for `skipMs`, and out of this request. */
-  #fail(index: number, failed: Set<number>, seen: Map<number, ReplicaState>): void {
-    failed.add(index);
-    seen.delete(index);
-    this.#skippedUntil[index] = Date.now() + this.options.skipMs;
+  /** Leaves `replica` alone for `skipMs`, and out of this request. */
+  #fail(replica: ReplicaSlot, failed: Set<ReplicaSlot>, seen: Map<ReplicaSlot, ReplicaState>): void {
+    failed.add(replica);
+    seen.delete(replica);
+    replica.skippedUntil = Date.now() + this.options.skipMs;
   }
 
   #raise(position: bigint): void {

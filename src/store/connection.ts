@@ -26,7 +26,11 @@ export class Connection {
   static open(raw: Kysely<unknown>, prefix: string): Connection {
     const dialect = dialectOf(raw);
     const versions = new StoreVersion(dialect);
-    const db = raw.withPlugin(new TablePrefixPlugin(prefix, TABLES)).withPlugin(versions) as unknown as Kysely<Database>;
+    // The host's instance knows none of the calendar's tables: `withTables` adds them to its type.
+    const db: Kysely<Database> = raw
+      .withPlugin(new TablePrefixPlugin(prefix, TABLES))
+      .withPlugin(versions)
+      .withTables<{ [T in keyof Database]: Database[T] }>();
     return new Connection(db, dialect, prefix, versions, false);
   }
 

@@ -70,7 +70,7 @@ export function costSlug(text: string): string {
   let source = text;
   if (source.length > SLUG_SOURCE_LIMIT) {
     // Do not cut a surrogate pair in half.
-    const cut = /[\uD800-\uDBFF]/.test(source[SLUG_SOURCE_LIMIT - 1]!) ? SLUG_SOURCE_LIMIT - 1 : SLUG_SOURCE_LIMIT;
+    const cut = /[\uD800-\uDBFF]/.test(source.charAt(SLUG_SOURCE_LIMIT - 1)) ? SLUG_SOURCE_LIMIT - 1 : SLUG_SOURCE_LIMIT;
     source = source.slice(0, cut);
   }
   // Lone surrogates would make `encodeURIComponent` (inside `sanitizeTitle`) throw.
@@ -157,9 +157,8 @@ export function parseCostEntries(values: readonly string[], thousandsSeparator: 
     }
     for (const match of numbers) add({ key: normalizeSeparators(match, thousandsSeparator), numeric: true, text: match });
   }
-  const entries = [...byIdentity.values()];
-  const order = entries.map((entry) => sortValue(entry));
-  const indexes = entries.map((_, i) => i);
-  indexes.sort((a, b) => compareDecimals(order[a]!, order[b]!) || a - b);
-  return indexes.map((i) => entries[i]!);
+  // Each sort value computed once; equal values keep their first-seen order (the sort is stable).
+  const sorted = [...byIdentity.values()].map((entry) => ({ entry, value: sortValue(entry) }));
+  sorted.sort((a, b) => compareDecimals(a.value, b.value));
+  return sorted.map(({ entry }) => entry);
 }

@@ -82,7 +82,9 @@ export class LinkedPostService<T extends LinkedTable> {
   ) {}
 
   private rows(s: Store = this.store): LinkedPostStore<T> {
-    return s[this.kind.table] as unknown as LinkedPostStore<T>;
+    // Indexed by the kind's table, the mapped type gives this kind's store.
+    const stores: { readonly [K in LinkedTable]: LinkedPostStore<K> } = s;
+    return stores[this.kind.table];
   }
 
   /** The item with this id. */

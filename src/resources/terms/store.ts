@@ -1,4 +1,4 @@
-import { sql, type Kysely, type QueryCreator, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { isStoredId } from '../../ids.js';
 import type { Database, Taxonomy, TermsTable } from '../../store/database.js';
 import { containsIgnoringCase } from '../../store/like.js';
@@ -93,7 +93,7 @@ export class TermStore {
             .where('t.count', '>', 0)
             .union((u) => u.selectFrom('terms as t2').innerJoin('shown', 'shown.parent', 't2.id').select(['t2.id', 't2.parent'])),
         )
-      : (this.db as unknown as QueryCreator<Database & { shown: { id: number; parent: number } }>);
+      : this.db.withTables<{ shown: { id: number; parent: number } }>();
     let q = creator.selectFrom('terms').where('terms.taxonomy', '=', taxonomy);
     if (query.search) {
       const search = query.search;

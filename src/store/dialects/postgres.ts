@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type InsertQueryBuilder, type InsertResult } from 'kysely';
+import { CompiledQuery, DynamicModule, sql, type InsertQueryBuilder, type InsertResult } from 'kysely';
 import type { StoreDialect } from './dialect.js';
 import { parsePosition } from '../lsn.js';
 
@@ -38,6 +38,9 @@ function lastRecordEnd(insert: bigint, { block, segment }: { block: bigint; segm
   return insert;
 }
 
+/** Column references named at run time, where the table's type is generic. */
+const dynamic = new DynamicModule();
+
 /** PostgreSQL (pg, and third-party dialects built on Kysely's PostgreSQL adapter). */
 export const postgresDialect: StoreDialect = {
   name: 'postgres',
@@ -45,7 +48,8 @@ export const postgresDialect: StoreDialect = {
 
   async insertReturningId<DB, TB extends keyof DB>(query: InsertQueryBuilder<DB, TB, InsertResult>) {
     // PostgreSQL reports no insert id: ask for it with RETURNING.
-    const row = (await (query as unknown as InsertQueryBuilder<DB, TB, { id: number }>).returning('id' as never).executeTakeFirstOrThrow()) as { id: number };
+    // The table is generic here: a dynamic reference names the column, and `$castTo` the row's shape.
+    const row = await query.returning(dynamic.ref('id')).$castTo<{ id: number }>().executeTakeFirstOrThrow();
     return Number(row.id);
   },
 
