@@ -8,6 +8,7 @@ import { resolveOptions, type CalendarOptions, type ResolvedOptions } from './op
 import type { User } from './auth/capabilities.js';
 import { rootIndex } from './resources/index/root.js';
 import { ROUTES } from './resources/registry.js';
+import { routesWithFields } from './resources/fields.js';
 import { createServices, type Services } from './resources/services.js';
 import { connectDatabase } from './store/connect.js';
 import { Store } from './resources/store.js';
@@ -92,6 +93,7 @@ function notMigrated(pending: string[]): ApiError {
 /** Creates a calendar over a database (a Kysely instance, or a connection string). */
 export function createCalendar(options: CalendarOptions): Calendar {
   const resolved = resolveOptions(options);
+  const routes = routesWithFields(ROUTES, resolved.fields);
   const ownsDb = typeof options.db === 'string';
   const raw: Promise<Kysely<unknown>> = typeof options.db === 'string' ? connectDatabase(options.db) : Promise.resolve(options.db as Kysely<unknown>);
   // A replica that does not answer is skipped sooner than the primary is given up on.
@@ -112,7 +114,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
   const nodeCore = (store: Store, version: () => Promise<string | undefined>): Core => ({
     options: resolved,
     services: createServices(store, resolved),
-    routes: ROUTES,
+    routes,
     root: (index, urls, now) => rootIndex(index, urls, resolved.timezone, now),
     version,
     responses: resolved.responseCache ? { cache: new ResponseCache(resolved.responseCache.maxBytes) } : undefined,

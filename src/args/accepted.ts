@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Arg, Args, WpType } from './arg.js';
+import { describe } from '../i18n/index.js';
 
 type InputOf<A> = A extends Arg<infer _T, boolean, infer _C, infer I> ? I : never;
 type IsRequired<A> = A extends Arg<unknown, true, infer _C, infer _I> ? true : false;
@@ -38,7 +39,9 @@ export function acceptedObject<A extends Args<never>>(args: A): z.ZodType<ArgsIn
   const shape: Record<string, z.ZodType> = {};
   for (const [name, a] of Object.entries(args)) {
     const value = acceptedValue(a) ?? z.unknown();
-    const described = a.doc.description ? value.describe(a.doc.description) : value;
+    // A dictionary key stays a key (the document translates it per request); a host's own text goes in English.
+    const d = a.doc.description;
+    const described = d === undefined ? value : value.describe(typeof d === 'string' ? d : describe(d, 'en'));
     shape[name] = a.required ? described : described.optional();
   }
   // Built key by key from the declarations `ArgsInput` reads: the same keys, required the same way.

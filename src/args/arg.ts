@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isPhpNumeric, phpInteger } from '../php/numeric.js';
 import { INVALID_PARAMETER, type ParamFailure } from './failure.js';
-import type { DescriptionKey } from '../i18n/en.js';
+import type { Description } from '../i18n/index.js';
 
 /** The JSON types WordPress knows for request arguments. */
 export type WpType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object';
@@ -12,7 +12,7 @@ export type WpType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'ob
  */
 export interface ArgDoc {
   default?: unknown;
-  description?: DescriptionKey;
+  description?: Description;
   type?: WpType;
   format?: string;
   items?: { type: WpType };

@@ -15,7 +15,7 @@ export function argsObject(args: Args<RequestContext>, ctx: RequestContext): Rec
   for (const [name, a] of entries) {
     const shown: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(a.doc)) {
-      if (key === 'description') shown.description = describe(value as Parameters<typeof describe>[0], ctx.locale, ctx.options.dictionaries);
+      if (key === 'description') shown.description = describe(a.doc.description ?? 'doc.no_description', ctx.locale, ctx.options.dictionaries);
       else if (key === 'default') shown.default = typeof value === 'function' ? value(ctx) : value;
       else shown[key] = value;
     }

@@ -14,6 +14,8 @@ import { EventService } from './events/service.js';
 import { venueKind } from './venues/kind.js';
 import type { ChangeLog } from '../changes/log.js';
 import { IcalService } from './ical/service.js';
+import { HostFields } from '../fields/values.js';
+import type { FieldRegistry } from '../fields/registry.js';
 
 /** The business rules of the calendar, by resource. */
 export interface Services {
@@ -29,6 +31,8 @@ export interface Services {
   changes: ChangeLog;
   /** How far ahead the occurrences of recurring events are indexed (`recurrence/horizon.ts`). */
   horizon: HorizonKeeper;
+  /** The fields the host declared, by kind: their values written and shown. */
+  fields: HostFields;
   /** The service of a linked kind (venue or organizer). */
   linked(kind: PostKindInfo): LinkedPostService<LinkedTable>;
 }
@@ -48,14 +52,17 @@ export interface ServiceOptions {
   onError: (error: unknown) => void;
   /** Another user as `author` only with the kind's `edit_others` (`posts/author.ts`). */
   strictAuthor: boolean;
+  /** The fields the host declared (`fields/`). */
+  fields: FieldRegistry;
 }
 
 /** Builds the services over a store. */
 export function createServices(store: Store, options: ServiceOptions): Services {
   const images = new ImageService(store, options);
-  const venues = new LinkedPostService(store, images, venueKind, options.strictAuthor);
-  const organizers = new LinkedPostService(store, images, organizerKind, options.strictAuthor);
-  const terms = new TermService(store);
+  const fields = new HostFields(options.fields);
+  const venues = new LinkedPostService(store, images, venueKind, options.strictAuthor, fields);
+  const organizers = new LinkedPostService(store, images, organizerKind, options.strictAuthor, fields);
+  const terms = new TermService(store, fields);
   const series = new SeriesService(options.recurrence, options.onError);
   const events = new EventService(store, {
     images,
@@ -66,6 +73,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     imagesPerRequest: options.limits.imagesPerRequest,
     series,
     strictAuthor: options.strictAuthor,
+    fields,
   });
   const horizon = new HorizonKeeper(series, (until) => extendIndex(store, series, options.timezone, until, new Date(), options.onError), options.onError);
   return {
@@ -78,6 +86,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     images,
     venues,
     organizers,
+    fields,
     linked: (kind) => (kind.type === 'venue' ? venues : organizers),
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { ChangeLog, DEFAULT_RETENTION_MS } from '../changes/log.js';
+import { FieldStore } from '../fields/store.js';
 import { AttachmentStore } from '../images/queries.js';
 import { PostStore } from '../posts/queries.js';
 import { OccurrenceStore } from '../recurrence/queries.js';
@@ -32,6 +33,8 @@ export class Store {
   readonly occurrences: OccurrenceStore;
   /** The change log; inside a transaction, where its writes note what they change. */
   readonly changes: ChangeLog;
+  /** The values of the fields a host declared. */
+  readonly fields: FieldStore;
 
   private constructor(
     private readonly connection: Connection,
@@ -39,10 +42,11 @@ export class Store {
   ) {
     const { db, dialect } = connection;
     this.changes = new ChangeLog(db, connection.inTransaction, retentionMs, dialect.updateReturning);
+    this.fields = new FieldStore(db);
     this.terms = new TermStore(db);
     this.posts = new PostStore(db, dialect);
     this.attachments = new AttachmentStore(db);
-    this.events = new EventStore(db, dialect);
+    this.events = new EventStore(db, dialect, this.fields);
     this.venues = new LinkedPostStore(db, dialect, 'venues', 'venue', VENUE_SEARCH);
     this.organizers = new LinkedPostStore(db, dialect, 'organizers', 'organizer', ORGANIZER_SEARCH);
     this.occurrences = new OccurrenceStore(db, dialect);

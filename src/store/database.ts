@@ -226,6 +226,20 @@ export interface OccurrenceSequenceTable {
 export type ImportedKind = Kind | 'image';
 
 /** The store's tables by their logical names (the configured prefix is added on the way out). */
+/** Values of the fields a host declares (`fields/`): one row per item and field. */
+export interface FieldValuesTable {
+  /** Whether `item_id` is a post's (event, venue, organizer) or a term's (category, tag). */
+  family: 'post' | 'term';
+  item_id: number;
+  name: string;
+  /** The value as JSON. */
+  value: string;
+  /** A number's value, for the archive's range filters. */
+  number: number | null;
+  /** A text (up to 191 characters) or a flag (`true`/`false`), for the archive's equality filters. */
+  text: string | null;
+}
+
 export interface Database {
   posts: PostsTable;
   events: EventsTable;
@@ -242,6 +256,7 @@ export interface Database {
   series: SeriesTable;
   occurrences: OccurrencesTable;
   occurrence_sequence: OccurrenceSequenceTable;
+  field_values: FieldValuesTable;
 }
 
 /** The logical table names, for the prefix plugin. */
@@ -261,4 +276,5 @@ export const TABLES: readonly (keyof Database)[] = [
   'series',
   'occurrences',
   'occurrence_sequence',
+  'field_values',
 ];

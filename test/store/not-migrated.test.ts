@@ -14,12 +14,12 @@ describe('a store that was never migrated', () => {
       expect(JSON.parse(Buffer.from(res?.body ?? []).toString('utf8'))).toEqual({
         code: 'rest_calendar_not_migrated',
         message:
-          "The calendar's tables are not set up (migrations pending: 001_init, 002_term_counts, 003_changes, 004_imported_items, 005_recurrence, 006_slug_before_trash): the host must call calendar.migrate() at start, or create the calendar with autoMigrate: true.",
+          "The calendar's tables are not set up (migrations pending: 001_init, 002_term_counts, 003_changes, 004_imported_items, 005_recurrence, 006_slug_before_trash, 007_field_values): the host must call calendar.migrate() at start, or create the calendar with autoMigrate: true.",
         data: { status: 503 },
       });
     }
     expect(errors).toEqual([
-      "Error: calendar-events-rest: The calendar's tables are not set up (migrations pending: 001_init, 002_term_counts, 003_changes, 004_imported_items, 005_recurrence, 006_slug_before_trash): the host must call calendar.migrate() at start, or create the calendar with autoMigrate: true.",
+      "Error: calendar-events-rest: The calendar's tables are not set up (migrations pending: 001_init, 002_term_counts, 003_changes, 004_imported_items, 005_recurrence, 006_slug_before_trash, 007_field_values): the host must call calendar.migrate() at start, or create the calendar with autoMigrate: true.",
     ]);
     // Outside the namespace the host answers, as ever.
     expect(await calendar.handle({ ...request(''), path: '/wp/v2/posts' })).toBeNull();

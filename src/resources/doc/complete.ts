@@ -116,7 +116,10 @@ function pathItem(route: Route, resources: readonly Resource[], bodies: Record<s
  * The complete OpenAPI 3.0 document of the calendar (`doc: 'complete'`), in the request's
  * language and with the request's root in `servers`.
  */
-export function completeDocument(ctx: Pick<RequestContext, 'routes' | 'urls' | 'locale' | 'options'>, resources: readonly Resource[]): JsonObject {
+export function completeDocument(
+  ctx: Pick<RequestContext, 'routes' | 'urls' | 'locale' | 'options'>,
+  resources: readonly Resource[],
+): JsonObject & { components: { schemas: JsonObject; securitySchemes: JsonObject } } {
   const t = translator(ctx);
   const bodies: Record<string, JsonObject> = {};
   const paths: JsonObject = {};

@@ -1,8 +1,7 @@
 import type { ArgDoc, Args, WpType } from '../../args/arg.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Endpoint, Method, Route } from '../../http/route.js';
-import type { DescriptionKey } from '../../i18n/en.js';
-import { describe } from '../../i18n/index.js';
+import { describe, type Description } from '../../i18n/index.js';
 import { CALENDAR_CONTENT, DOC_RESPONSES, additionResponses, isDocPattern, type ResponsesDoc } from './resources.js';
 import type { Resource } from '../resource.js';
 import { SCHEMAS, SCHEMA_NAMES, type Field, type SchemaName } from '../../schemas/responses.js';
@@ -23,7 +22,7 @@ export interface OpenApiDocument {
 export const API_VERSION = '1.0.0';
 
 /** The text of a description key in the request's language. */
-export type Translate = (key: DescriptionKey) => string;
+export type Translate = (key: Description) => string;
 
 /** The translator of a request: its locale, the host's dictionaries first. */
 export function translator(ctx: Pick<RequestContext, 'locale' | 'options'>): Translate {

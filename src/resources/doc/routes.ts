@@ -1,5 +1,6 @@
 import { completeDocument } from './complete.js';
-import { openApiDocument } from './openapi.js';
+import { openApiDocument, translator } from './openapi.js';
+import { withFieldProperties } from '../fields.js';
 import { READABLE, endpoint, route } from '../../http/route.js';
 import type { Resource } from '../resource.js';
 import { COMPLETE_DOC_PATTERN, DOC_PATTERN } from './resources.js';
@@ -16,9 +17,24 @@ export function docRoutes(resources: readonly Resource[]) {
       endpoint({
         methods: READABLE,
         args: {},
-        handler: (ctx) => ({ body: ctx.options.doc === 'complete' ? completeDocument(ctx, resources) : openApiDocument(ctx, resources) }),
+        handler: (ctx) => {
+          const complete = ctx.options.doc === 'complete';
+          const doc = complete ? completeDocument(ctx, resources) : openApiDocument(ctx, resources);
+          withFieldProperties(doc.components.schemas, ctx.services.fields.registry, translator(ctx), complete);
+          return { body: doc };
+        },
       }),
     ]),
-    route(COMPLETE_DOC_PATTERN, [endpoint({ methods: READABLE, args: {}, handler: (ctx) => ({ body: completeDocument(ctx, resources) }) })]),
+    route(COMPLETE_DOC_PATTERN, [
+      endpoint({
+        methods: READABLE,
+        args: {},
+        handler: (ctx) => {
+          const doc = completeDocument(ctx, resources);
+          withFieldProperties(doc.components.schemas, ctx.services.fields.registry, translator(ctx), true);
+          return { body: doc };
+        },
+      }),
+    ]),
   ];
 }

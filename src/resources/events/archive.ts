@@ -13,6 +13,7 @@ import { redact } from '../../posts/redact.js';
 import { listEnvelope, type RawJson } from '../../http/raw-json.js';
 import type { CalendarEvent } from '../../schemas/types.js';
 import { termFilter } from './term-lists.js';
+import { fieldFilterArgNames, fieldFilters } from '../../fields/args.js';
 import { archiveStatuses } from '../../posts/args.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';
 import type { EventKey, EventListQuery } from './store.js';
@@ -79,6 +80,7 @@ export async function eventFilter(ctx: RequestContext & { params: Record<string,
     venueIds: p.venue !== undefined ? ids(p.venue) : undefined,
     organizerIds: p.organizer !== undefined ? ids(p.organizer) : undefined,
     featured: typeof p.featured === 'boolean' ? p.featured : undefined,
+    fields: fieldFilters(ctx.services.fields.registry.of('events'), p),
     include,
     parent: typeof p.post_parent === 'number' ? p.post_parent : undefined,
     orderByPublication: include !== undefined,
@@ -152,6 +154,8 @@ export async function archive(ctx: RequestContext & { params: Record<string, unk
     ['ends_before', query.endsBefore],
     ['ends_after', query.endsAfter],
   ];
+  // The filters of declared fields, by name (they are not among the archive's own arguments).
+  const given = new Map<string, unknown>(Object.entries(p));
   const extras: QueryPair[] = [
     ['venue', asQueryValue(p.venue)],
     ['organizer', asQueryValue(p.organizer)],
@@ -159,6 +163,10 @@ export async function archive(ctx: RequestContext & { params: Record<string, unk
     ['categories', asQueryValue(p.categories)],
     ['tags', asQueryValue(p.tags)],
     ['strict_dates', ctx.sent('strict_dates') ? asQueryValue(p.strict_dates) : undefined],
+    ...fieldFilterArgNames(ctx.services.fields.registry.of('events')).map((name): QueryPair => [
+      name,
+      ctx.sent(name) ? asQueryValue(given.get(name)) : undefined,
+    ]),
   ];
   const encodedFirst = ['venue', 'organizer', 'featured'].some((k) => ctx.sent(k));
   const urls = pagingUrls(`${ctx.urls.base}/events/`, paging.page, pages, pairs, extras, encodedFirst);

@@ -265,7 +265,7 @@ export class EventService {
         .map((t) => page.terms.get(t.id))
         .filter((t) => t !== undefined)
         .sort((a, b) => BY_NAME.compare(a.name, b.name) || a.id - b.id);
-    return rows.map((row) => {
+    const events = rows.map((row) => {
       const venue = row.venue_id !== null ? page.venues.get(row.venue_id) : undefined;
       const organizers = (page.organizerIds.get(linkId(row)) ?? []).map((id) => page.organizers.get(id)).filter((o) => o !== undefined);
       const canRead = this.can(view.principal, 'read', row);
@@ -287,6 +287,7 @@ export class EventService {
             : undefined,
       });
     });
+    return this.deps.fields ? this.deps.fields.decorate(this.store.fields, 'events', events, rows.map(linkId)) : events;
   }
 
   /** What a page of events links to, one batch per kind; links a write has just made (`links`) are not read again. */

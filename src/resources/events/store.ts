@@ -11,6 +11,7 @@ import type { ReadOptions } from '../../store/row-lock.js';
 import { adjustTermCounts, termIdsOf } from '../../store/term-counts.js';
 import { VersionedValues } from '../../store/version.js';
 import { VersionedItems } from '../../cache/versioned-items.js';
+import type { FieldFilter, FieldStore } from '../../fields/store.js';
 
 /** Which occurrence of a series an event row shows (`occurrences`). */
 export interface OccurrenceRef {
@@ -60,6 +61,8 @@ export interface EventListQuery {
   tagIds?: readonly number[];
   venueIds?: readonly number[];
   organizerIds?: readonly number[];
+  /** Tests of the fields a host declared (`fields/`), all of which an event passes. */
+  fields?: readonly FieldFilter[];
   featured?: boolean;
   include?: readonly number[];
   parent?: number;
@@ -83,6 +86,7 @@ export class EventStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: StoreDialect,
+    private readonly fieldValues: FieldStore,
   ) {}
 
   /** Archive totals by filter: the same total is asked for page after page until the next write. */
@@ -179,6 +183,7 @@ export class EventStore {
       );
     }
     if (q.featured !== undefined) s = s.where('events.featured', '=', q.featured ? 1 : 0);
+    for (const filter of q.fields ?? []) s = s.where(this.fieldValues.matches('posts.id', filter));
     if (q.include) {
       const ids = validIds(q.include).length ? validIds(q.include) : [0];
       // An occurrence is included by its own id, or by its series'.

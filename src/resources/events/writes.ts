@@ -28,6 +28,7 @@ import type { EventInput } from './args.js';
 import { termList } from './term-lists.js';
 import { storableCost, type StoredCost } from './cost.js';
 import type { EntryParser } from '../linked/entries.js';
+import type { HostFields } from '../../fields/values.js';
 import { link, linkedEntries, type EventLinks, type LinkDeps, type LinkedEntries } from './links.js';
 import { followSeries, overridesOf, removeOverrides } from './overrides.js';
 import { RecurringWrites, type ApplyUpdate } from './recurring.js';
@@ -41,6 +42,8 @@ export interface EventDeps extends LinkDeps {
   series: SeriesService;
   /** Another user as `author` only with `edit_others` (`strictAuthor`). */
   strictAuthor?: boolean;
+  /** The fields the host declared. */
+  fields?: HostFields;
 }
 
 /** Public statuses: the ones that get a slug derived from the title. */
@@ -115,6 +118,7 @@ export class EventWrites {
         const { venue, organizers, venueRows, organizerRows } = await link(this.deps, tx, entries, p, now);
         const id = await insertPost(tx, await this.newPost(tx, input, p, state, image));
         await tx.events.insertDetails(id, newDetails(input, times, cost, venue));
+        await this.deps.fields?.save(tx.fields, 'events', id, input);
         if (recurrence) await this.deps.series.create(tx, id, { ...seriesTimesOf(times, site), recurrence }, now);
         if (organizers?.length) await tx.events.setOrganizers(id, organizers, { status: state.status });
         const terms = await this.assignTerms(tx, id, input, p, { status: state.status });
@@ -225,6 +229,7 @@ export class EventWrites {
     const { post, trashing } = await this.changedPost(tx, row, input, p, image, now, times?.timezone || row.timezone || site);
     await tx.posts.update(row.id, post);
     await tx.events.updateDetails(row.id, changedDetails(input, sent, times, venue));
+    await this.deps.fields?.save(tx.fields, 'events', row.id, input);
     if (organizers !== undefined) await tx.events.setOrganizers(row.id, organizers);
     await this.assignTerms(tx, row.id, input, p);
     if (trashing) await moveToTrash(tx, EVENT, present(await tx.events.get(row.id), target), site, now);

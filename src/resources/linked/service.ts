@@ -17,6 +17,7 @@ import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTabl
 import { withRetry } from '../../store/retry.js';
 import type { ImageChoice, ImageService } from '../../images/service.js';
 import type { Image, Organizer, Venue } from '../../schemas/types.js';
+import { NO_FIELDS, type HostFields } from '../../fields/values.js';
 
 /** How one linked kind maps parameters to columns and rows to JSON. */
 export interface LinkedKind<T extends LinkedTable> {
@@ -79,6 +80,8 @@ export class LinkedPostService<T extends LinkedTable> {
     readonly kind: LinkedKind<T>,
     /** Another user as `author` only with `edit_others` (`strictAuthor`). */
     private readonly strictAuthor = false,
+    /** The fields the host declared. */
+    private readonly fields: HostFields = NO_FIELDS,
   ) {}
 
   private rows(s: Store = this.store): LinkedPostStore<T> {
@@ -117,10 +120,11 @@ export class LinkedPostService<T extends LinkedTable> {
   /** Items as the API shows them, images looked up in one batch. */
   async render(rows: readonly LinkedRow<T>[], view: Omit<LinkedView, 'image' | 'canRead'>): Promise<LinkedJson<T>[]> {
     const images = await this.images.byIds(rows.map((r) => r.image_id));
-    return rows.map((row) => {
+    const items = rows.map((row) => {
       const canRead = this.can(view.principal, 'read', row);
       return this.kind.represent(row, { ...view, image: images(row.image_id), canRead, jsonLd: view.jsonLd && canRead });
     });
+    return this.fields.decorate(this.store.fields, this.kind.info.collection, items);
   }
 
   /**
@@ -181,6 +185,7 @@ export class LinkedPostService<T extends LinkedTable> {
     if (duplicate && reusable(duplicate)) {
       if (!this.can(p, 'edit', duplicate)) return duplicate.id;
       await table.updateDetails(duplicate.id, this.kind.details(input, duplicate));
+      await this.fields.save(tx.fields, this.kind.info.collection, duplicate.id, input);
       if (image !== undefined) await tx.posts.update(duplicate.id, { image_id: (await this.images.record(tx, image)) ?? null });
       tx.changes.record(this.kind.info.noun, duplicate.id, 'updated');
       return duplicate.id;
@@ -196,6 +201,7 @@ export class LinkedPostService<T extends LinkedTable> {
       image_id: (await this.images.record(tx, image)) ?? null,
     });
     await table.insertDetails(id, { ...this.kind.blank(), ...this.kind.details(input, undefined) });
+    await this.fields.save(tx.fields, this.kind.info.collection, id, input);
     tx.changes.record(this.kind.info.noun, id, 'created');
     return id;
   }
@@ -227,6 +233,7 @@ export class LinkedPostService<T extends LinkedTable> {
         const { trashing, changes: moved } = await moveStatus(tx, this.kind.info, row, input, p, this.can(p, 'delete', row), siteZone, now);
         await tx.posts.update(row.id, { ...changes, ...moved });
         await table.updateDetails(row.id, this.kind.details(input, row));
+        await this.fields.save(tx.fields, this.kind.info.collection, row.id, input);
         tx.changes.record(this.kind.info.noun, row.id, 'updated');
         if (trashing) await moveToTrash(tx, this.kind.info, present(await table.get(row.id), target), siteZone, now, () => this.unlink(tx, row.id));
         return present(await table.get(row.id), target);

@@ -14,6 +14,7 @@ import { sameRow } from '../../posts/write-target.js';
 import { fitsColumns, type TermListQuery, type TermRow } from './store.js';
 import { sanitizeTermName } from '../../text/sanitize.js';
 import { fitSlug, sanitizeTitle } from '../../text/slug.js';
+import { NO_FIELDS, type HostFields } from '../../fields/values.js';
 
 /** Fields of a term write, as validated by the route. */
 export interface TermInput {
@@ -27,7 +28,11 @@ const ALL_VERBS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** The rules of categories and tags: lookup, listing, writes and who may make them. */
 export class TermService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** The fields the host declared. */
+    private readonly fields: HostFields = NO_FIELDS,
+  ) {}
 
   /** Whether the caller may create, edit and delete terms of this kind. */
   canManage(kind: TermKind, p: Principal | null): boolean {
@@ -68,12 +73,16 @@ export class TermService {
   /** Terms in the shape of the term routes. */
   async render(kind: TermKind, rows: TermRow[], urls: Urls): Promise<Term[]> {
     const ancestry = await this.ancestry(kind, rows);
-    return rows.map((row) => termJson(kind, row, ancestry, urls));
+    return this.fields.decorate(
+      this.store.fields,
+      kind.collection,
+      rows.map((row) => termJson(kind, row, ancestry, urls)),
+    );
   }
 
   /** A single term with its `_links`. */
   async single(kind: TermKind, row: TermRow, urls: Urls, p: Principal | null): Promise<Term> {
-    const json = termJson(kind, row, await this.ancestry(kind, [row]), urls);
+    const [json = termJson(kind, row, await this.ancestry(kind, [row]), urls)] = await this.render(kind, [row], urls);
     return { ...json, _links: termLinks(kind, row, urls, this.canManage(kind, p) ? ALL_VERBS : ['GET']) };
   }
 
@@ -109,6 +118,7 @@ export class TermService {
             .set({ slug: String(id) })
             .where('id', '=', id)
             .execute();
+        await this.fields.save(tx.fields, kind.collection, id, input);
         tx.changes.record(changeKind(kind), id, 'created');
         return id;
       }),
@@ -159,10 +169,10 @@ export class TermService {
           if (await tx.terms.slugTaken(kind.taxonomy, slug, id)) throw duplicateTermSlug(slug);
           changes.slug = slug;
         }
-        if (Object.keys(changes).length) {
-          await tx.db.updateTable('terms').set(changes).where('id', '=', id).execute();
-          tx.changes.record(changeKind(kind), id, 'updated');
-        }
+        const fields = this.fields.given(kind.collection, input);
+        if (fields.size) await tx.fields.save('term', id, fields);
+        if (Object.keys(changes).length) await tx.db.updateTable('terms').set(changes).where('id', '=', id).execute();
+        if (Object.keys(changes).length || fields.size) tx.changes.record(changeKind(kind), id, 'updated');
       }),
     );
     return (await this.store.terms.get(kind.taxonomy, id))!;

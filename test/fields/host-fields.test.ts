@@ -1,0 +1,108 @@
+// Fields a host declares (issue 30's field declarations, opened to hosts by issue 32): written
+// through the API's arguments, stored, shown in items (single, archive, embedded venue),
+// filtered on the archive with its paging and totals, listed in the index and both /doc modes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { field } from '../../src/fields/declare.js';
+import { createCalendar } from '../../src/calendar.js';
+import { DIALECTS, testCalendar, type TestCalendar } from '../helpers/harness.js';
+
+const FIELDS = {
+  events: {
+    capacity: field({ type: z.number().int().min(0).max(100000), filterable: true, description: { en: 'Seats.', fr: 'Places.' } }),
+    dress_code: field({ type: z.string().max(40), default: 'none' }),
+  },
+  venues: { wheelchair_access: field({ type: z.boolean(), filterable: true }) },
+  categories: { color: field({ type: z.string().regex(/^#[0-9a-f]{6}$/) }) },
+};
+
+describe.each(DIALECTS)('host fields on $name', ({ url }) => {
+  let t: TestCalendar;
+  const event = (title: string, extra: Record<string, unknown> = {}) =>
+    t.request('POST', '/events', {
+      json: { title, start_date: '2031-05-01 20:00:00', end_date: '2031-05-01 22:00:00', status: 'publish', ...extra },
+      as: 'admin',
+    });
+
+  beforeAll(async () => {
+    t = await testCalendar(url, { fields: FIELDS });
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('writes, stores and shows a value; an item without one shows its default or null', async () => {
+    const created = await event('Concert', { capacity: 120, venue: { venue: 'Hall', wheelchair_access: true } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ capacity: 120, dress_code: 'none' });
+    expect(created.body.venue).toMatchObject({ venue: 'Hall', wheelchair_access: true });
+    const read = await t.request('GET', `/events/${created.body.id}`);
+    expect(read.body).toMatchObject({ capacity: 120, dress_code: 'none' });
+    const plain = await event('Lecture');
+    expect(plain.body).toMatchObject({ capacity: null, dress_code: 'none' });
+    const updated = await t.request('POST', `/events/${plain.body.id}`, { form: 'capacity=80&dress_code=formal', as: 'admin' });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ capacity: 80, dress_code: 'formal' });
+    const cleared = await t.request('POST', `/events/${plain.body.id}`, { json: { capacity: '' }, as: 'admin' });
+    expect(cleared.body).toMatchObject({ capacity: null, dress_code: 'formal' });
+  });
+
+  it('refuses a value of the wrong type with rest_invalid_param, storing nothing', async () => {
+    const res = await event('Too big', { capacity: 100001 });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('rest_invalid_param');
+    expect(Object.keys(res.body.data.params)).toEqual(['capacity']);
+    const bad = await event('Bad venue', { venue: { venue: 'Annex', wheelchair_access: 'perhaps' } });
+    expect(bad.status).toBe(400);
+    const venues = await t.request('GET', '/venues', { query: { search: 'Annex' } });
+    expect(venues.body.venues ?? []).toEqual([]);
+  });
+
+  it('filters the archive by a field, with totals and paging URLs that keep the filter', async () => {
+    for (const c of [10, 20, 30]) await event(`Sized ${c}`, { capacity: c });
+    const window = { start_date: '2031-05-01', end_date: '2031-05-31' };
+    const eq = await t.request('GET', '/events', { query: { ...window, capacity: '20,30' } });
+    expect(eq.body.events.map((e: { title: string }) => e.title).sort()).toEqual(['Sized 20', 'Sized 30']);
+    expect(eq.body.total).toBe(2);
+    const range = await t.request('GET', '/events', { query: { ...window, capacity_min: '15', capacity_max: '120', per_page: '1' } });
+    expect(range.body.total).toBe(3);
+    expect(range.body.next_rest_url).toContain('capacity_min=15');
+    const bad = await t.request('GET', '/events', { query: { ...window, capacity: 'many' } });
+    expect(bad.status).toBe(400);
+    const venues = await t.request('GET', '/venues', { query: { wheelchair_access: 'true' } });
+    expect(venues.status).toBe(200);
+  });
+
+  it('stores fields of terms', async () => {
+    const res = await t.request('POST', '/categories', { json: { name: 'Jazz', color: '#ff0000' }, as: 'admin' });
+    expect(res.status).toBe(201);
+    expect(res.body.color).toBe('#ff0000');
+    const single = await t.request('GET', `/categories/${res.body.id}`);
+    expect(single.body.color).toBe('#ff0000');
+    const list = await t.request('GET', '/categories', { query: { hide_empty: 'false' } });
+    expect(list.body.categories.find((c: { id: number }) => c.id === res.body.id).color).toBe('#ff0000');
+  });
+
+  it('lists the fields in the index and both /doc modes, described in the request language', async () => {
+    const index = await t.request('GET', '/', {});
+    const post = index.body.routes[`/${t.ns}/events`].endpoints.find((e: { methods: string[] }) => e.methods.includes('POST'));
+    expect(post.args.capacity).toMatchObject({ type: 'integer', description: 'Seats.' });
+    const get = index.body.routes[`/${t.ns}/events`].endpoints.find((e: { methods: string[] }) => e.methods.includes('GET'));
+    expect(Object.keys(get.args)).toEqual(expect.arrayContaining(['capacity', 'capacity_min', 'capacity_max']));
+    const doc = await t.request('GET', '/doc');
+    expect(JSON.stringify(doc.body.paths['/events'])).toContain('capacity');
+    expect(doc.body.components.schemas.Event.properties.capacity).toBeDefined();
+    const complete = await t.request('GET', '/doc/complete');
+    expect(complete.body.components.schemas.Event.properties.capacity).toMatchObject({ type: 'integer' });
+  });
+});
+
+describe('declaring fields', () => {
+  it('refuses a field named as a built-in field or argument of its kind', () => {
+    expect(() => createCalendar({ db: ':memory:', fields: { events: { cost: field({ type: z.string() }) } } })).toThrow(/cost.*already/);
+    expect(() => createCalendar({ db: ':memory:', fields: { events: { featured: field({ type: z.string() }) } } })).toThrow(/already/);
+    expect(() => createCalendar({ db: ':memory:', fields: { venues: { geo_lat: field({ type: z.number() }) } } })).toThrow(/already/);
+    expect(() => createCalendar({ db: ':memory:', fields: { events: { 'Bad-Name': field({ type: z.number() }) } } })).toThrow(/not a field name/);
+    expect(() => createCalendar({ db: ':memory:', fields: { events: { seats: field({ type: z.object({ a: z.number() }), filterable: true }) } } })).toThrow(
+      /cannot be filterable/,
+    );
+  });
+});
