@@ -1,6 +1,7 @@
 // ESLint 9 flat config: `npm run lint` (eslint .).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import eslintComments from '@eslint-community/eslint-plugin-eslint-comments';
 
 export default tseslint.config(
   // Only the TypeScript sources are linted; build output, data and Next's generated files are not.
@@ -29,4 +30,45 @@ export default tseslint.config(
   },
   // Examples and benchmarks are scripts: printing is their output.
   { files: ['examples/**', 'bench/**'], rules: { 'no-console': 'off' } },
+  // Every eslint-disable says why after ` -- `: a disable comment is the allow-list of the rules below.
+  {
+    plugins: { '@eslint-community/eslint-comments': eslintComments },
+    rules: { '@eslint-community/eslint-comments/require-description': 'error' },
+  },
+  // In the library, a non-null `!` or a cast through `unknown` turns the type checker off at that spot: each one that stays
+  // carries an eslint-disable-next-line saying why it holds.
+  {
+    files: ['src/**/*.{ts,tsx}', 'adapters/**/*.{ts,tsx}'],
+    // to do: files under edit (issue 30/31, colleagues' work in progress); their remaining `!` are listed in the issue's report.
+    ignores: [
+      'src/options*.ts',
+      'src/option-error.ts',
+      'src/calendar.ts',
+      'src/http/csrf*',
+      'src/http/urls.ts',
+      'src/http/forward*',
+      'src/cli/**',
+      'src/import/**',
+      'src/trpc*',
+      'src/trpc/**',
+      'src/resources/doc*/**',
+      'src/store/migrat*',
+      'src/store/migrations/**',
+      'src/schemas/types.ts',
+      'src/resources/terms/service.ts',
+      'adapters/**',
+    ],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'error',
+      'no-restricted-syntax': [
+        'error',
+        {
+          // `x as unknown as T`, and the same written with angle brackets (`<T>(<unknown>x)`).
+          selector: ":matches(TSAsExpression, TSTypeAssertion) > :matches(TSAsExpression, TSTypeAssertion).expression[typeAnnotation.type='TSUnknownKeyword']",
+          message:
+            "A cast through 'unknown' ('x as unknown as T') accepts any type: type the value instead, or say why it holds in an eslint-disable-next-line comment.",
+        },
+      ],
+    },
+  },
 );
