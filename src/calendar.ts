@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { answers, dispatch, failedStart, needsPrimary, type Core } from './http/pipeline.js';
 import { ReplicaRouter } from './replication/router.js';
 import { ResponseCache } from './http/response-cache.js';
-import type { CoreRequest, CoreResponse } from './http/types.js';
+import type { CoreRequest, CoreResponse, Headers as CoreHeaders } from './http/types.js';
 import { resolveOptions, type CalendarOptions, type ResolvedOptions } from './options.js';
 import type { User } from './auth/capabilities.js';
 import { rootIndex } from './resources/index/root.js';
@@ -65,7 +65,17 @@ export interface CallOptions {
   locale?: string;
   /** The REST root URLs in responses are built with (default `/wp-json`). */
   root?: string;
+  /**
+   * The headers of the request being answered, for the URLs in answers: `Host`, and
+   * `X-Forwarded-Proto`/`-Host`/`-Prefix` with `trustProxy` (any other is ignored); with
+   * `protocol`, the scheme it came in on. Without them (and `baseUrl`), URLs name `http://localhost`.
+   */
+  headers?: CoreHeaders;
+  protocol?: 'http' | 'https';
 }
+
+/** The headers of a request that URLs in answers follow (`http/urls.ts`). */
+const URL_HEADERS = ['host', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-prefix'];
 
 /** The outcome of a {@link Calendar.call}: the status and JSON body an HTTP client would get. */
 export interface CallResult {
@@ -246,12 +256,14 @@ export function createCalendar(options: CalendarOptions): Calendar {
   return {
     options: resolved,
     handle,
-    call: async (method, path, { params = {}, user = null, locale, root = '/wp-json' } = {}) => {
+    call: async (method, path, { params = {}, user = null, locale, root = '/wp-json', headers = {}, protocol } = {}) => {
       // Parameters travel as a pre-parsed JSON body, the highest-precedence source for every verb.
       const request = {
         method,
         path: `/${resolved.namespace}${path.startsWith('/') ? path : `/${path}`}`,
-        headers: { 'content-type': 'application/json' },
+        // Only what URLs are built from: the caller is given, and the body is the parameters.
+        headers: { ...Object.fromEntries(URL_HEADERS.filter((h) => headers[h] !== undefined).map((h) => [h, headers[h]])), 'content-type': 'application/json' },
+        protocol,
         body: params,
         root,
         locale,

@@ -75,7 +75,14 @@ export async function perform(calendar: Pick<Calendar, 'call'>, op: Operation<un
   const values = isRecord(input) ? input : {};
   const path = variant.route.pattern.replace(CAPTURE, (_, name: string) => encodeURIComponent(String(values[name])));
   const params = Object.fromEntries(Object.entries(values).filter(([key, value]) => value !== undefined && !variant.captures.includes(key)));
-  const result = await calendar.call(variant.verb, path, { params, user: ctx.user ?? null, locale: ctx.locale, root: ctx.root });
+  const result = await calendar.call(variant.verb, path, {
+    params,
+    user: ctx.user ?? null,
+    locale: ctx.locale,
+    root: ctx.root,
+    headers: ctx.headers,
+    protocol: ctx.protocol,
+  });
   if (result.status >= 400) throw errorFromResponse(result.status, result.body);
   return result.body;
 }
