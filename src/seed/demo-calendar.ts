@@ -10,7 +10,6 @@
  * instance (table prefix included), with explicit ids: the store must be empty.
  */
 import { sql, type Insertable, type Kysely } from 'kysely';
-import { formatWallClock } from '../dates/index.js';
 import type {
   Database,
   EventOrganizersTable,
@@ -133,15 +132,16 @@ export async function seedDemoCalendar(raw: Kysely<unknown>, options: DemoCalend
 
   // Terms: parents then children, then tags.
   const terms: Insertable<TermsTable>[] = [];
-  const categoryId = new Map<string, number>();
+  // Event genres: the child categories that have title words, with their category and its parent.
+  const genres: { name: string; words: readonly string[]; category: number; parentCategory: number }[] = [];
   for (const [parent, children] of Object.entries(CATEGORY_TREE)) {
     const id = terms.length + 1;
-    categoryId.set(parent, id);
     terms.push({ id, taxonomy: 'tribe_events_cat', name: parent, slug: slugOf(parent), description: `${parent} events.`, parent: 0 });
     for (const child of children) {
       const childId = terms.length + 1;
-      categoryId.set(child, childId);
       terms.push({ id: childId, taxonomy: 'tribe_events_cat', name: child, slug: slugOf(child), description: '', parent: id });
+      const words = GENRE_WORDS[child];
+      if (words) genres.push({ name: child, words, category: childId, parentCategory: id });
     }
   }
   const categories = terms.length;
@@ -155,7 +155,7 @@ export async function seedDemoCalendar(raw: Kysely<unknown>, options: DemoCalend
   // Venues and organizers: ids 1–500 and 501–800.
   const posts: Insertable<PostsTable>[] = [];
   const venues: Insertable<VenuesTable>[] = [];
-  const venueZone: string[] = [];
+  const venueZones: { id: number; zone: string }[] = [];
   for (let i = 1; i <= VENUES; i++) {
     const title = `${r.pick(PLACE_NAMES)} ${r.pick(PLACES)} ${i}`;
     posts.push({
@@ -172,7 +172,7 @@ export async function seedDemoCalendar(raw: Kysely<unknown>, options: DemoCalend
       modified: stamp,
       modified_utc: stamp,
     });
-    venueZone[i] = r.pick(ZONES);
+    venueZones.push({ id: i, zone: r.pick(ZONES) });
     const city = r.pick(CITIES);
     venues.push({
       post_id: i,
@@ -224,9 +224,6 @@ export async function seedDemoCalendar(raw: Kysely<unknown>, options: DemoCalend
   });
 
   // Events: ids from 801, starts uniform over five years centred on today.
-  const genres = Object.keys(GENRE_WORDS);
-  const parentOf = new Map<string, string>();
-  for (const [parent, children] of Object.entries(CATEGORY_TREE)) for (const c of children) parentOf.set(c, parent);
   const span = 5 * 365 * DAY;
   const from = now.getTime() - span / 2;
   const today = naive(now.getTime()).slice(0, 10);
@@ -242,10 +239,9 @@ export async function seedDemoCalendar(raw: Kysely<unknown>, options: DemoCalend
     for (let k = 0; k < n; k++) {
       const index = startAt + k;
       const id = firstEvent + index;
-      const venue = 1 + r.int(VENUES);
-      const zone = venueZone[venue]!;
+      const { id: venue, zone } = r.pick(venueZones);
       const genre = r.pick(genres);
-      const title = `${r.pick(ADJECTIVES)} ${r.pick(GENRE_WORDS[genre]!)} at ${PLACE_NAMES[venue % PLACE_NAMES.length]} #${index + 1}`;
+      const title = `${r.pick(ADJECTIVES)} ${r.pick(genre.words)} at ${PLACE_NAMES[venue % PLACE_NAMES.length]} #${index + 1}`;
       // Local wall clock: a day in the span, on the half hour between 08:00 and 21:30.
       const dayMs = from + r.int(span / DAY) * DAY;
       const day = naive(dayMs).slice(0, 10);
@@ -311,19 +307,19 @@ export async function seedDemoCalendar(raw: Kysely<unknown>, options: DemoCalend
         const second = VENUES + 1 + ((first - VENUES + r.int(ORGANIZERS - 1)) % ORGANIZERS);
         eOrgs.push({ event_id: id, organizer_id: second, position: 1 });
       }
-      const cats = new Set([categoryId.get(genre)!]);
-      if (r.chance(0.3)) cats.add(categoryId.get(parentOf.get(genre)!)!);
+      const cats = new Set([genre.category]);
+      if (r.chance(0.3)) cats.add(genre.parentCategory);
       const tags = new Set<number>();
       for (let t = r.int(4); t > 0; t--) tags.add(r.pick(tagIds));
       for (const term_id of [...cats, ...tags]) rels.push({ post_id: id, term_id });
 
       // Fixtures: upcoming, listed, published events in the default window.
       const listed = !draft && !hidden && start >= today && start <= horizon;
-      if (listed && fixtures.eventIds.length < 1000 && r.chance(0.5)) {
+      if (listed && slug !== null && fixtures.eventIds.length < 1000 && r.chance(0.5)) {
         fixtures.eventIds.push(id);
-        fixtures.eventSlugs.push(slug!);
+        fixtures.eventSlugs.push(slug);
       }
-      if (listed && genre === 'Jazz' && title.includes('Jazz')) {
+      if (listed && genre.name === 'Jazz' && title.includes('Jazz')) {
         const key = String(venue);
         fixtures.candidates.set(key, (fixtures.candidates.get(key) ?? 0) + 1);
       }
@@ -355,7 +351,7 @@ export async function seedDemoCalendar(raw: Kysely<unknown>, options: DemoCalend
     eventIds: fixtures.eventIds,
     eventSlugs: fixtures.eventSlugs,
     filter: { categories: 'jazz', venue: Number(venue), search: 'jazz', matches },
-    month: { start_date: formatWallClock(next, 'UTC')!.slice(0, 10), end_date: formatWallClock(last, 'UTC')!.slice(0, 10) },
+    month: { start_date: next.toISOString().slice(0, 10), end_date: last.toISOString().slice(0, 10) },
     venueId: 1,
     organizerId: VENUES + 1,
     categorySlug: 'music',

@@ -17,5 +17,10 @@ export function seededRandom(seed: number): Random {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (n: number) => Math.floor(next() * n);
-  return { next, int, pick: <T>(list: readonly T[]): T => list[int(list.length)]!, chance: (p: number) => next() < p };
+  const pick = <T>(list: readonly T[]): T => {
+    const item = list[int(list.length)];
+    if (item === undefined) throw new RangeError('seed: nothing to pick from');
+    return item;
+  };
+  return { next, int, pick, chance: (p: number) => next() < p };
 }

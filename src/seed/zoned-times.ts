@@ -1,8 +1,15 @@
-import { localToUtc, timezoneAbbr, wallClockToInstant } from '../dates/index.js';
+import { timezoneAbbr, wallClockToInstant } from '../dates/index.js';
 
 /** `YYYY-MM-DD HH:MM:SS` of a naive (zone-less) epoch ms. */
 export function naive(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** The instant of a wall clock in a zone; the seed's own wall clocks and zones always have one. */
+function instantOf(wallClock: string, zone: string): Date {
+  const instant = wallClockToInstant(wallClock, zone);
+  if (!instant) throw new Error(`seed: ${wallClock} is no time in ${zone}`);
+  return instant;
 }
 
 /** Zone offset and abbreviation at noon, by `zone day`. Unbounded, but a calendar has only zones × days in its span. */
@@ -16,15 +23,15 @@ const dayZone = new Map<string, { offsetMs: number; abbr: string }>();
  */
 export function zoned(wallClock: string, zone: string, index: number): { utc: string; instant: Date; abbr: string } {
   const full = () => {
-    const instant = wallClockToInstant(wallClock, zone)!;
-    return { utc: localToUtc(wallClock, zone)!, instant, abbr: timezoneAbbr(zone, instant) ?? '' };
+    const instant = instantOf(wallClock, zone);
+    return { utc: naive(instant.getTime()), instant, abbr: timezoneAbbr(zone, instant) ?? '' };
   };
   if (wallClock.slice(11) < '04:00:00') return full();
   const key = `${zone} ${wallClock.slice(0, 10)}`;
   let day = dayZone.get(key);
   if (!day) {
     const noon = `${wallClock.slice(0, 10)} 12:00:00`;
-    const instant = wallClockToInstant(noon, zone)!;
+    const instant = instantOf(noon, zone);
     day = { offsetMs: Date.parse(`${noon.replace(' ', 'T')}Z`) - instant.getTime(), abbr: timezoneAbbr(zone, instant) ?? '' };
     dayZone.set(key, day);
   }
