@@ -21,7 +21,8 @@ const lines = declaredLines(declared, Math.max(...tested.map((t) => semver.major
 
 describe('engines.node', () => {
   it('holds every version .ci/run tests, and the Node running this test', () => {
-    expect(tested.map((t) => t.suite).sort()).toEqual(['full', 'smoke', 'smoke']);
+    expect(tested.length).toBeGreaterThan(0);
+    for (const { version, suite } of tested) expect(['full', 'smoke'], `${version}: ${suite}`).toContain(suite);
     for (const { version } of tested) expect(semver.satisfies(version, declared), `${version} in "${declared}"`).toBe(true);
     expect(semver.satisfies(process.version, declared), `${process.version} in "${declared}"`).toBe(true);
   });
