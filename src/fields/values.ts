@@ -9,7 +9,15 @@ import { FieldRegistry, readFieldValue } from './registry.js';
 
 /** The fields of a calendar, for the services that write and render items. */
 export class HostFields {
-  constructor(readonly registry: FieldRegistry) {}
+  /** The event fields shown in the iCalendar feeds (`ical: true`), by name. */
+  readonly icalNames: readonly string[];
+
+  constructor(readonly registry: FieldRegistry) {
+    this.icalNames = registry
+      .of('events')
+      .filter((f) => f.declaration.ical)
+      .map((f) => f.name);
+  }
 
   /**
    * The field values `input` gives (keys absent or `undefined` are not given; `null` clears).
@@ -29,6 +37,30 @@ export class HostFields {
       out.set(field.name, read.value);
     }
     return out;
+  }
+
+  /**
+   * The field values an item of another site shows (the importer's source, running this library
+   * with the same declarations): the keys named as a field, each checked by it; values it
+   * refuses are left out and returned, for the import's report.
+   */
+  fromSource(collection: Collection, item: object): { values: Map<string, unknown>; refused: { field: string; from: string }[] } {
+    const values = new Map<string, unknown>();
+    const refused: { field: string; from: string }[] = [];
+    const shown = new Map<string, unknown>(Object.entries(item));
+    for (const field of this.registry.of(collection)) {
+      if (!shown.has(field.name)) continue;
+      const raw = shown.get(field.name);
+      const read = readFieldValue(field, raw);
+      if (read) values.set(field.name, read.value);
+      else refused.push({ field: field.name, from: JSON.stringify(raw) ?? String(raw) });
+    }
+    return { values, refused };
+  }
+
+  /** Stores values already checked (`fromSource`) for item `id`. */
+  async saveValues(store: FieldStore, collection: Collection, id: number, values: ReadonlyMap<string, unknown>): Promise<void> {
+    if (values.size) await store.save(this.family(collection), id, values);
   }
 
   /** Stores the values `input` gives for item `id`, with `store` (the write's transaction's). */

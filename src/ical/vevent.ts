@@ -47,6 +47,18 @@ export interface VeventOptions {
   cancelled: boolean;
   /** A part of a recurring series: its master, or an edited occurrence. */
   recurrence?: VeventRecurrence;
+  /** Keys of the event's JSON written as `X-CALENDAR-{KEY}` (the host's fields marked for feeds). */
+  fields?: readonly string[];
+}
+
+/** The host's fields of an event as `X-CALENDAR-…` properties: a text as it is, any other value as JSON; no value, none. */
+function fieldProperties(event: VeventSource, names: readonly string[]): { key: string; value: string }[] {
+  const shown = new Map<string, unknown>(Object.entries(event));
+  return names.flatMap((name) => {
+    const value = shown.get(name);
+    if (value === null || value === undefined) return [];
+    return [{ key: `X-CALENDAR-${name.toUpperCase().replaceAll('_', '-')}`, value: typeof value === 'string' ? value : JSON.stringify(value) }];
+  });
 }
 
 /**
@@ -216,6 +228,8 @@ export function vevent(event: VeventSource, options: VeventOptions): Vevent | un
     data.location = location(event.venue);
     data.organizer = organizer(event.organizer);
     data.categories = event.categories.map((c) => ({ name: plainText(c.name, true) })).filter((c) => c.name !== '');
+    // A locked event shows only what its archive entry shows: not the host's fields either.
+    if (!options.protected && options.fields?.length) data.x = fieldProperties(event, options.fields);
   }
   const calendar = new ICalCalendar();
   calendar.createEvent(data);

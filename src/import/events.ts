@@ -4,6 +4,7 @@
  * time (updated when the source modified it since) or a new one, in one transaction with its
  * record. Term counts follow, as for any write.
  */
+import { copyFields } from './fields.js';
 import type { EventsTable } from '../store/database.js';
 import { CATEGORIES, TAGS, type TermKind } from '../resources/terms/args.js';
 import { importLinkedItem, type KindImport } from './linked.js';
@@ -277,6 +278,7 @@ async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds,
         if (!isNew || links.organizers.length) await tx.events.setOrganizers(id, links.organizers, created);
         for (const [kind, termIds] of links.terms) await tx.events.setTerms(id, kind.taxonomy, termIds, created);
         if (series || !isNew) await asSeries(tx, run, id, fields.recurrence, details, series);
+        await copyFields(run, tx, 'events', id, fields, post.id, report);
       },
     },
     into.ids,

@@ -5,6 +5,9 @@
  * the paging URLs it writes); an account that may not list other statuses is read as the public
  * is.
  */
+import { HostFields } from '../fields/values.js';
+import { FieldRegistry } from '../fields/registry.js';
+import type { FieldsOption } from '../fields/declare.js';
 import type { ImportedKind } from '../store/database.js';
 import type { Store } from '../resources/store.js';
 import { CATEGORIES, TAGS } from '../resources/terms/args.js';
@@ -26,6 +29,8 @@ import type { CollectionFacts } from './types.js';
 
 /** What to import from where, and how. */
 export interface ImportCalendarOptions extends SourceOptions {
+  /** The fields the calendar declares (its `fields` option): a source item's keys of those names are copied, checked by them. */
+  fields?: FieldsOption;
   /** The user here of each source author (a mapping file's content, or a callback). */
   authors?: Record<string, number> | AuthorMapping;
   /** The author of items whose source author has no user here (default 0: nobody). */
@@ -102,6 +107,7 @@ export function prepareRun(
         ? undefined
         : new ImageImporter({ ...options.images, hosts: [...(options.images?.hosts ?? []), ...source.policy.allowHosts, source.policy.originHost] }),
     series: new SeriesService(resolveOptions({ db: store.db, recurrence: options.recurrence }).recurrence),
+    fields: new HostFields(new FieldRegistry(options.fields)),
     imageReport: kinds.image,
     query: {},
     collections: new Map(),

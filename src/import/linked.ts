@@ -4,6 +4,7 @@
  * Their fields go through the rules of their API writes (`venueKind.details`,
  * `organizerKind.details`: texts as `sanitize_text_field`, websites checked and cleaned).
  */
+import { copyFields } from './fields.js';
 import type { Store } from '../resources/store.js';
 import type { LinkedInput } from '../resources/linked/args.js';
 import { organizerKind } from '../resources/organizers/kind.js';
@@ -122,6 +123,7 @@ export async function importLinkedItem(
       details: async (tx, id, isNew) => {
         if (!details) throw new Error(`${kind} details were not checked`);
         await saveDetails(tx, kind, id, details, !isNew);
+        await copyFields(run, tx, KINDS[kind].archive, id, fields, post.id, into.report);
       },
     },
     into.ids,

@@ -1,4 +1,5 @@
 /** What every importer of one run shares: where it reads and writes, and how. */
+import type { HostFields } from '../fields/values.js';
 import type { ImportedPostKind } from './types.js';
 import type { Store } from '../resources/store.js';
 import type { ImageImporter } from './images.js';
@@ -27,6 +28,8 @@ export interface ImportRun {
   keepHtml: boolean;
   /** Items the source modified before this UTC time (`YYYY-MM-DD HH:MM:SS`) are left as they are. */
   since?: string;
+  /** The fields the calendar declares: copied from source items that have keys of those names. */
+  fields: HostFields;
   /** The rules and index of recurring events here (the calendar's default recurrence options). */
   series: SeriesService;
   /** Side-loads featured images; absent: images are not copied. */

@@ -5,11 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { field } from '../../src/fields/declare.js';
 import { createCalendar } from '../../src/calendar.js';
-import { DIALECTS, testCalendar, type TestCalendar } from '../helpers/harness.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importSite } from '../../src/index.js';
+import { DIALECTS, requester, testCalendar, type TestCalendar } from '../helpers/harness.js';
+import { httpCalendar } from '../helpers/http.js';
 
 const FIELDS = {
   events: {
-    capacity: field({ type: z.number().int().min(0).max(100000), filterable: true, description: { en: 'Seats.', fr: 'Places.' } }),
+    capacity: field({ type: z.number().int().min(0).max(100000), filterable: true, ical: true, description: { en: 'Seats.', fr: 'Places.' } }),
     dress_code: field({ type: z.string().max(40), default: 'none' }),
   },
   venues: { wheelchair_access: field({ type: z.boolean(), filterable: true }) },
@@ -81,6 +86,21 @@ describe.each(DIALECTS)('host fields on $name', ({ url }) => {
     expect(list.body.categories.find((c: { id: number }) => c.id === res.body.id).color).toBe('#ff0000');
   });
 
+  it('shows them in the change feed and, where marked, in the iCalendar feed', async () => {
+    // A token for now, then the change that follows it.
+    const now = await t.request('GET', '/changes', { as: 'admin' });
+    const created = await event('Feed me', { capacity: 55 });
+    const page = await t.request('GET', '/changes', { as: 'admin', query: { sync_token: now.body.next_sync_token } });
+    expect(page.status).toBe(200);
+    const change = page.body.changes.find((c: { id: number }) => c.id === created.body.id);
+    expect(change?.item).toMatchObject({ capacity: 55, dress_code: 'none' });
+    const file = await t.request('GET', `/ics/events/${created.body.id}`);
+    expect(file.text).toContain('X-CALENDAR-CAPACITY:55');
+    expect(file.text).not.toContain('X-CALENDAR-DRESS-CODE');
+    const feed = await t.request('GET', '/ics/events', { query: { start_date: '2031-05-01', end_date: '2031-05-31' } });
+    expect(feed.text).toContain('X-CALENDAR-CAPACITY:55');
+  });
+
   it('lists the fields in the index and both /doc modes, described in the request language', async () => {
     const index = await t.request('GET', '/', {});
     const post = index.body.routes[`/${t.ns}/events`].endpoints.find((e: { methods: string[] }) => e.methods.includes('POST'));
@@ -93,6 +113,43 @@ describe.each(DIALECTS)('host fields on $name', ({ url }) => {
     const complete = await t.request('GET', '/doc/complete');
     expect(complete.body.components.schemas.Event.properties.capacity).toMatchObject({ type: 'integer' });
   });
+});
+
+describe('importing fields from a site running this library with the same declarations', () => {
+  it('copies the values it shows, checked by the declarations', async () => {
+    const source = await httpCalendar(':memory:', { fields: FIELDS });
+    const dir = mkdtempSync(join(tmpdir(), 'calendar-fields-import-'));
+    try {
+      const made = await source.request('POST', '/events', {
+        as: 'admin',
+        json: {
+          title: 'Gala',
+          start_date: '2031-06-01 20:00:00',
+          end_date: '2031-06-01 23:00:00',
+          status: 'publish',
+          capacity: 300,
+          venue: { venue: 'Ballroom', wheelchair_access: true },
+        },
+      });
+      expect(made.status, made.text).toBe(201);
+      const db = join(dir, 'target.sqlite');
+      // The target declares capacity with a lower bound than the source's value: refused, reported.
+      const target = { ...FIELDS, events: { ...FIELDS.events, capacity: field({ type: z.number().int().max(100) }) } };
+      const report = await importSite(
+        { db },
+        { root: `${source.origin}/wp-json`, authorization: 'Bearer user-admin', requestsPerSecond: 1000, fields: target },
+      );
+      expect(report.kinds.event.created).toBe(1);
+      expect(report.kinds.event.altered).toEqual([expect.objectContaining({ field: 'capacity', from: '300' })]);
+      const calendar = createCalendar({ db, fields: target });
+      const res = await requester(calendar)('GET', '/events', { query: { start_date: '2031-06-01', end_date: '2031-06-30' } });
+      expect(res.body.events[0]).toMatchObject({ title: 'Gala', capacity: null, dress_code: 'none', venue: { venue: 'Ballroom', wheelchair_access: true } });
+      await calendar.close();
+    } finally {
+      await source.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('declaring fields', () => {

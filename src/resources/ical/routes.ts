@@ -129,6 +129,7 @@ async function seriesVevents(ctx: RequestContext, seriesId: number, version: str
     domain,
     protected: !!row.password,
     cancelled: false,
+    fields: ctx.services.fields.icalNames,
     recurrence: { seriesId, zone: times.zone, rules, years },
   });
   if (written) out.push(written);
@@ -141,6 +142,7 @@ async function seriesVevents(ctx: RequestContext, seriesId: number, version: str
         domain,
         protected: !!r.password,
         cancelled: false,
+        fields: ctx.services.fields.icalNames,
         recurrence: { seriesId, zone: times.zone, recurrenceId: r.occurrence.originalStart, years },
       });
       if (part) out.push(part);
@@ -171,7 +173,7 @@ function eventFile(bySlug: boolean) {
         };
       });
     }
-    const written = vevent(eventOf(json), { domain: domainOf(ctx), protected: !!row.password, cancelled: false });
+    const written = vevent(eventOf(json), { domain: domainOf(ctx), protected: !!row.password, cancelled: false, fields: ctx.services.fields.icalNames });
     const body = await calendarBytes({ name: written?.summary || name, refreshMinutes: ctx.options.ical.refreshMinutes }, written ? [written] : []);
     return { body, headers: fileHeaders(name) };
   };

@@ -52,7 +52,11 @@ export class IcalService {
   readonly #written = new VersionedItems<Vevent>({ maxSize: WRITTEN_BYTES, sizeOf: (v) => v.bytes.length + 64 });
   readonly #files = new VersionedItems<FeedFile>({ maxSize: FEED_BYTES, sizeOf: (f) => f.body.length + 256 });
 
-  constructor(private readonly events: EventService) {}
+  constructor(
+    private readonly events: EventService,
+    /** The event fields written as `X-CALENDAR-…` (`HostFields.icalNames`). */
+    private readonly fields: readonly string[] = [],
+  ) {}
 
   /**
    * A calendar file as `write` makes it, kept per store version under `key` (what decides its
@@ -86,7 +90,7 @@ export class IcalService {
         if (rendered === undefined) return;
         // What the archive shows the caller of a locked event: the same redaction.
         const event = entry.redacted ? redact(eventOf(rendered)) : eventOf(rendered);
-        const written = vevent(event, { domain: view.domain, protected: !!entry.key.password, cancelled: entry.cancelled });
+        const written = vevent(event, { domain: view.domain, protected: !!entry.key.password, cancelled: entry.cancelled, fields: this.fields });
         if (!written) return;
         fresh.set(entry, written);
         if (version !== undefined) this.#written.set(version, keyOf(entry), written);
