@@ -28,6 +28,9 @@ export type {
   TagList,
   ApiErrorJson,
   ResponseTypes,
+  WrittenVenue,
+  WrittenOrganizer,
+  Deleted,
 } from './schemas/types.js';
 export { verifyWebhook, signWebhook, type VerifyOptions } from './webhooks/signature.js';
 export type { WebhookEndpoint, WebhookOptions, WebhookPayload } from './webhooks/deliverer.js';

@@ -45,3 +45,18 @@ export type CategoryList = ResponseTypes['CategoryList'];
 export type TagList = ResponseTypes['TagList'];
 /** An error answer: `{code, message, data: {status, …}}`. */
 export type ApiErrorJson = ResponseTypes['Error'];
+
+/**
+ * A venue as a write (create, update) answers it: its writer may edit it, so its name is
+ * shown even when the venue is password-protected (a reader without the password gets `[]`).
+ */
+export type WrittenVenue = Omit<Venue, 'venue'> & { venue: string };
+/** An organizer as a write answers it: its name is shown, as for {@link WrittenVenue}. */
+export type WrittenOrganizer = Omit<Organizer, 'organizer'> & { organizer: string };
+
+/**
+ * What deleting an event, venue or organizer answers, told apart by `deleted`: the item as
+ * moved to the trash (no `deleted` key), or with `force`, `{ deleted: true, previous }` (the
+ * item as it was). `if (answer.deleted) answer.previous.id; else answer.status // 'trash'`.
+ */
+export type Deleted<T> = (T & { deleted?: false }) | { deleted: true; previous: T };

@@ -32,13 +32,16 @@ function mutation<I, O>(calendar: Pick<Calendar, 'call'>, op: Operation<I>) {
 const FORCE = { force: { type: 'boolean', required: false, plain: false } } as const;
 const single = (collection: string) => [`/${collection}/(?P<id>\\d+)`, `/${collection}/by-slug/(?P<slug>[^/]+)`];
 
-/** list/get/create/update/delete of a post collection (events, venues, organizers). */
-function postProcedures<K extends string, Item, ListI, GetI, CreateI, UpdateI, DeleteI>(calendar: Pick<Calendar, 'call'>, collection: K) {
+/**
+ * list/get/create/update/delete of a post collection (events, venues, organizers); `Written` is
+ * the item as its writer sees it (a venue's or organizer's name shown even when protected).
+ */
+function postProcedures<K extends string, Item, ListI, GetI, CreateI, UpdateI, DeleteI, Written = Item>(calendar: Pick<Calendar, 'call'>, collection: K) {
   return t.router({
     list: query<ListI, T.Archive<K, Item>>(calendar, operation('GET', [`/${collection}`])),
     get: query<GetI, Item>(calendar, operation('GET', single(collection))),
-    create: mutation<CreateI, Item>(calendar, operation('POST', [`/${collection}`])),
-    update: mutation<UpdateI, Item>(calendar, operation('PATCH', single(collection))),
+    create: mutation<CreateI, Written>(calendar, operation('POST', [`/${collection}`])),
+    update: mutation<UpdateI, Written>(calendar, operation('PATCH', single(collection))),
     delete: mutation<DeleteI, T.Deleted<Item>>(calendar, operation('DELETE', single(collection), FORCE)),
   });
 }
@@ -47,11 +50,11 @@ function postProcedures<K extends string, Item, ListI, GetI, CreateI, UpdateI, D
 function termProcedures<K extends string, ListI, CreateI, UpdateI>(calendar: Pick<Calendar, 'call'>, collection: K) {
   const item = [`/${collection}/(?P<id>\\d+)`];
   return t.router({
-    list: query<ListI, T.Archive<K, T.TermJson>>(calendar, operation('GET', [`/${collection}`])),
-    get: query<T.TermKeyInput, T.TermJson>(calendar, operation('GET', item)),
-    create: mutation<CreateI, T.TermJson>(calendar, operation('POST', [`/${collection}`])),
-    update: mutation<UpdateI, T.TermJson>(calendar, operation('PATCH', item)),
-    delete: mutation<T.TermKeyInput, T.TermJson>(calendar, operation('DELETE', item)),
+    list: query<ListI, T.Archive<K, T.Term>>(calendar, operation('GET', [`/${collection}`])),
+    get: query<T.TermKeyInput, T.Term>(calendar, operation('GET', item)),
+    create: mutation<CreateI, T.Term>(calendar, operation('POST', [`/${collection}`])),
+    update: mutation<UpdateI, T.Term>(calendar, operation('PATCH', item)),
+    delete: mutation<T.TermKeyInput, T.Term>(calendar, operation('DELETE', item)),
   });
 }
 
@@ -75,24 +78,25 @@ export function createCalendarRouter(calendar: Pick<Calendar, 'call'>) {
       feed: query<T.IcalFeedInput, string>(calendar, operation('GET', ['/ics/events'])),
       event: query<T.IcalEventInput, string>(calendar, operation('GET', ['/ics/events/(?P<id>\\d+)', '/ics/events/by-slug/(?P<slug>[^/]+)'])),
     }),
-    events: postProcedures<'events', T.EventJson, T.EventListInput, T.EventGetInput, T.EventCreateInput, T.EventUpdateInput, T.EventDeleteInput>(
+    events: postProcedures<'events', T.CalendarEvent, T.EventListInput, T.EventGetInput, T.EventCreateInput, T.EventUpdateInput, T.EventDeleteInput>(
       calendar,
       'events',
     ),
     // The occurrences of a recurring event, by its id or one of its occurrences'.
-    occurrences: query<T.OccurrencesInput, T.Archive<'events', T.EventJson>>(calendar, operation('GET', ['/events/(?P<id>\\d+)/occurrences'])),
-    venues: postProcedures<'venues', T.VenueJson, T.LinkedListInput, T.LinkedGetInput, T.VenueCreateInput, T.VenueUpdateInput, T.LinkedDeleteInput>(
+    occurrences: query<T.OccurrencesInput, T.Archive<'events', T.CalendarEvent>>(calendar, operation('GET', ['/events/(?P<id>\\d+)/occurrences'])),
+    venues: postProcedures<'venues', T.Venue, T.LinkedListInput, T.LinkedGetInput, T.VenueCreateInput, T.VenueUpdateInput, T.LinkedDeleteInput, T.WrittenVenue>(
       calendar,
       'venues',
     ),
     organizers: postProcedures<
       'organizers',
-      T.OrganizerJson,
+      T.Organizer,
       T.LinkedListInput,
       T.LinkedGetInput,
       T.OrganizerCreateInput,
       T.OrganizerUpdateInput,
-      T.LinkedDeleteInput
+      T.LinkedDeleteInput,
+      T.WrittenOrganizer
     >(calendar, 'organizers'),
     categories: termProcedures<'categories', T.CategoryListInput, T.CategoryCreateInput, T.CategoryUpdateInput>(calendar, 'categories'),
     tags: termProcedures<'tags', T.TagListInput, T.TagCreateInput, T.TagUpdateInput>(calendar, 'tags'),

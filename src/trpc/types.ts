@@ -6,7 +6,6 @@ import type { changeFeedArgs } from '../resources/changes/args.js';
 import type { eventFileArgs, eventFileBySlugArgs, feedArgs } from '../resources/ical/args.js';
 import type { FeedChange } from '../resources/changes/routes.js';
 import type { ArgsInput } from './inputs.js';
-import type { CalendarEvent, Organizer, Term, Venue } from '../schemas/types.js';
 
 // Input types are computed from the argument declarations the routes use; the router
 // builds the runtime schemas from the routes themselves (test/trpc.test.ts checks that
@@ -79,12 +78,8 @@ export type IcalEventInput = ArgsInput<typeof eventFileArgs> | ArgsInput<typeof 
 /** Any JSON object of the API (the items, envelopes and errors it answers with). */
 export type JsonObject = Record<string, unknown>;
 
-/** The JSON the procedures answer, under the names this entry first gave them (`CalendarEvent`, … in the main entry). */
-export type EventJson = CalendarEvent;
-export type VenueJson = Venue;
-export type OrganizerJson = Organizer;
-/** A category or tag. */
-export type TermJson = Term;
+// The JSON the procedures answer has the main entry's types, named the same here.
+export type { CalendarEvent, Venue, Organizer, Term, WrittenVenue, WrittenOrganizer, Deleted } from '../schemas/types.js';
 
 /** An archive envelope: the page's items under their collection key, with totals and paging URLs. */
 export type Archive<K extends string, T> = { [P in K]: T[] } & {
@@ -94,6 +89,3 @@ export type Archive<K extends string, T> = { [P in K]: T[] } & {
   next_rest_url?: string;
   previous_rest_url?: string;
 };
-
-/** A delete answer: the trashed item, or `{deleted, previous}` with `force`. */
-export type Deleted<T> = T | { deleted: true; previous: T };
