@@ -9,6 +9,7 @@ import type { User } from './auth/capabilities.js';
 import { rootIndex } from './resources/index/root.js';
 import { ROUTES } from './resources/registry.js';
 import { routesWithFields } from './resources/fields.js';
+import { withHostRoutes } from './http/host-routes.js';
 import { createServices, type Services } from './resources/services.js';
 import { connectDatabase } from './store/connect.js';
 import { Store } from './resources/store.js';
@@ -103,7 +104,7 @@ function notMigrated(pending: string[]): ApiError {
 /** Creates a calendar over a database (a Kysely instance, or a connection string). */
 export function createCalendar(options: CalendarOptions): Calendar {
   const resolved = resolveOptions(options);
-  const routes = routesWithFields(ROUTES, resolved.fields);
+  const routes = routesWithFields(withHostRoutes(ROUTES, resolved.hostRoutes), resolved.fields);
   const ownsDb = typeof options.db === 'string';
   const raw: Promise<Kysely<unknown>> = typeof options.db === 'string' ? connectDatabase(options.db) : Promise.resolve(options.db as Kysely<unknown>);
   // A replica that does not answer is skipped sooner than the primary is given up on.

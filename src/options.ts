@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Route } from './http/context.js';
 import { FieldRegistry } from './fields/registry.js';
 import type { FieldsOption } from './fields/declare.js';
 import type { User } from './auth/capabilities.js';
@@ -84,6 +85,11 @@ export interface CalendarOptions {
    * fields"): validated on writes, stored, shown in items, filterable, in the index and `/doc`.
    */
   fields?: FieldsOption;
+  /**
+   * The host's own routes inside the namespace, made with `calendarRoute()` (README "Extending:
+   * routes"): checked, permitted and answered like the calendar's, listed in the index and `/doc`.
+   */
+  routes?: readonly Route[];
   /** Extra or overriding description dictionaries by locale. */
   dictionaries?: Record<string, Dictionary>;
   /** Bounds on what one request can make the calendar do (README "Limits"). */
@@ -192,6 +198,7 @@ const OPTION_SHAPES: ShapesOf<CalendarOptions> = {
   getUser: aFunction('a function (request) => user or null (or a promise of one)'),
   userExists: aFunction('a function (id) => true or false (or a promise of one)'),
   strictAuthor: checkedLater,
+  routes: aList(checkedLater, 'a list of routes made with calendarRoute()'),
   fields: aRecord('an object of field declarations by collection, such as { events: { capacity: field({ type: z.number().int() }) } }'),
   dictionaries: aRecord('an object of dictionaries by locale'),
   // The limits are the keys of their defaults.
@@ -296,6 +303,8 @@ export interface ResolvedOptions {
   strictAuthor: boolean;
   /** The host's fields, resolved. */
   fields: FieldRegistry;
+  /** The host's routes (`routes`). */
+  hostRoutes: readonly Route[];
   dictionaries: Record<string, Dictionary>;
   limits: Limits;
   onError: (error: unknown) => void;
@@ -378,6 +387,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     userExists: o.userExists ?? ((id) => Number.isInteger(id) && id > 0),
     strictAuthor: flag('strictAuthor', o.strictAuthor ?? false),
     fields: new FieldRegistry(o.fields),
+    hostRoutes: o.routes ?? [],
     dictionaries: o.dictionaries ?? {},
     limits: resolveLimits(o.limits),
     onError,

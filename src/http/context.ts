@@ -5,6 +5,7 @@
  * by augmenting these interfaces from above (`resources/services.ts`, `options.ts`), as Fastify
  * and Hono let apps augment their context: layers point down (README "Architecture").
  */
+import type { Description } from '../i18n/index.js';
 import type { Args, ParamsOf } from '../args/arg.js';
 import type { Principal, User } from '../auth/capabilities.js';
 import type { Dictionary } from '../i18n/en.js';
@@ -168,4 +169,6 @@ export interface Route {
    * they are checked against state a client carries from another node (a sync token).
    */
   primaryOnly?: boolean;
+  /** A route the host added (`http/host-routes.ts`), with what `/doc` says of it. */
+  host?: { description?: Description };
 }

@@ -8,7 +8,7 @@ import { isDescriptionKey } from '../../i18n/index.js';
 import { writeSchema, type JsonObject } from '../../schemas/json-schema.js';
 import { SCHEMAS, type Field } from '../../schemas/responses.js';
 import type { Resource } from '../resource.js';
-import { API_VERSION, endpointOf, openApiPath, parameters, resourceOf, translator, type Translate } from './openapi.js';
+import { API_VERSION, endpointOf, hostPathItem, openApiPath, parameters, resourceOf, translator, type Translate } from './openapi.js';
 import { CALENDAR_CONTENT, DOC_RESPONSES, additionResponses, isDocPattern, type ResponsesDoc } from './resources.js';
 
 // The complete document: what a client generator needs to call every operation. Same paths
@@ -77,6 +77,7 @@ function responses(docs: ResponsesDoc, t: Translate, schemas?: { item: string; l
 /** The operations of one path; request body schemas are added to `bodies` the first time a route needs them. */
 function pathItem(route: Route, resources: readonly Resource[], bodies: Record<string, JsonObject>, t: Translate): JsonObject {
   if (isDocPattern(route.pattern)) return { get: { responses: responses(DOC_RESPONSES, t) } };
+  if (route.host) return hostPathItem(route, t, (args) => ({ content: { 'application/json': { schema: bodySchema(args, t) } } }));
   const addition = additionResponses(route.pattern);
   if (addition)
     return {

@@ -125,9 +125,35 @@ export function resourceOf(route: Route, resources: readonly Resource[]): Resour
   return resource;
 }
 
+/** What `/doc` says a host route answers: whatever its handler gives. */
+const HOST_RESPONSE = { en: "The route's answer." };
+
+/**
+ * The operations of a host's route (`http/host-routes.ts`): each verb's parameters (a read's in
+ * the query, a write's in the body), its description, and an answer the document cannot know more of.
+ */
+export function hostPathItem(route: Route, t: Translate, body: (args: Args<RequestContext>) => JsonObject): JsonObject {
+  const out: JsonObject = {};
+  const description = route.host?.description ? { description: t(route.host.description) } : {};
+  for (const e of route.endpoints) {
+    for (const method of e.methods) {
+      const reads = method === 'GET' || method === 'DELETE';
+      const operation: JsonObject = { ...description, parameters: parameters(reads ? e.args : pathArgs(e.args), t, { additions: true }) };
+      if (!reads) operation.requestBody = body(e.args);
+      operation.responses = { 200: { description: t(HOST_RESPONSE) } };
+      out[method.toLowerCase()] = operation;
+    }
+  }
+  return out;
+}
+
+/** The path parameters among `args` (a write's others go in its body). */
+const pathArgs = (args: Args<RequestContext>): Args<RequestContext> => Object.fromEntries(Object.entries(args).filter(([, a]) => a.in === 'path'));
+
 /** The operations of one path: `get` for archives; `get`, `post`, `delete` for single items. */
 function pathItem(route: Route, routes: readonly Route[], resources: readonly Resource[], t: Translate): JsonObject {
   if (isDocPattern(route.pattern)) return { get: { responses: responses(DOC_RESPONSES, t) } };
+  if (route.host) return hostPathItem(route, t, (args) => requestBody(args, t));
   const addition = additionResponses(route.pattern);
   if (addition) return { get: { parameters: parameters(endpointOf(route, 'GET').args, t), responses: responses(addition, t) } };
   const resource = resourceOf(route, resources);
