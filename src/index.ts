@@ -1,5 +1,9 @@
 export { createCalendar, ROUTES, type Calendar, type CallOptions, type CallResult } from './calendar.js';
 export type { CalendarOptions, ResolvedOptions } from './options.js';
+export { field, type FieldDeclaration, type FieldsOption, type FieldValues } from './fields/declare.js';
+export { calendarRoute, type HostRouteDeclaration, type HostEndpoint } from './http/host-routes.js';
+export { arg, type Arg, type ArgDoc } from './args/arg.js';
+export type { RequestContext, HandlerContext, Reply } from './http/context.js';
 export type { CorsOptions } from './http/cors.js';
 export type { CsrfOptions } from './http/csrf.js';
 export type { Limits } from './http/limits.js';
