@@ -70,8 +70,8 @@ function chosen(root: string, index: { namespaces: string[]; routes?: Record<str
   throw new NotAnEventsApi(`${root} serves several events APIs (${found.join(', ')}): ${advice(found)}`, `${root}/`);
 }
 
-/** Why an answer is not an index, in a few words for a message. */
-function failure(e: unknown): string {
+/** What went wrong reading the source, for a message; anything else than the source failing is thrown on. */
+function sourceFailure(e: unknown): string {
   if (e instanceof SourceError) return e.message;
   throw e;
 }
@@ -100,18 +100,19 @@ export async function discoverSource(options: SourceOptions): Promise<SourceSite
       why = `GET ${root}/ answered no REST index`;
     } catch (e) {
       if (e instanceof NotAnEventsApi) throw e;
-      why = failure(e);
+      why = sourceFailure(e);
       // A web page where the index should be: most often the site's address given for its REST root.
       if (e instanceof SourceError && e.status === 200) why += ` (a web page: a WordPress site's REST root is ${root}/wp-json)`;
     }
     const namespace = given ?? ORIGINAL_NAMESPACE;
     try {
       const { body } = await source.fromRoot(`/${namespace}`);
+      // Whether it is WordPress cannot be told: its collections are tried, as before indexes were read.
       if (typeof body === 'object' && body !== null && 'namespace' in body && body.namespace === namespace)
         return { namespace, wordpress: true, detected: false };
       throw new NotAnEventsApi(`${root}/${namespace} is not the index of an events API`, `${root}/${namespace}`);
     } catch (e) {
-      const more = e instanceof NotAnEventsApi ? e.message : failure(e);
+      const more = e instanceof NotAnEventsApi ? e.message : sourceFailure(e);
       throw new NotAnEventsApi(`${root} does not answer as an events API: ${why}, and ${more}; ${advice([])} (and its namespace)`, `${root}/`);
     }
   } finally {

@@ -1,11 +1,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSite } from '../../src/index.js';
 import { httpCalendar, type HttpCalendar } from '../helpers/http.js';
 import { buildCli, lines, type BuiltCli } from '../cli/run-cli.js';
-import { json, site } from './hostile-source.js';
+import { archivePage, hostileSource, json, site, sourceEvent } from './hostile-source.js';
 
 // Issue 31, trap 5: `import` assumed the original's namespace. Against this library (namespace
 // calendar/events/v1 by default) it failed with a bare "404 from …/tribe/events/v1/categories"
@@ -92,6 +93,25 @@ describe('import: the source namespace and kind, from its REST index', () => {
     expect(lines(base.stderr)).toEqual([
       `calendar-events-rest: ${source.origin}/wp-json/calendar/events/v1 is the calendar/events/v1 API, not a REST root: import from ${source.origin}/wp-json`,
     ]);
+  }, 60_000);
+
+  it('checks a site that hides its REST index through the namespace’s own index, and reads it as WordPress', async () => {
+    const missing = (res: ServerResponse) => json(res, 404, { code: 'rest_no_route', message: 'No route.', data: { status: 404 } });
+    const hidden = await hostileSource(
+      { events: (res) => json(res, 200, archivePage('events', [sourceEvent(7)])) },
+      {
+        '/wp-json/': missing,
+        '/wp-json/tribe/events/v1': (res) => json(res, 200, { namespace: 'tribe/events/v1', routes: {} }),
+      },
+    );
+    try {
+      const report = await importSite({ db: join(dir, 'hidden.sqlite') }, { root: hidden.root, requestsPerSecond: 1000, images: false });
+      expect(report.kinds.event).toMatchObject({ created: 1 });
+      // Its own collections were asked for (missing here, as on a site without the block editor).
+      expect(hidden.asked.some((u) => u.pathname === '/wp-json/wp/v2/tribe_events')).toBe(true);
+    } finally {
+      await hidden.close();
+    }
   }, 60_000);
 
   it('importSite finds the namespace too, and leaves the target unmigrated when the source has no events API', async () => {
