@@ -148,7 +148,8 @@ export async function runImport(o: ImportCommandOptions): Promise<number> {
     throw e;
   });
   // Said when it is not the original's, which the user may not have expected.
-  if (site.detected && site.namespace !== ORIGINAL_NAMESPACE) printNote(`reading ${o.source.replace(/\/+$/, '')}/${site.namespace} (the events API its index lists; --namespace to choose)`);
+  if (site.detected && site.namespace !== ORIGINAL_NAMESPACE)
+    printNote(`reading ${o.source.replace(/\/+$/, '')}/${site.namespace} (the events API its index lists; --namespace to choose)`);
   const report = await withDatabase(o.db, async (conn) => {
     if (o.dryRun) {
       const { pending } = await migrationStatus(conn, o.tablePrefix);
