@@ -17,6 +17,7 @@ import { dropStore, migrateStore } from './store/index.js';
 import { migrationStatus, type MigrationStatus } from './store/migrate.js';
 import { isDatabaseUnavailable } from './store/unavailable.js';
 import { ApiError } from './http/errors.js';
+import { ChangeEvents, type ChangeListener, type Unsubscribe } from './hooks/change-events.js';
 
 /** The routes of the API, in upstream registration order (`resources/registry.ts`). */
 export { ROUTES };
@@ -54,7 +55,12 @@ export interface Calendar {
    * index also slides `horizonMonths` ahead by itself, once a day.
    */
   extendOccurrences(until: Date): Promise<number>;
-  /** Closes the database connection if the calendar opened it. */
+  /**
+   * Listens to every committed change, whichever instance sharing the database made it, from
+   * now on (README "Extending: hooks, change events, roles"); the function returned stops it.
+   */
+  on(event: 'change', listener: ChangeListener): Unsubscribe;
+  /** Closes the database connection if the calendar opened it, and stops change listeners. */
   close(): Promise<void>;
   readonly options: ResolvedOptions;
 }
@@ -121,6 +127,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
     deliverer.start();
   };
   let opened: Store | undefined;
+  const changeEvents = new ChangeEvents(async () => (await ready()).services.changes, resolved.changes.pollMs, resolved.onError);
   /** The pipeline over one node's store, with services and kept answers of its own (bound to that node's version). */
   const nodeCore = (store: Store, version: () => Promise<string | undefined>): Core => ({
     options: resolved,
@@ -132,7 +139,11 @@ export function createCalendar(options: CalendarOptions): Calendar {
   });
   // Built once, on first use: connecting may be asynchronous (driver import).
   const core: Promise<Core> = raw.then((db) => {
-    const store = Store.open(db, resolved.tablePrefix, resolved.changes.retentionMs);
+    // Once a write committed: the host's afterChange hooks, then this instance's listeners at once.
+    const store = Store.open(db, resolved.tablePrefix, resolved.changes.retentionMs, async (changes) => {
+      await resolved.hooks.committed(changes);
+      changeEvents.kick();
+    });
     opened = store;
     startWebhooks(store);
     const built = nodeCore(store, () => store.version());
@@ -298,8 +309,13 @@ export function createCalendar(options: CalendarOptions): Calendar {
     },
     services: async () => (await core).services,
     extendOccurrences: async (until) => (await ready()).services.horizon.extend(until),
+    on: (event, listener) => {
+      if (event !== 'change') throw new TypeError(`calendar-events-rest: calendar.on takes 'change', not ${JSON.stringify(event)}`);
+      return changeEvents.on(listener);
+    },
     close: async () => {
       closed = true;
+      await changeEvents.stop();
       await deliverer?.stop();
       await (await core.catch(() => undefined))?.services.horizon.stop();
       // A connection that never opened (a missing driver) has nothing to close.

@@ -11,6 +11,22 @@ export type { CoreRequest, CoreResponse, Headers } from './http/types.js';
 export { ApiError } from './http/errors.js';
 export { ROLES, isRole, roleCapabilities, toPrincipal, can, has, type User, type Role, type Principal } from './auth/capabilities.js';
 export { bearerTokens, type BearerTokenAuth } from './auth/bearer-tokens.js';
+export type { RoleDefinition, RolesOption } from './auth/roles.js';
+export { HookError } from './hooks/types.js';
+export type {
+  HooksOption,
+  KindHooks,
+  HookKind,
+  HookItems,
+  BeforeChangeArgs,
+  AfterChangeArgs,
+  AfterReadHook,
+  ReadItem,
+  StoredItem,
+  WriteInput,
+  WriteOperation,
+} from './hooks/types.js';
+export type { ChangeEvent, ChangeListener, Unsubscribe } from './hooks/change-events.js';
 export { connectDatabase } from './store/connect.js';
 export type { MigrationStatus } from './store/migrate.js';
 export type { Database } from './store/database.js';

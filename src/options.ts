@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Route } from './http/context.js';
 import { FieldRegistry } from './fields/registry.js';
 import type { FieldsOption } from './fields/declare.js';
-import type { User } from './auth/capabilities.js';
+import type { RoleGrants, User } from './auth/capabilities.js';
 import type { CoreRequest } from './http/types.js';
 import type { CorsOptions, CorsPolicy } from './http/cors.js';
 import type { CsrfGuard, CsrfOptions } from './http/csrf.js';
@@ -16,13 +16,15 @@ import { invalidOption } from './option-error.js';
 import { aFlag, aFunction, aList, anObject, aRecord, aText, checkedLater, checkShapes, either, isRecord, type ShapesOf } from './options-shape.js';
 import { DEFAULT_LIMITS } from './http/limits.js';
 import { resolvePermalinks, type Permalinks } from './http/permalinks.js';
-import { ROLES } from './auth/capabilities.js';
 import { databaseTarget } from './store/connect.js';
 import { POSITION_HEADER } from './store/lsn.js';
 import type { ReplicationOptions } from './replication/router.js';
 import type { ResolvedWebhooks, WebhookEndpoint, WebhookOptions } from './webhooks/deliverer.js';
 import { resolveWebhooks } from './webhooks/options.js';
 import type { RecurrenceOptions } from './recurrence/series.js';
+import { CalendarHooks } from './hooks/calendar-hooks.js';
+import type { HooksOption } from './hooks/types.js';
+import { resolveRoles, type RoleTable, type RolesOption } from './auth/roles.js';
 
 export type { RecurrenceOptions } from './recurrence/series.js';
 
@@ -90,6 +92,17 @@ export interface CalendarOptions {
    * routes"): checked, permitted and answered like the calendar's, listed in the index and `/doc`.
    */
   routes?: readonly Route[];
+  /**
+   * The host's hooks, by kind (README "Extending: hooks, change events, roles"): `beforeChange`
+   * inside a write's transaction (may change the input, or refuse with a `HookError`),
+   * `afterChange` once per committed change, `afterRead` on every item rendered for a viewer.
+   */
+  hooks?: HooksOption;
+  /**
+   * The host's own roles and the capabilities each grants: a list, or a role's grants changed
+   * (`{ inherits: 'editor', add: [...], remove: [...] }`). A user's `roles` may name them.
+   */
+  roles?: RolesOption;
   /** Extra or overriding description dictionaries by locale. */
   dictionaries?: Record<string, Dictionary>;
   /** Bounds on what one request can make the calendar do (README "Limits"). */
@@ -128,10 +141,11 @@ export interface CalendarOptions {
    */
   recurrence?: Partial<RecurrenceOptions>;
   /**
-   * The change log behind `GET /changes` and webhooks: entries older than `retentionDays`
-   * (default 30) are pruned, and a sync token from before them answers 410.
+   * The change log behind `GET /changes`, webhooks and `calendar.on('change')`: entries older
+   * than `retentionDays` (default 30) are pruned, and a sync token from before them answers 410;
+   * change listeners look at the log every `pollMs` (default 1000) for other instances' writes.
    */
-  changes?: { retentionDays?: number };
+  changes?: { retentionDays?: number; pollMs?: number };
   /**
    * Receivers told of every change (README "Webhooks"): signed JSON POSTs, delivered at least
    * once and in order, from the change log.
@@ -200,6 +214,8 @@ const OPTION_SHAPES: ShapesOf<CalendarOptions> = {
   strictAuthor: checkedLater,
   routes: aList(checkedLater, 'a list of routes made with calendarRoute()'),
   fields: aRecord('an object of field declarations by collection, such as { events: { capacity: field({ type: z.number().int() }) } }'),
+  hooks: aRecord('an object of hooks by collection, such as { events: { beforeChange, afterChange, afterRead } }'),
+  roles: aRecord("an object of roles, such as { manager: { inherits: 'editor', add: ['manage_categories'] } }"),
   dictionaries: aRecord('an object of dictionaries by locale'),
   // The limits are the keys of their defaults.
   limits: ofKeys(DEFAULT_LIMITS, 'an object of limits such as { bodyBytes: 1048576 }'),
@@ -226,7 +242,10 @@ const OPTION_SHAPES: ShapesOf<CalendarOptions> = {
     } satisfies ShapesOf<RecurrenceOptions>,
     'an object of recurrence settings',
   ),
-  changes: anObject({ retentionDays: checkedLater } satisfies ShapesOf<CalendarOptions['changes']>, 'an object { retentionDays }'),
+  changes: anObject(
+    { retentionDays: checkedLater, pollMs: checkedLater } satisfies ShapesOf<CalendarOptions['changes']>,
+    'an object { retentionDays, pollMs }',
+  ),
   webhooks: anObject(
     {
       endpoints: aList(
@@ -305,12 +324,16 @@ export interface ResolvedOptions {
   fields: FieldRegistry;
   /** The host's routes (`routes`). */
   hostRoutes: readonly Route[];
+  /** The host's hooks, checked. */
+  hooks: CalendarHooks;
+  /** The built-in roles and the host's, with their capabilities. */
+  roles: RoleGrants;
   dictionaries: Record<string, Dictionary>;
   limits: Limits;
   onError: (error: unknown) => void;
   responseCache: false | { maxBytes: number };
   httpCache: { maxAge: number };
-  changes: { retentionMs: number };
+  changes: { retentionMs: number; pollMs: number };
   recurrence: RecurrenceOptions;
   ical: { pastDays: number; maxEvents: number; refreshMinutes: number; name?: string };
   webhooks: ResolvedWebhooks | undefined;
@@ -369,6 +392,9 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
   // Clients of other origins send back and read the log position of what they wrote.
   const cors = corsPolicy(o.cors, replicas.length ? [POSITION_HEADER] : []);
   const onError = o.onError ?? ((error) => console.error('[calendar] unexpected error:', error)); // eslint-disable-line no-console -- the documented default of onError is console.error
+  const fields = new FieldRegistry(o.fields);
+  // A declared field's capability is one a host role may grant.
+  const roles = resolveRoles(o.roles, fieldCapabilities(o.fields));
   return {
     replicas,
     replication: {
@@ -386,14 +412,19 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     getUser: o.getUser ?? (() => null),
     userExists: o.userExists ?? ((id) => Number.isInteger(id) && id > 0),
     strictAuthor: flag('strictAuthor', o.strictAuthor ?? false),
-    fields: new FieldRegistry(o.fields),
+    fields,
     hostRoutes: o.routes ?? [],
+    hooks: new CalendarHooks(o.hooks, onError),
+    roles,
     dictionaries: o.dictionaries ?? {},
     limits: resolveLimits(o.limits),
     onError,
     responseCache: o.responseCache === false ? false : { maxBytes: o.responseCache?.maxBytes ?? 16 * 1024 * 1024 },
     httpCache: { maxAge: wholeOrZero('httpCache.maxAge', o.httpCache?.maxAge ?? 0) },
-    changes: { retentionMs: positiveNumber('changes.retentionDays', o.changes?.retentionDays ?? 30) * 86_400_000 },
+    changes: {
+      retentionMs: positiveNumber('changes.retentionDays', o.changes?.retentionDays ?? 30) * 86_400_000,
+      pollMs: positiveWhole('changes.pollMs', o.changes?.pollMs ?? 1000),
+    },
     ical: resolveIcal(o.ical),
     recurrence: resolveRecurrence(o.recurrence),
     webhooks: resolveWebhooks(
@@ -406,7 +437,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     autoMigrate: o.autoMigrate ?? false,
     rootIndex: o.rootIndex ?? true,
     doc,
-    unknownRole: unknownRoleReporter(onError),
+    unknownRole: unknownRoleReporter(onError, roles),
   };
 }
 
@@ -485,14 +516,21 @@ function isKysely(db: unknown): boolean {
 /** Most distinct unknown role names reported, so a host's user table cannot grow the record. */
 const REPORTED_ROLES = 32;
 
-function unknownRoleReporter(onError: (error: unknown) => void): (role: string, user: User) => void {
+/** The capabilities the host's field declarations name. */
+function fieldCapabilities(fields: CalendarOptions['fields']): string[] {
+  return Object.values(fields ?? {}).flatMap((declared) =>
+    Object.values(declared ?? {}).flatMap((d) => (typeof d.capability === 'string' ? [d.capability] : [])),
+  );
+}
+
+function unknownRoleReporter(onError: (error: unknown) => void, roles: RoleTable): (role: string, user: User) => void {
   const reported = new Set<string>();
   return (role, user) => {
     if (reported.has(role) || reported.size >= REPORTED_ROLES) return;
     reported.add(role);
     onError(
       new TypeError(
-        `calendar-events-rest: user ${user.id} has the role ${JSON.stringify(role)}, which grants nothing: the roles are ${ROLES.join(', ')} (give a custom role's rights as \`capabilities\`).`,
+        `calendar-events-rest: user ${user.id} has the role ${JSON.stringify(role)}, which grants nothing: the roles are ${roles.names.join(', ')} (define the host's own in the \`roles\` option, or give a user's rights as \`capabilities\`).`,
       ),
     );
   };

@@ -9,7 +9,8 @@ export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subs
  */
 export interface User {
   id: number;
-  roles?: readonly Role[];
+  /** Built-in roles, or the host's own (the `roles` option). */
+  roles?: readonly (Role | (string & NonNullable<unknown>))[];
   capabilities?: readonly string[];
 }
 
@@ -17,6 +18,14 @@ export interface User {
 export interface Principal {
   id: number;
   capabilities: ReadonlySet<string>;
+  /** The host's user it was made from (what hooks are given). */
+  user?: User;
+}
+
+/** The capabilities of roles beyond the built-in grants (`auth/roles.ts`). */
+export interface RoleGrants {
+  /** A role's capabilities; `undefined` for a role nobody defined. */
+  capabilities(role: string): readonly string[] | undefined;
 }
 
 /** The kinds of post the API writes, named as in the capability suffixes. */
@@ -84,17 +93,19 @@ const ROLE_CAPABILITIES = new Map<Role, string[]>();
 const VIEWER_KEYS = new WeakMap<Principal, string>();
 
 /**
- * Expands a host user into a principal (roles become their capabilities). A role that is not
- * one of {@link ROLES} grants nothing and is reported through `onUnknownRole`.
+ * Expands a host user into a principal (roles become their capabilities, the host's own roles
+ * by `roles`). A role that is neither one of {@link ROLES} nor the host's grants nothing and is
+ * reported through `onUnknownRole`.
  */
-export function toPrincipal(user: User | null | undefined, onUnknownRole?: (role: string, user: User) => void): Principal | null {
+export function toPrincipal(user: User | null | undefined, onUnknownRole?: (role: string, user: User) => void, roles?: RoleGrants): Principal | null {
   if (!user) return null;
   const caps = new Set<string>(user.capabilities ?? []);
   for (const role of user.roles ?? []) {
-    if (!isRole(role)) onUnknownRole?.(role, user);
-    for (const c of roleCapabilities(role)) caps.add(c);
+    const granted = roles ? roles.capabilities(role) : isRole(role) ? roleCapabilities(role) : undefined;
+    if (!granted) onUnknownRole?.(role, user);
+    for (const c of granted ?? []) caps.add(c);
   }
-  const principal = { id: user.id, capabilities: caps };
+  const principal: Principal = { id: user.id, capabilities: caps, user };
   // JSON keeps any role or capability name apart from the next.
   VIEWER_KEYS.set(principal, `${user.id}:r${JSON.stringify([[...new Set(user.roles ?? [])].sort(), [...new Set(user.capabilities ?? [])].sort()])}`);
   return principal;

@@ -73,10 +73,10 @@ export class ChangeLog {
     else if (before.type !== 'created' && type !== 'created') before.type = type;
   }
 
-  /** Writes the changes noted, at the next positions of the log; the transaction's last statement. */
-  async flush(now: Date): Promise<void> {
+  /** Writes the changes noted, at the next positions of the log; the transaction's last statement. The entries written. */
+  async flush(now: Date): Promise<ChangeRow[]> {
     const n = this.#pending.length;
-    if (!n) return;
+    if (!n) return [];
     const take = this.db
       .updateTable('change_sequence')
       .set((eb) => ({ last_seq: eb('last_seq', '+', n) }))
@@ -90,12 +90,11 @@ export class ChangeLog {
       last = Number((await this.db.selectFrom('change_sequence').select('last_seq').where('id', '=', 1).executeTakeFirstOrThrow()).last_seq);
     }
     const at = now.toISOString();
-    await this.db
-      .insertInto('changes')
-      .values(this.#pending.map((p, i) => ({ seq: last - n + 1 + i, kind: p.kind, item_id: p.itemId, change_type: p.type, at_utc: at, scope: p.scope })))
-      .execute();
+    const rows = this.#pending.map((p, i) => ({ seq: last - n + 1 + i, kind: p.kind, item_id: p.itemId, change_type: p.type, at_utc: at, scope: p.scope }));
+    await this.db.insertInto('changes').values(rows).execute();
     this.#pending.length = 0;
     if (Math.floor(last / PRUNE_EVERY) !== Math.floor((last - n) / PRUNE_EVERY)) await this.#prune(now);
+    return rows;
   }
 
   /** Drops the entries older than the retention, and remembers how far (tokens before are expired). */

@@ -7,7 +7,7 @@
  */
 import type { Description } from '../i18n/index.js';
 import type { Args, ParamsOf } from '../args/arg.js';
-import type { Principal, User } from '../auth/capabilities.js';
+import type { Principal, RoleGrants, User } from '../auth/capabilities.js';
 import type { Dictionary } from '../i18n/en.js';
 import type { CorsPolicy } from './cors.js';
 import type { CsrfGuard } from './csrf.js';
@@ -44,6 +44,8 @@ export interface ContextOptions {
   userExists: (id: number) => boolean | Promise<boolean>;
   /** Reports, once per name, a user role that grants nothing. */
   unknownRole: (role: string, user: User) => void;
+  /** What the host's own roles grant (`auth/roles.ts`). */
+  roles: RoleGrants;
   /** Extra or overriding description dictionaries by locale (`/doc`, the index). */
   dictionaries: Record<string, Dictionary>;
   /** Where unexpected errors go. */

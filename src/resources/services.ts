@@ -16,6 +16,7 @@ import type { ChangeLog } from '../changes/log.js';
 import { IcalService } from './ical/service.js';
 import { HostFields } from '../fields/values.js';
 import type { FieldRegistry } from '../fields/registry.js';
+import { NO_HOOKS, type CalendarHooks } from '../hooks/calendar-hooks.js';
 
 /** The business rules of the calendar, by resource. */
 export interface Services {
@@ -54,15 +55,18 @@ export interface ServiceOptions {
   strictAuthor: boolean;
   /** The fields the host declared (`fields/`). */
   fields: FieldRegistry;
+  /** The host's hooks (`hooks/`). */
+  hooks?: CalendarHooks;
 }
 
 /** Builds the services over a store. */
 export function createServices(store: Store, options: ServiceOptions): Services {
   const images = new ImageService(store, options);
   const fields = new HostFields(options.fields);
-  const venues = new LinkedPostService(store, images, venueKind, options.strictAuthor, fields);
-  const organizers = new LinkedPostService(store, images, organizerKind, options.strictAuthor, fields);
-  const terms = new TermService(store, fields);
+  const hooks = options.hooks ?? NO_HOOKS;
+  const venues = new LinkedPostService(store, images, venueKind, options.strictAuthor, fields, hooks);
+  const organizers = new LinkedPostService(store, images, organizerKind, options.strictAuthor, fields, hooks);
+  const terms = new TermService(store, fields, hooks);
   const series = new SeriesService(options.recurrence, options.onError);
   const events = new EventService(store, {
     images,
@@ -74,6 +78,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     series,
     strictAuthor: options.strictAuthor,
     fields,
+    hooks,
   });
   const horizon = new HorizonKeeper(series, (until) => extendIndex(store, series, options.timezone, until, new Date(), options.onError), options.onError);
   return {

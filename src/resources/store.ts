@@ -4,7 +4,7 @@
  * write runs inside it, and the changes it noted are logged as its last step.
  */
 import type { Kysely } from 'kysely';
-import { ChangeLog, DEFAULT_RETENTION_MS } from '../changes/log.js';
+import { ChangeLog, DEFAULT_RETENTION_MS, type ChangeRow } from '../changes/log.js';
 import { FieldStore } from '../fields/store.js';
 import { AttachmentStore } from '../images/queries.js';
 import { PostStore } from '../posts/queries.js';
@@ -20,6 +20,9 @@ import { TermStore } from './terms/store.js';
 // Fields `search` looks in.
 const VENUE_SEARCH = ['posts.title', 'posts.content', 'posts.excerpt', 'd.address', 'd.city', 'd.province', 'd.state', 'd.stateprovince', 'd.zip', 'd.phone'];
 const ORGANIZER_SEARCH = ['posts.title', 'posts.content', 'posts.excerpt', 'd.phone', 'd.email', 'd.website'];
+
+/** Told of the changes a transaction logged, once it committed (`afterChange` hooks, change events). */
+export type CommitListener = (changes: readonly ChangeRow[]) => Promise<void>;
 
 /** Typed Kysely access to the calendar's prefixed tables, by resource. */
 export class Store {
@@ -39,6 +42,7 @@ export class Store {
   private constructor(
     private readonly connection: Connection,
     private readonly retentionMs: number,
+    private readonly committed?: CommitListener,
   ) {
     const { db, dialect } = connection;
     this.changes = new ChangeLog(db, connection.inTransaction, retentionMs, dialect.updateReturning);
@@ -56,8 +60,8 @@ export class Store {
    * A store over a host's (or the helper's) Kysely instance, with its tables prefixed;
    * `changeRetentionMs` is how long the change log keeps its entries.
    */
-  static open(raw: Kysely<unknown>, prefix: string, changeRetentionMs = DEFAULT_RETENTION_MS): Store {
-    return new Store(Connection.open(raw, prefix), changeRetentionMs);
+  static open(raw: Kysely<unknown>, prefix: string, changeRetentionMs = DEFAULT_RETENTION_MS, committed?: CommitListener): Store {
+    return new Store(Connection.open(raw, prefix), changeRetentionMs, committed);
   }
 
   /** The prefixed Kysely instance. */
@@ -90,13 +94,19 @@ export class Store {
     return this.connection.writePosition();
   }
 
-  /** Runs `work` in one transaction, with a store bound to it; the changes it noted are logged last. */
-  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
-    return this.connection.transaction(async (connection) => {
+  /**
+   * Runs `work` in one transaction, with a store bound to it; the changes it noted are logged
+   * last, and told to the commit listener once committed (never for a transaction rolled back).
+   */
+  async transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
+    let logged: readonly ChangeRow[] = [];
+    const result = await this.connection.transaction(async (connection) => {
       const tx = new Store(connection, this.retentionMs);
-      const result = await work(tx);
-      await tx.changes.flush(new Date());
-      return result;
+      const value = await work(tx);
+      logged = await tx.changes.flush(new Date());
+      return value;
     });
+    if (logged.length && this.committed) await this.committed(logged);
+    return result;
   }
 }

@@ -104,14 +104,16 @@ describe('roles', () => {
     const admin = JSON.parse('{"id":3,"roles":["admin"]}') as User;
     for (let i = 0; i < 3; i++) expect((await calendar.call('POST', '/tags', { user: admin, params: { name: `T${i}` } })).status).toBe(403);
     expect(reported).toEqual([
-      'TypeError: calendar-events-rest: user 3 has the role "admin", which grants nothing: the roles are administrator, editor, author, contributor, subscriber (give a custom role\'s rights as `capabilities`).',
+      'TypeError: calendar-events-rest: user 3 has the role "admin", which grants nothing: the roles are administrator, editor, author, contributor, subscriber (define the host\'s own in the `roles` option, or give a user\'s rights as `capabilities`).',
     ]);
     // A name of Object's prototype is no role either (it used to reach the grants table).
     expect((await calendar.call('GET', '/tags', { user: JSON.parse('{"id":4,"roles":["constructor"]}') as User })).status).toBe(200);
     await calendar.close();
   });
 
-  it('roles are typed as the five role names', () => {
-    expectTypeOf<NonNullable<User['roles']>[number]>().toEqualTypeOf<'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber'>();
+  it('roles are typed as the five role names, or a host role (the `roles` option)', () => {
+    expectTypeOf<'editor'>().toMatchTypeOf<NonNullable<User['roles']>[number]>();
+    expectTypeOf<'event_manager'>().toMatchTypeOf<NonNullable<User['roles']>[number]>();
+    expectTypeOf<number>().not.toMatchTypeOf<NonNullable<User['roles']>[number]>();
   });
 });

@@ -26,7 +26,7 @@ export async function authenticate(x: Exchange): Promise<Urls> {
   const urls = urlsFor(req, options.namespace, options.baseUrl, options.trustProxy, options.permalinks);
   x.urls = urls;
   const user = req.user !== undefined ? req.user : req.resolveUser ? await req.resolveUser() : await options.getUser(req);
-  x.principal = toPrincipal(user, options.unknownRole);
+  x.principal = toPrincipal(user, options.unknownRole, options.roles);
   if (req.refusedBody) throw refusedByHost(req.refusedBody.limit, options.limits.bodyBytes);
   if (bodySize(req.body) > options.limits.bodyBytes) throw apiError('rest_request_too_large', 'The request body is too large.', 413);
   return urls;

@@ -222,7 +222,8 @@ export class EventService {
     view: EventRenderView,
     rowsOf: (missing: readonly EventKey[]) => Promise<readonly EventRow[]> = (missing) => this.store.events.getMany(missing.map((k) => k.id)),
   ): Promise<(RawJson | undefined)[]> {
-    const { version } = view;
+    // Not kept for a viewer a host's `afterRead` is told of: the host's user may say more than the key.
+    const version = this.deps.hooks?.sharesRenders(view.principal) === false ? undefined : view.version;
     const prefix = `${view.single ? 1 : 0}\n${view.urls.root}\n${view.urls.home}\n${viewerKey(view.principal)}\n`;
     const out = keys.map((key) => (version === undefined ? undefined : this.rendered.get(version, prefix + key.id)));
     const missing = keys.filter((_, i) => out[i] === undefined);
@@ -287,7 +288,8 @@ export class EventService {
             : undefined,
       });
     });
-    return this.deps.fields ? this.deps.fields.decorate(this.store.fields, 'events', events, rows.map(linkId)) : events;
+    const decorated = this.deps.fields ? await this.deps.fields.decorate(this.store.fields, 'events', events, rows.map(linkId)) : events;
+    return this.deps.hooks ? this.deps.hooks.read('events', decorated, view.principal) : decorated;
   }
 
   /** What a page of events links to, one batch per kind; links a write has just made (`links`) are not read again. */

@@ -29,6 +29,8 @@ import { termList } from './term-lists.js';
 import { storableCost, type StoredCost } from './cost.js';
 import type { EntryParser } from '../linked/entries.js';
 import type { HostFields } from '../../fields/values.js';
+import { NO_HOOKS, type CalendarHooks } from '../../hooks/calendar-hooks.js';
+import { keptBefore, rewrittenSent } from '../../hooks/rewrites.js';
 import { link, linkedEntries, type EventLinks, type LinkDeps, type LinkedEntries } from './links.js';
 import { followSeries, overridesOf, removeOverrides } from './overrides.js';
 import { RecurringWrites, type ApplyUpdate } from './recurring.js';
@@ -44,7 +46,12 @@ export interface EventDeps extends LinkDeps {
   strictAuthor?: boolean;
   /** The fields the host declared. */
   fields?: HostFields;
+  /** The host's hooks (`beforeChange` runs inside each write's transaction). */
+  hooks?: CalendarHooks;
 }
+
+/** What an event write reads of its parameters before its transaction, which a hook may not change. */
+const RESOLVED_BEFORE = ['venue', 'organizer', 'image', 'recurrence'];
 
 /** Public statuses: the ones that get a slug derived from the title. */
 const SLUGGED = new Set(['publish', 'future', 'private']);
@@ -96,25 +103,17 @@ export class EventWrites {
    * Creates an event and everything it links, in one transaction; its links come back with it,
    * for rendering. `parse` reads its `venue` and `organizer` ({@link linkedEntries}).
    */
-  async create(input: EventInput, p: Principal | null, now: Date, parse?: EntryParser): Promise<{ row: EventRow; links: EventLinks }> {
-    this.assertAuthor(input, p, 'create');
+  async create(sent: EventInput, p: Principal | null, now: Date, parse?: EntryParser): Promise<{ row: EventRow; links: EventLinks }> {
     const site = this.deps.timezone;
-    const zone = input.timezone || site;
-    const times = storedTimes(
-      wallClock('start_date', input.start_date, zone, site, now),
-      wallClock('end_date', input.end_date, zone, site, now),
-      zone,
-      input.all_day === true,
-      site,
-    );
-    const recurrence = this.deps.series.check(input.recurrence, seriesTimesOf(times, site), now);
-    // Publication dates are read (a bad one refused) before anything is fetched.
-    const state = newPostState(input, p, site, now, zone);
-    const entries = await linkedEntries(this.deps, input, p, parse);
-    const image = await this.deps.images.choose(input.image, p);
-    const cost = input.cost !== undefined ? storableCost(input.cost) : null;
+    const prepared = this.prepare(sent, p, now);
+    const entries = await linkedEntries(this.deps, sent, p, parse);
+    const image = await this.deps.images.choose(sent.image, p);
     const created = await withRetry(() =>
       this.store.transaction(async (tx) => {
+        // The host's hook first, before anything is written: what it changes is checked again.
+        const input = await this.hooks.before('events', 'create', sent, p);
+        if (input !== sent) keptBefore('events', sent, input, RESOLVED_BEFORE);
+        const { times, recurrence, state, cost } = input === sent ? prepared : this.prepare(input, p, now);
         const { venue, organizers, venueRows, organizerRows } = await link(this.deps, tx, entries, p, now);
         const id = await insertPost(tx, await this.newPost(tx, input, p, state, image));
         await tx.events.insertDetails(id, newDetails(input, times, cost, venue));
@@ -128,6 +127,30 @@ export class EventWrites {
     );
     if (!created.row) throw eventNotCreated();
     return { row: created.row, links: created.links };
+  }
+
+  /** The host's hooks. */
+  private get hooks(): CalendarHooks {
+    return this.deps.hooks ?? NO_HOOKS;
+  }
+
+  /** What a new event's parameters give before anything is written (a bad one refused). */
+  private prepare(input: EventInput, p: Principal | null, now: Date) {
+    this.assertAuthor(input, p, 'create');
+    const site = this.deps.timezone;
+    const zone = input.timezone || site;
+    const times = storedTimes(
+      wallClock('start_date', input.start_date, zone, site, now),
+      wallClock('end_date', input.end_date, zone, site, now),
+      zone,
+      input.all_day === true,
+      site,
+    );
+    const recurrence = this.deps.series.check(input.recurrence, seriesTimesOf(times, site), now);
+    // Publication dates are read (a bad one refused) before anything is fetched.
+    const state = newPostState(input, p, site, now, zone);
+    const cost = input.cost !== undefined ? storableCost(input.cost) : null;
+    return { times, recurrence, state, cost };
   }
 
   /** The post of a new event, its image recorded in `tx`. */
@@ -214,8 +237,8 @@ export class EventWrites {
   private async applyUpdate(
     tx: Store,
     target: WriteTarget<EventRow>,
-    input: EventInput,
-    sent: (name: string) => boolean,
+    given: EventInput,
+    givenSent: (name: string) => boolean,
     p: Principal | null,
     now: Date,
     entries: LinkedEntries,
@@ -225,6 +248,9 @@ export class EventWrites {
     const site = this.deps.timezone;
     const { venue, organizers } = await link(this.deps, tx, entries, p, now);
     const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => eventPermits(p, 'edit', r));
+    const input = await this.hooks.before('events', 'update', given, p, row);
+    if (input !== given) keptBefore('events', given, input, RESOLVED_BEFORE);
+    const sent = rewrittenSent(given, input, givenSent);
     const times = sentTimes(row, input, sent, site, now);
     const { post, trashing } = await this.changedPost(tx, row, input, p, image, now, times?.timezone || row.timezone || site);
     await tx.posts.update(row.id, post);
@@ -282,7 +308,7 @@ export class EventWrites {
       const value = input[key];
       if (value === undefined || !has(p, cap)) continue;
       const elements = phpEmpty(value) ? [] : (termList(value) ?? []).filter((e): e is string | number => typeof e === 'string' || typeof e === 'number');
-      const ids = await tx.events.setTerms(eventId, kind.taxonomy, await this.deps.terms.idsForEvent(tx, kind, elements), created);
+      const ids = await tx.events.setTerms(eventId, kind.taxonomy, await this.deps.terms.idsForEvent(tx, kind, elements, p), created);
       assigned.push(...ids.map((id) => ({ taxonomy: kind.taxonomy, id })));
     }
     return assigned;
@@ -314,6 +340,7 @@ export class EventWrites {
     return withRetry(() =>
       this.store.transaction(async (tx) => {
         const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => eventPermits(p, 'delete', r));
+        await this.hooks.before('events', 'delete', { force: false }, p, row);
         await moveToTrash(tx, EVENT, row, this.deps.timezone, now);
         const trashed = present(await tx.events.get(row.id), target);
         if (row.series_id === row.id) await followSeries(tx, trashed);
@@ -328,6 +355,7 @@ export class EventWrites {
     await withRetry(() =>
       this.store.transaction(async (tx) => {
         const row = recheck(await tx.events.get(target.row.id, { lock: true }), target, p, (r) => eventPermits(p, 'delete', r));
+        await this.hooks.before('events', 'delete', { force: true }, p, row);
         if (row.series_id === row.id) {
           await removeOverrides(tx, await overridesOf(tx, row.id));
           await tx.occurrences.deleteSeries(row.id);

@@ -18,6 +18,8 @@ import { withRetry } from '../../store/retry.js';
 import type { ImageChoice, ImageService } from '../../images/service.js';
 import type { Image, Organizer, Venue } from '../../schemas/types.js';
 import { NO_FIELDS, type HostFields } from '../../fields/values.js';
+import { NO_HOOKS, type CalendarHooks } from '../../hooks/calendar-hooks.js';
+import { keptBefore } from '../../hooks/rewrites.js';
 
 /** How one linked kind maps parameters to columns and rows to JSON. */
 export interface LinkedKind<T extends LinkedTable> {
@@ -82,6 +84,8 @@ export class LinkedPostService<T extends LinkedTable> {
     private readonly strictAuthor = false,
     /** The fields the host declared. */
     private readonly fields: HostFields = NO_FIELDS,
+    /** The host's hooks (`beforeChange` inside each write's transaction, `afterRead` on rendered items). */
+    private readonly hooks: CalendarHooks = NO_HOOKS,
   ) {}
 
   private rows(s: Store = this.store): LinkedPostStore<T> {
@@ -124,7 +128,7 @@ export class LinkedPostService<T extends LinkedTable> {
       const canRead = this.can(view.principal, 'read', row);
       return this.kind.represent(row, { ...view, image: images(row.image_id), canRead, jsonLd: view.jsonLd && canRead });
     });
-    return this.fields.decorate(this.store.fields, this.kind.info.collection, items);
+    return this.hooks.read(this.kind.info.collection, await this.fields.decorate(this.store.fields, this.kind.info.collection, items), view.principal);
   }
 
   /**
@@ -170,7 +174,13 @@ export class LinkedPostService<T extends LinkedTable> {
    * updated with the sent fields when the caller may edit it,
    * linked as it stands when the caller may only read it; one the caller may not read is no match.
    */
-  async insertIn(tx: Store, input: LinkedInput, p: Principal | null, siteZone: string, now: Date, image?: ImageChoice): Promise<number> {
+  async insertIn(tx: Store, sent: LinkedInput, p: Principal | null, siteZone: string, now: Date, image?: ImageChoice): Promise<number> {
+    // The host's hook first, before anything is written (also for an item created inside an event write).
+    const input = await this.hooks.before(this.kind.info.collection, 'create', sent, p);
+    if (input !== sent) {
+      keptBefore(this.kind.info.collection, sent, input, ['image']);
+      this.assertAuthor(input, p, 'create');
+    }
     const { title, content } = this.assertCreatable(input, p);
     // Dates are read (a bad one refused) before a duplicate is looked for, as upstream reads them first.
     const state = newPostState(input, p, siteZone, now);
@@ -210,22 +220,16 @@ export class LinkedPostService<T extends LinkedTable> {
    * Updates the fields sent; every other field keeps its value. A
    * `status` of `trash` goes through the trash rule, and leaving the trash restores the slug.
    */
-  async update(target: WriteTarget<LinkedRow<T>>, input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
-    this.assertAuthor(input, p, 'update');
-    const text: { title?: string; content?: string } = {};
-    const title = input[this.kind.titleKey];
-    if (title !== undefined) text.title = filterTitle(String(title), p);
-    if (input.description !== undefined) text.content = filterContent(String(input.description ?? ''), p);
-    assertStorable({ [this.kind.titleKey]: text.title, description: text.content, ...this.kind.details(input, target.row) });
-    if (!(text.title ?? target.row.title).trim() && !(text.content ?? target.row.content).trim()) {
-      throw linkedNotUpdated(this.kind.info.noun);
-    }
-    assertPublicationDates(input, siteZone, now);
-    const image = await this.images.choose(input.image, p);
+  async update(target: WriteTarget<LinkedRow<T>>, sent: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
+    const early = this.updatedText(target, sent, p, siteZone, now);
+    const image = await this.images.choose(sent.image, p);
     return withRetry(() =>
       this.store.transaction(async (tx) => {
         const table = this.rows(tx);
         const row = recheck(await table.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'edit', r));
+        const input = await this.hooks.before(this.kind.info.collection, 'update', sent, p, row);
+        if (input !== sent) keptBefore(this.kind.info.collection, sent, input, ['image']);
+        const text = input === sent ? early : this.updatedText({ ...target, row }, input, p, siteZone, now);
         const changes: Parameters<Store['posts']['update']>[1] = { ...text };
         const author = namedAuthor(input);
         if (author !== undefined) changes.author = author;
@@ -241,12 +245,34 @@ export class LinkedPostService<T extends LinkedTable> {
     );
   }
 
+  /** The name and description an update writes, once sure they are allowed and the store can hold them. */
+  private updatedText(
+    target: WriteTarget<LinkedRow<T>>,
+    input: LinkedInput,
+    p: Principal | null,
+    siteZone: string,
+    now: Date,
+  ): { title?: string; content?: string } {
+    this.assertAuthor(input, p, 'update');
+    const text: { title?: string; content?: string } = {};
+    const title = input[this.kind.titleKey];
+    if (title !== undefined) text.title = filterTitle(String(title), p);
+    if (input.description !== undefined) text.content = filterContent(String(input.description ?? ''), p);
+    assertStorable({ [this.kind.titleKey]: text.title, description: text.content, ...this.kind.details(input, target.row) });
+    if (!(text.title ?? target.row.title).trim() && !(text.content ?? target.row.content).trim()) {
+      throw linkedNotUpdated(this.kind.info.noun);
+    }
+    assertPublicationDates(input, siteZone, now);
+    return text;
+  }
+
   /** Moves the item to the trash and unlinks it from events. */
   async trash(target: WriteTarget<LinkedRow<T>>, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
     return withRetry(() =>
       this.store.transaction(async (tx) => {
         const table = this.rows(tx);
         const row = recheck(await table.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
+        await this.hooks.before(this.kind.info.collection, 'delete', { force: false }, p, row);
         await moveToTrash(tx, this.kind.info, row, siteZone, now, () => this.unlink(tx, row.id));
         tx.changes.record(this.kind.info.noun, row.id, 'updated');
         return present(await table.get(row.id), target);
@@ -260,6 +286,7 @@ export class LinkedPostService<T extends LinkedTable> {
       this.store.transaction(async (tx) => {
         const table = this.rows(tx);
         const row = recheck(await table.get(target.row.id, { lock: true }), target, p, (r) => this.can(p, 'delete', r));
+        await this.hooks.before(this.kind.info.collection, 'delete', { force: true }, p, row);
         for (const event of await table.deletePermanently(row.id)) tx.changes.record('event', event, 'updated');
         tx.changes.record(this.kind.info.noun, row.id, 'deleted');
       }),

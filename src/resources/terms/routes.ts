@@ -88,6 +88,7 @@ export function termRoutes(kind: TermKind): Route[] {
           order: p.order === undefined || p.order.toLowerCase() === 'asc' ? 'asc' : 'desc',
         },
         ctx.urls,
+        ctx.principal,
       );
       const pages = totalPages(total, paging);
       // `per_page` is carried as clamped, so that every page of the followed URLs is the same.
@@ -103,7 +104,7 @@ export function termRoutes(kind: TermKind): Route[] {
     permission: manage,
     handler: async (ctx) => {
       rejectParentOnTags(kind, ctx);
-      const row = await ctx.services.terms.create(kind, ctx.params);
+      const row = await ctx.services.terms.create(kind, ctx.params, ctx.principal);
       const self = `${ctx.urls.base}/${kind.collection}/${row.id}`;
       return { status: 201, body: await ctx.services.terms.single(kind, row, ctx.urls, ctx.principal), headers: { Location: self } };
     },
@@ -126,7 +127,7 @@ export function termRoutes(kind: TermKind): Route[] {
     handler: async (ctx) => {
       rejectParentOnTags(kind, ctx);
       const { id, ...input } = ctx.params;
-      const row = await ctx.services.terms.update(kind, id, input, ctx.conditional ? await target(ctx) : undefined);
+      const row = await ctx.services.terms.update(kind, id, input, ctx.conditional ? await target(ctx) : undefined, ctx.principal);
       return { body: await ctx.services.terms.single(kind, row, ctx.urls, ctx.principal) };
     },
   });
@@ -138,8 +139,8 @@ export function termRoutes(kind: TermKind): Route[] {
     handler: async (ctx) => {
       const row = ctx.conditional ? await target(ctx) : await ctx.services.terms.get(kind.taxonomy, ctx.params.id);
       if (!row) throw termNotFound();
-      const [before] = await ctx.services.terms.render(kind, [row], ctx.urls);
-      await ctx.services.terms.delete(kind, row, ctx.conditional);
+      const [before] = await ctx.services.terms.render(kind, [row], ctx.urls, ctx.principal);
+      await ctx.services.terms.delete(kind, row, ctx.conditional, ctx.principal);
       return { body: before };
     },
   });

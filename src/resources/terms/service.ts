@@ -15,6 +15,7 @@ import { fitsColumns, type TermListQuery, type TermRow } from './store.js';
 import { sanitizeTermName } from '../../text/sanitize.js';
 import { fitSlug, sanitizeTitle } from '../../text/slug.js';
 import { NO_FIELDS, type HostFields } from '../../fields/values.js';
+import { NO_HOOKS, type CalendarHooks } from '../../hooks/calendar-hooks.js';
 
 /** Fields of a term write, as validated by the route. */
 export interface TermInput {
@@ -32,6 +33,8 @@ export class TermService {
     private readonly store: Store,
     /** The fields the host declared. */
     private readonly fields: HostFields = NO_FIELDS,
+    /** The host's hooks (`beforeChange` inside each write's transaction, `afterRead` on rendered terms). */
+    private readonly hooks: CalendarHooks = NO_HOOKS,
   ) {}
 
   /** Whether the caller may create, edit and delete terms of this kind. */
@@ -65,24 +68,25 @@ export class TermService {
   }
 
   /** One archive page, rendered. */
-  async list(kind: TermKind, query: Omit<TermListQuery, 'taxonomy'>, urls: Urls): Promise<{ items: Term[]; total: number }> {
+  async list(kind: TermKind, query: Omit<TermListQuery, 'taxonomy'>, urls: Urls, p: Principal | null = null): Promise<{ items: Term[]; total: number }> {
     const { rows, total } = await this.store.terms.list({ ...query, taxonomy: kind.taxonomy });
-    return { items: await this.render(kind, rows, urls), total };
+    return { items: await this.render(kind, rows, urls, p), total };
   }
 
-  /** Terms in the shape of the term routes. */
-  async render(kind: TermKind, rows: TermRow[], urls: Urls): Promise<Term[]> {
+  /** Terms in the shape of the term routes, as `p` is shown them. */
+  async render(kind: TermKind, rows: TermRow[], urls: Urls, p: Principal | null = null): Promise<Term[]> {
     const ancestry = await this.ancestry(kind, rows);
-    return this.fields.decorate(
+    const items = await this.fields.decorate(
       this.store.fields,
       kind.collection,
       rows.map((row) => termJson(kind, row, ancestry, urls)),
     );
+    return this.hooks.read(kind.collection, items, p);
   }
 
   /** A single term with its `_links`. */
   async single(kind: TermKind, row: TermRow, urls: Urls, p: Principal | null): Promise<Term> {
-    const [json = termJson(kind, row, await this.ancestry(kind, [row]), urls)] = await this.render(kind, [row], urls);
+    const [json = termJson(kind, row, await this.ancestry(kind, [row]), urls)] = await this.render(kind, [row], urls, p);
     return { ...json, _links: termLinks(kind, row, urls, this.canManage(kind, p) ? ALL_VERBS : ['GET']) };
   }
 
@@ -92,14 +96,12 @@ export class TermService {
   }
 
   /** Creates a term. */
-  async create(kind: TermKind, input: TermInput & { name: string }): Promise<TermRow> {
-    const name = this.cleanName(input.name);
-    // WordPress' database layer refuses values wider than the column (a 500 there, 400 here).
-    if (!fitsColumns(name, input.description)) throw termNotInserted();
-    const parent = kind.hierarchical ? (input.parent ?? 0) : 0;
-    const givenSlug = input.slug !== undefined ? sanitizeTitle(input.slug) : '';
+  async create(kind: TermKind, sent: TermInput & { name: string }, p: Principal | null = null): Promise<TermRow> {
+    this.created(kind, sent);
     return withRetry(() =>
       this.store.transaction(async (tx) => {
+        const input = await this.hooks.before(kind.collection, 'create', sent, p);
+        const { name, parent, givenSlug } = this.created(kind, input);
         const terms = tx.terms;
         const [match] = await terms.byName(kind.taxonomy, name, kind.hierarchical ? parent : undefined);
         if (match) {
@@ -125,11 +127,21 @@ export class TermService {
     ).then(async (id) => (await this.store.terms.get(kind.taxonomy, id))!);
   }
 
+  /** The name, parent and slug a new term is given, once sure the store can hold them. */
+  private created(kind: TermKind, input: TermInput) {
+    const name = this.cleanName(String(input.name ?? ''));
+    // WordPress' database layer refuses values wider than the column (a 500 there, 400 here).
+    if (!fitsColumns(name, input.description)) throw termNotInserted();
+    const parent = kind.hierarchical ? (input.parent ?? 0) : 0;
+    const givenSlug = input.slug !== undefined ? sanitizeTitle(input.slug) : '';
+    return { name, parent, givenSlug };
+  }
+
   /**
    * Term ids for an event write: numeric elements are ids (unknown ones
    * skipped), others name a term by slug or name and are created when missing.
    */
-  async idsForEvent(tx: Store, kind: TermKind, elements: readonly (string | number)[]): Promise<number[]> {
+  async idsForEvent(tx: Store, kind: TermKind, elements: readonly (string | number)[], p: Principal | null = null): Promise<number[]> {
     const ids: number[] = [];
     for (const element of elements) {
       const id = toId(element);
@@ -143,6 +155,8 @@ export class TermService {
       const found = (await tx.terms.bySlug(kind.taxonomy, sanitizeTitle(text))) ?? (await tx.terms.byName(kind.taxonomy, name))[0];
       if (found) ids.push(found.id);
       else if (name) {
+        // A term created by an event write is a create the host's hook may refuse (not rename: the event names it).
+        await this.hooks.before(kind.collection, 'create', { name }, p);
         const slug = await this.uniqueSlug(tx, kind, sanitizeTitle(name) || 'term', 0);
         const id = await tx.dialect.insertReturningId(tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug, description: '', parent: 0 }));
         tx.changes.record(changeKind(kind), id, 'created');
@@ -153,15 +167,13 @@ export class TermService {
   }
 
   /** Updates the fields sent; with `expected` (a conditional write), only while the term is still as it was read. */
-  async update(kind: TermKind, id: number, input: TermInput, expected?: TermRow): Promise<TermRow> {
-    const changes: Partial<{ name: string; slug: string; description: string; parent: number }> = {};
-    if (input.name !== undefined) changes.name = this.cleanName(input.name);
-    if (input.description !== undefined) changes.description = input.description;
-    if (!fitsColumns(changes.name, changes.description)) throw termNotUpdated();
-    if (input.parent !== undefined && kind.hierarchical) changes.parent = input.parent;
+  async update(kind: TermKind, id: number, sent: TermInput, expected?: TermRow, p: Principal | null = null): Promise<TermRow> {
+    this.changed(kind, sent);
     await withRetry(() =>
       this.store.transaction(async (tx) => {
         if (expected) await unchanged(tx, expected);
+        const input = await this.hooks.before(kind.collection, 'update', sent, p, expected ?? (await tx.terms.get(kind.taxonomy, id)));
+        const changes = this.changed(kind, input);
         // A parent below the term itself would make a cycle.
         if (changes.parent !== undefined && (await tx.terms.isSelfOrDescendant(kind.taxonomy, id, changes.parent))) throw invalidParam('parent');
         if (input.slug !== undefined) {
@@ -178,8 +190,18 @@ export class TermService {
     return (await this.store.terms.get(kind.taxonomy, id))!;
   }
 
+  /** The columns an update changes (but the slug), once sure the store can hold them. */
+  private changed(kind: TermKind, input: TermInput): Partial<{ name: string; slug: string; description: string; parent: number }> {
+    const changes: Partial<{ name: string; slug: string; description: string; parent: number }> = {};
+    if (input.name !== undefined) changes.name = this.cleanName(input.name);
+    if (input.description !== undefined) changes.description = input.description;
+    if (!fitsColumns(changes.name, changes.description)) throw termNotUpdated();
+    if (input.parent !== undefined && kind.hierarchical) changes.parent = input.parent;
+    return changes;
+  }
+
   /** Deletes a term for good: children move to its parent, events lose it; if `conditional`, only while it is still `row`. */
-  async delete(kind: TermKind, row: TermRow, conditional = false): Promise<void> {
+  async delete(kind: TermKind, row: TermRow, conditional = false, p: Principal | null = null): Promise<void> {
     await withRetry(() =>
       this.store.transaction(async (tx) => {
         const { db, dialect } = tx;
@@ -187,6 +209,7 @@ export class TermService {
         // link is deleted here) or after (and finds the term gone).
         if (conditional) await unchanged(tx, row);
         else await dialect.locking(db.selectFrom('terms').select('id').where('id', '=', row.id)).execute();
+        await this.hooks.before(kind.collection, 'delete', { force: true }, p, row);
         const children = await db.selectFrom('terms').select('id').where('taxonomy', '=', kind.taxonomy).where('parent', '=', row.id).execute();
         await db.updateTable('terms').set({ parent: row.parent }).where('taxonomy', '=', kind.taxonomy).where('parent', '=', row.id).execute();
         const events = await db.selectFrom('term_relationships').select('post_id').where('term_id', '=', row.id).execute();

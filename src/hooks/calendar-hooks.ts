@@ -1,0 +1,132 @@
+/**
+ * The host's hooks at work (README "Extending: hooks, change events, roles"): the services call
+ * `before` inside a write's transaction, the store calls `committed` after a commit, and the
+ * renderers call `read` on the items they show.
+ */
+import type { Principal, User } from '../auth/capabilities.js';
+import type { ChangeRow } from '../changes/log.js';
+import { KINDS, type Collection } from '../kinds.js';
+import type { ChangeType } from '../store/database.js';
+import type { AfterChangeArgs, BeforeChangeArgs, HookKind, HooksOption, ReadResult, StoredItem, WriteInput, WriteOperation } from './types.js';
+
+/** One kind's hooks with the kind left open, as the runner calls them. */
+interface OpenHooks {
+  beforeChange?(args: BeforeChangeArgs<HookKind>): WriteInput | undefined | void | Promise<WriteInput | undefined | void>;
+  afterChange?(args: AfterChangeArgs<HookKind>): void | Promise<void>;
+  afterRead?: {
+    readonly vary: 'none' | 'user';
+    run(args: { kind: HookKind; item: Record<string, unknown>; user?: User | null }): ReadResult | Promise<ReadResult>;
+  };
+}
+
+const COLLECTIONS: readonly Collection[] = Object.values(KINDS).map((k) => k.collection);
+
+/** What the change log's types are as operations. */
+const OPERATION: Record<ChangeType, WriteOperation> = { created: 'create', updated: 'update', deleted: 'delete' };
+
+/** The error of a bad `hooks` entry, naming it. */
+function badHook(path: string, takes: string): TypeError {
+  return new TypeError(`calendar-events-rest: option \`hooks.${path}\` takes ${takes}`);
+}
+
+/** The user hooks are told of: the host's, as it was given. */
+function userOf(p: Principal | null): User | null {
+  if (!p) return null;
+  return p.user ?? { id: p.id, capabilities: [...p.capabilities] };
+}
+
+/** A calendar's hooks, checked once. */
+export class CalendarHooks {
+  readonly #byKind = new Map<HookKind, OpenHooks>();
+  /** Whether some `afterRead` is told the viewer. */
+  readonly #variesByUser: boolean;
+
+  constructor(
+    option: HooksOption | undefined,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    for (const [kind, hooks] of Object.entries(option ?? {})) {
+      const collection = COLLECTIONS.find((c) => c === kind);
+      if (!collection) throw badHook(kind, `nothing: hooks are given by kind, one of ${COLLECTIONS.join(', ')}`);
+      if (hooks === undefined) continue;
+      if (typeof hooks !== 'object' || hooks === null) throw badHook(kind, 'an object { beforeChange, afterChange, afterRead }');
+      const open: OpenHooks = hooks;
+      for (const name of Object.keys(open)) {
+        if (name !== 'beforeChange' && name !== 'afterChange' && name !== 'afterRead')
+          throw badHook(`${kind}.${name}`, 'nothing: the hooks are beforeChange, afterChange and afterRead');
+      }
+      if (open.beforeChange !== undefined && typeof open.beforeChange !== 'function') throw badHook(`${kind}.beforeChange`, 'a function');
+      if (open.afterChange !== undefined && typeof open.afterChange !== 'function') throw badHook(`${kind}.afterChange`, 'a function');
+      const read = open.afterRead;
+      if (
+        read !== undefined &&
+        (typeof read !== 'object' || read === null || (read.vary !== 'none' && read.vary !== 'user') || typeof read.run !== 'function')
+      ) {
+        throw badHook(`${kind}.afterRead`, "an object { vary: 'none' | 'user', run(...) }");
+      }
+      this.#byKind.set(collection, open);
+    }
+    this.#variesByUser = [...this.#byKind.values()].some((h) => h.afterRead?.vary === 'user');
+  }
+
+  /**
+   * Runs the kind's `beforeChange` (inside the write's transaction): the input the write goes on
+   * with, the one given when the hook returned nothing. What the hook throws ends the write.
+   */
+  async before<I extends object>(kind: HookKind, operation: WriteOperation, input: I, p: Principal | null, item?: StoredItem): Promise<I> {
+    const hook = this.#byKind.get(kind)?.beforeChange;
+    if (!hook) return input;
+    const given = await hook({ kind, operation, input: { ...(input as Record<string, unknown>) }, ...(item ? { item } : {}), user: userOf(p) });
+    if (given === undefined || given === null) return input;
+    if (typeof given !== 'object' || Array.isArray(given))
+      throw new TypeError(`calendar-events-rest: hooks.${kind}.beforeChange returned ${JSON.stringify(given)}, not an input object`);
+    // The write reads the parameters it knows by name; the host answers for the values it put there.
+    return given as I;
+  }
+
+  /** Whether any `beforeChange` is declared for `kind`. */
+  changes(kind: HookKind): boolean {
+    return this.#byKind.get(kind)?.beforeChange !== undefined;
+  }
+
+  /** Runs `afterChange` once per committed change, in log order; what a hook throws goes to `onError`. */
+  async committed(rows: readonly ChangeRow[]): Promise<void> {
+    for (const row of rows) {
+      const kind = KINDS[row.kind].collection;
+      const hook = this.#byKind.get(kind)?.afterChange;
+      if (!hook) continue;
+      try {
+        await hook({ kind, operation: OPERATION[row.change_type], id: row.item_id, ...(row.scope ? { scope: row.scope } : {}), at: new Date(row.at_utc) });
+      } catch (error) {
+        this.onError(error);
+      }
+    }
+  }
+
+  /** The items as the kind's `afterRead` shows them to `p`. */
+  async read<J extends object>(kind: HookKind, items: J[], p: Principal | null): Promise<J[]> {
+    const hook = this.#byKind.get(kind)?.afterRead;
+    if (!hook || !items.length) return items;
+    const user = hook.vary === 'user' ? userOf(p) : undefined;
+    const out: J[] = [];
+    for (const item of items) {
+      // The API's JSON, handed over as the plain object it is.
+      const json = item as Record<string, unknown>;
+      const shown = await hook.run(hook.vary === 'user' ? { kind, item: json, user } : { kind, item: json });
+      out.push(shown === undefined || shown === null ? item : (shown as J));
+    }
+    return out;
+  }
+
+  /**
+   * Whether items rendered for `p` may be reused for every viewer who sees them alike (the
+   * renderers' keys: id, roles, capabilities): not for a signed-in viewer when an `afterRead`
+   * is told the user, since the host's user may say more than that.
+   */
+  sharesRenders(p: Principal | null): boolean {
+    return p === null || !this.#variesByUser;
+  }
+}
+
+/** A calendar without hooks (services built on their own: tests, scripts). */
+export const NO_HOOKS = new CalendarHooks(undefined, () => undefined);
