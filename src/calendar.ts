@@ -17,13 +17,19 @@ import { dropStore, migrateStore } from './store/index.js';
 import { migrationStatus, type MigrationStatus } from './store/migrate.js';
 import { isDatabaseUnavailable } from './store/unavailable.js';
 import { ApiError } from './http/errors.js';
+import type { FieldsOption, HostFieldsOf } from './fields/declare.js';
+import type { Route } from './http/context.js';
+import type { CalendarEvent, Organizer, Term, Venue } from './schemas/types.js';
 import { ChangeEvents, type ChangeListener, type Unsubscribe } from './hooks/change-events.js';
 
 /** The routes of the API, in upstream registration order (`resources/registry.ts`). */
 export { ROUTES };
 
-/** A calendar: one store, its services, and the request handler every adapter calls. */
-export interface Calendar {
+/**
+ * A calendar: one store, its services, and the request handler every adapter calls. `F` is the
+ * type of its `fields` option, which {@link EventOf} and the tRPC router read.
+ */
+export interface Calendar<F extends FieldsOption = FieldsOption> {
   /** Answers one request; `null` when its path is outside the calendar's namespace. */
   handle(request: CoreRequest): Promise<CoreResponse | null>;
   /**
@@ -63,7 +69,25 @@ export interface Calendar {
   /** Closes the database connection if the calendar opened it, and stops change listeners. */
   close(): Promise<void>;
   readonly options: ResolvedOptions;
+  /** Its routes: the API's, the host's (`routes`), with the arguments of the host's fields. */
+  readonly routes: readonly Route[];
+  /** Type only (never set): the fields declared, for {@link EventOf} and the tRPC router's types. */
+  readonly '~fields'?: F;
 }
+
+/** The `fields` option a calendar was created with, as a type. */
+type FieldsOfCalendar<C> = C extends Calendar<infer F> ? F : never;
+
+/** An event of calendar `C` as the API answers it, its host fields included: `EventOf<typeof calendar>`. */
+export type EventOf<C> = CalendarEvent & HostFieldsOf<FieldsOfCalendar<C>, 'events'>;
+/** A venue of calendar `C`, its host fields included. */
+export type VenueOf<C> = Venue & HostFieldsOf<FieldsOfCalendar<C>, 'venues'>;
+/** An organizer of calendar `C`, its host fields included. */
+export type OrganizerOf<C> = Organizer & HostFieldsOf<FieldsOfCalendar<C>, 'organizers'>;
+/** A category of calendar `C`, its host fields included. */
+export type CategoryOf<C> = Term & HostFieldsOf<FieldsOfCalendar<C>, 'categories'>;
+/** A tag of calendar `C`, its host fields included. */
+export type TagOf<C> = Term & HostFieldsOf<FieldsOfCalendar<C>, 'tags'>;
 
 /** Parameters and caller of a {@link Calendar.call}. */
 export interface CallOptions {
@@ -108,7 +132,7 @@ function notMigrated(pending: string[]): ApiError {
 }
 
 /** Creates a calendar over a database (a Kysely instance, or a connection string). */
-export function createCalendar(options: CalendarOptions): Calendar {
+export function createCalendar<const F extends FieldsOption = Record<never, never>>(options: CalendarOptions & { fields?: F }): Calendar<F> {
   const resolved = resolveOptions(options);
   const routes = routesWithFields(withHostRoutes(ROUTES, resolved.hostRoutes), resolved.fields);
   const ownsDb = typeof options.db === 'string';
@@ -267,6 +291,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
 
   return {
     options: resolved,
+    routes,
     handle,
     call: async (method, path, { params = {}, user = null, locale, root = '/wp-json', headers = {}, protocol } = {}) => {
       // Parameters travel as a pre-parsed JSON body, the highest-precedence source for every verb.

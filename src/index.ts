@@ -1,4 +1,15 @@
-export { createCalendar, ROUTES, type Calendar, type CallOptions, type CallResult } from './calendar.js';
+export {
+  createCalendar,
+  ROUTES,
+  type Calendar,
+  type CallOptions,
+  type CallResult,
+  type EventOf,
+  type VenueOf,
+  type OrganizerOf,
+  type CategoryOf,
+  type TagOf,
+} from './calendar.js';
 export type { CalendarOptions, ResolvedOptions } from './options.js';
 export { field, type FieldDeclaration, type FieldsOption, type FieldValues } from './fields/declare.js';
 export { calendarRoute, type HostRouteDeclaration, type HostEndpoint } from './http/host-routes.js';

@@ -3,6 +3,7 @@
  * the field's type, and by its capability), and `{name}`, `{name}_min`, `{name}_max` on the
  * archive of a filterable one.
  */
+import { z } from 'zod';
 import { arg, type Arg, type Args } from '../args/arg.js';
 import { parseList } from '../args/checks.js';
 import type { ParamFailure } from '../args/failure.js';
@@ -35,7 +36,8 @@ function writeArg(field: DeclaredField): Arg<unknown, false, RequestContext> {
         return readFieldValue(field, value) !== undefined;
       },
       sanitize: (value: unknown) => readFieldValue(field, value)?.value ?? null,
-      accepts: field.declaration.type.nullable(),
+      // A value, or `''` to clear it (a JSON null is no value to the API).
+      accepts: z.union([field.declaration.type, z.literal('')]),
       addition: false,
     },
   );

@@ -27,8 +27,10 @@ export interface FieldDeclaration<T = unknown> {
   readonly ical?: boolean;
 }
 
-/** Declares a field: `field({ type: z.number().int(), filterable: true })`. */
-export function field<T>(declaration: FieldDeclaration<T>): FieldDeclaration<T> {
+/** Declares a field: `field({ type: z.number().int(), filterable: true })`; with a `default`, its value is never `null`. */
+export function field<const T>(declaration: FieldDeclaration<T> & { readonly default: T }): FieldDeclaration<T> & { readonly default: T };
+export function field<const T>(declaration: FieldDeclaration<T>): FieldDeclaration<T>;
+export function field<const T>(declaration: FieldDeclaration<T>): FieldDeclaration<T> {
   return declaration;
 }
 
@@ -36,10 +38,16 @@ export function field<T>(declaration: FieldDeclaration<T>): FieldDeclaration<T> 
 export type FieldsOption = { readonly [C in Collection]?: Readonly<Record<string, FieldDeclaration<unknown>>> };
 
 /** The value a declared field shows: its type, or `null` where it has no default. */
-type ShownValue<D> = D extends FieldDeclaration<infer T> ? (D extends { readonly default: T } ? T : T | null) : never;
+type ShownValue<D> = D extends { readonly type: z.ZodType<infer T> } ? (D extends { readonly default: unknown } ? T : T | null) : never;
 
 /** The values a record of declarations adds to an item. */
-export type FieldValues<D> = D extends Readonly<Record<string, FieldDeclaration<unknown>>> ? { -readonly [K in keyof D]: ShownValue<D[K]> } : object;
+export type FieldValues<D> =
+  D extends Readonly<Record<string, FieldDeclaration<unknown>>>
+    ? // Declarations not known by name (a calendar typed as any calendar) add no key.
+      string extends keyof D
+      ? object
+      : { -readonly [K in keyof D]: ShownValue<D[K]> }
+    : object;
 
 /** What the fields of `F` add to the items of collection `C`. */
 export type HostFieldsOf<F, C extends Collection> = F extends FieldsOption ? FieldValues<F[C]> : object;

@@ -35,13 +35,13 @@ function capturesOf(pattern: string): Record<string, WpType> {
 }
 
 /**
- * The operation `verb` selects on each of `patterns` (route patterns of `ROUTES`, relative
+ * The operation `verb` selects on each of `patterns` (route patterns of `routes`, the calendar's, relative
  * to the namespace): its input comes from the very argument declarations the HTTP pipeline
  * validates. `extra` declares keys a handler reads without declaring them.
  */
-export function operation<I>(verb: Method, patterns: readonly string[], extra: InputFields = {}): Operation<I> {
+export function operation<I>(verb: Method, patterns: readonly string[], extra: InputFields = {}, routes: readonly Route[] = ROUTES): Operation<I> {
   const variants = patterns.map((pattern): Variant => {
-    const route = ROUTES.find((r) => r.pattern === pattern);
+    const route = routes.find((r) => r.pattern === pattern);
     const endpoint = route?.endpoints.find((e) => (e.methods as readonly string[]).includes(verb));
     if (!route || !endpoint) throw new Error(`calendar tRPC router: no ${verb} ${pattern} in ROUTES`);
     const captures = capturesOf(pattern);

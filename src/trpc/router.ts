@@ -1,8 +1,13 @@
 import { initTRPC } from '@trpc/server';
+import { z } from 'zod';
 import type { Calendar } from '../calendar.js';
+import type { FieldsOption, HostFieldsOf } from '../fields/declare.js';
+import { ApiError } from '../http/errors.js';
+import type { Method, Route } from '../http/route.js';
+import type { Collection } from '../kinds.js';
 import type { CalendarContext } from './context.js';
 import { calendarErrorFormatter, toTRPCError } from './errors.js';
-import { operation, operationInputError, perform, type Operation } from './operations.js';
+import { operation as operationOn, operationInputError, perform, type Operation } from './operations.js';
 import type * as T from './types.js';
 
 const t = initTRPC.context<CalendarContext>().create({ errorFormatter: calendarErrorFormatter });
@@ -30,13 +35,25 @@ function mutation<I, O>(calendar: Pick<Calendar, 'call'>, op: Operation<I>) {
 }
 
 const FORCE = { force: { type: 'boolean', required: false, plain: false } } as const;
+
+/** An operation over the calendar's own routes (so that its host fields' arguments are inputs). */
+type OperationOf = <I>(verb: Method, patterns: readonly string[], extra?: Parameters<typeof operationOn>[2]) => Operation<I>;
+
+/** What the declared fields add to an item of a collection (`F`: the calendar's `fields` option). */
+type Host<F, C extends Collection> = HostFieldsOf<F, C>;
+/** What a write may send for them: any of them, or `''` to clear one. */
+type HostInput<F, C extends Collection> = { [K in keyof HostFieldsOf<F, C>]?: HostFieldsOf<F, C>[K] | '' };
 const single = (collection: string) => [`/${collection}/(?P<id>\\d+)`, `/${collection}/by-slug/(?P<slug>[^/]+)`];
 
 /**
  * list/get/create/update/delete of a post collection (events, venues, organizers); `Written` is
  * the item as its writer sees it (a venue's or organizer's name shown even when protected).
  */
-function postProcedures<K extends string, Item, ListI, GetI, CreateI, UpdateI, DeleteI, Written = Item>(calendar: Pick<Calendar, 'call'>, collection: K) {
+function postProcedures<K extends string, Item, ListI, GetI, CreateI, UpdateI, DeleteI, Written = Item>(
+  calendar: Pick<Calendar, 'call'>,
+  operation: OperationOf,
+  collection: K,
+) {
   return t.router({
     list: query<ListI, T.Archive<K, Item>>(calendar, operation('GET', [`/${collection}`])),
     get: query<GetI, Item>(calendar, operation('GET', single(collection))),
@@ -47,14 +64,40 @@ function postProcedures<K extends string, Item, ListI, GetI, CreateI, UpdateI, D
 }
 
 /** list/get/create/update/delete of a term collection (categories, tags): by id only; deletes are permanent. */
-function termProcedures<K extends string, ListI, CreateI, UpdateI>(calendar: Pick<Calendar, 'call'>, collection: K) {
+function termProcedures<K extends string, Item, ListI, CreateI, UpdateI>(calendar: Pick<Calendar, 'call'>, operation: OperationOf, collection: K) {
   const item = [`/${collection}/(?P<id>\\d+)`];
   return t.router({
-    list: query<ListI, T.Archive<K, T.Term>>(calendar, operation('GET', [`/${collection}`])),
-    get: query<T.TermKeyInput, T.Term>(calendar, operation('GET', item)),
-    create: mutation<CreateI, T.Term>(calendar, operation('POST', [`/${collection}`])),
-    update: mutation<UpdateI, T.Term>(calendar, operation('PATCH', item)),
-    delete: mutation<T.TermKeyInput, T.Term>(calendar, operation('DELETE', item)),
+    list: query<ListI, T.Archive<K, Item>>(calendar, operation('GET', [`/${collection}`])),
+    get: query<T.TermKeyInput, Item>(calendar, operation('GET', item)),
+    create: mutation<CreateI, Item>(calendar, operation('POST', [`/${collection}`])),
+    update: mutation<UpdateI, Item>(calendar, operation('PATCH', item)),
+    delete: mutation<T.TermKeyInput, Item>(calendar, operation('DELETE', item)),
+  });
+}
+
+/** The input of the host routes' procedures: the route's path with its captures filled in, its verb, its parameters. */
+const HOST_INPUT = z.object({
+  path: z.string(),
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * The host's own routes (`routes` of `createCalendar`): `query` runs a `GET`, `mutation` a write
+ * (`POST` unless `method` says otherwise), through the same pipeline as over HTTP; only host
+ * routes are reached this way (the API's own have their procedures). The answer is its JSON.
+ */
+function hostProcedures(calendar: Pick<Calendar, 'call'>, routes: readonly Route[]) {
+  const hosts = routes.filter((r) => r.host);
+  const run = (input: z.infer<typeof HOST_INPUT>, ctx: CalendarContext, verb: Method) => {
+    const route = hosts.find((r) => r.regex.test(input.path));
+    if (!route) throw toTRPCError(new ApiError('rest_no_route', 'No route was found matching the URL and request method.', { status: 404 }));
+    const captures = route.regex.exec(input.path)?.groups ?? {};
+    return perform(calendar, operationOn(verb, [route.pattern], {}, [route]), { ...input.params, ...captures }, ctx);
+  };
+  return t.router({
+    query: t.procedure.input(HOST_INPUT).query(({ input, ctx }) => run(input, ctx, 'GET')),
+    mutation: t.procedure.input(HOST_INPUT).mutation(({ input, ctx }) => run(input, ctx, input.method ?? 'POST')),
   });
 }
 
@@ -66,7 +109,11 @@ function termProcedures<K extends string, ListI, CreateI, UpdateI>(calendar: Pic
  * TRPCErrors whose `cause` is the API error (read it with `apiErrorOf`, or over HTTP in
  * `data.api` through `calendarErrorFormatter`).
  */
-export function createCalendarRouter(calendar: Pick<Calendar, 'call'>) {
+export function createCalendarRouter<F extends FieldsOption = FieldsOption>(
+  calendar: Pick<Calendar<F>, 'call' | '~fields'> & { readonly routes?: readonly Route[] },
+) {
+  const { routes } = calendar;
+  const operation: OperationOf = (verb, patterns, extra) => operationOn(verb, patterns, extra, routes);
   return t.router({
     index: query<T.IndexInput, T.JsonObject>(calendar, operation('GET', [''])),
     doc: query<T.DocInput, T.JsonObject>(calendar, operation('GET', ['/doc'])),
@@ -78,28 +125,54 @@ export function createCalendarRouter(calendar: Pick<Calendar, 'call'>) {
       feed: query<T.IcalFeedInput, string>(calendar, operation('GET', ['/ics/events'])),
       event: query<T.IcalEventInput, string>(calendar, operation('GET', ['/ics/events/(?P<id>\\d+)', '/ics/events/by-slug/(?P<slug>[^/]+)'])),
     }),
-    events: postProcedures<'events', T.CalendarEvent, T.EventListInput, T.EventGetInput, T.EventCreateInput, T.EventUpdateInput, T.EventDeleteInput>(
-      calendar,
+    events: postProcedures<
       'events',
-    ),
+      T.CalendarEvent & Host<F, 'events'>,
+      T.EventListInput,
+      T.EventGetInput,
+      T.EventCreateInput & HostInput<F, 'events'>,
+      T.EventUpdateInput & HostInput<F, 'events'>,
+      T.EventDeleteInput
+    >(calendar, operation, 'events'),
     // The occurrences of a recurring event, by its id or one of its occurrences'.
-    occurrences: query<T.OccurrencesInput, T.Archive<'events', T.CalendarEvent>>(calendar, operation('GET', ['/events/(?P<id>\\d+)/occurrences'])),
-    venues: postProcedures<'venues', T.Venue, T.LinkedListInput, T.LinkedGetInput, T.VenueCreateInput, T.VenueUpdateInput, T.LinkedDeleteInput, T.WrittenVenue>(
+    occurrences: query<T.OccurrencesInput, T.Archive<'events', T.CalendarEvent & Host<F, 'events'>>>(
       calendar,
-      'venues',
+      operation('GET', ['/events/(?P<id>\\d+)/occurrences']),
     ),
-    organizers: postProcedures<
-      'organizers',
-      T.Organizer,
+    venues: postProcedures<
+      'venues',
+      T.Venue & Host<F, 'venues'>,
       T.LinkedListInput,
       T.LinkedGetInput,
-      T.OrganizerCreateInput,
-      T.OrganizerUpdateInput,
+      T.VenueCreateInput & HostInput<F, 'venues'>,
+      T.VenueUpdateInput & HostInput<F, 'venues'>,
       T.LinkedDeleteInput,
-      T.WrittenOrganizer
-    >(calendar, 'organizers'),
-    categories: termProcedures<'categories', T.CategoryListInput, T.CategoryCreateInput, T.CategoryUpdateInput>(calendar, 'categories'),
-    tags: termProcedures<'tags', T.TagListInput, T.TagCreateInput, T.TagUpdateInput>(calendar, 'tags'),
+      T.WrittenVenue & Host<F, 'venues'>
+    >(calendar, operation, 'venues'),
+    organizers: postProcedures<
+      'organizers',
+      T.Organizer & Host<F, 'organizers'>,
+      T.LinkedListInput,
+      T.LinkedGetInput,
+      T.OrganizerCreateInput & HostInput<F, 'organizers'>,
+      T.OrganizerUpdateInput & HostInput<F, 'organizers'>,
+      T.LinkedDeleteInput,
+      T.WrittenOrganizer & Host<F, 'organizers'>
+    >(calendar, operation, 'organizers'),
+    categories: termProcedures<
+      'categories',
+      T.Term & Host<F, 'categories'>,
+      T.CategoryListInput,
+      T.CategoryCreateInput & HostInput<F, 'categories'>,
+      T.CategoryUpdateInput & HostInput<F, 'categories'>
+    >(calendar, operation, 'categories'),
+    tags: termProcedures<'tags', T.Term & Host<F, 'tags'>, T.TagListInput, T.TagCreateInput & HostInput<F, 'tags'>, T.TagUpdateInput & HostInput<F, 'tags'>>(
+      calendar,
+      operation,
+      'tags',
+    ),
+    // The host's own routes, by path.
+    routes: hostProcedures(calendar, routes ?? []),
   });
 }
 
