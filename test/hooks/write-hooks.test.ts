@@ -22,7 +22,7 @@ describe.each(DIALECTS)('write hooks on $name', ({ url }) => {
         users.push(user);
         if (typeof input.capacity === 'number' && input.capacity > 5000) throw new HookError('capacity_too_large', 'At most 5000 seats.', 400);
         if (input.title === 'explode') throw new Error('the host hook broke');
-        if (operation === 'delete' && item?.title === 'Keep me') throw new HookError('kept', 'This event stays.', 409);
+        if (operation === 'delete' && (item?.title === 'Keep me' || item?.title === 'Daily keep')) throw new HookError('kept', 'This event stays.', 409);
         // Rewrites: a title in capitals, a default capacity.
         if (typeof input.title === 'string' && input.title.startsWith('shout:')) return { ...input, title: input.title.slice(6).toUpperCase() };
         if (operation === 'update' && input.capacity === undefined && item?.title === 'Grows') return { ...input, capacity: 42 };
@@ -33,8 +33,9 @@ describe.each(DIALECTS)('write hooks on $name', ({ url }) => {
       },
     },
     venues: {
-      beforeChange: ({ input }) => {
+      beforeChange: ({ operation, input, item }) => {
         if (input.venue === 'Forbidden Hall') throw new HookError('venue_refused', 'Not that hall.', 422);
+        if (operation === 'update' && item?.title === 'Renamed Hall') return { ...input, phone: '+33 1 23 45 67 89' };
         return typeof input.venue === 'string' ? { ...input, city: 'Hooked City' } : undefined;
       },
       afterChange: (args) => {
@@ -162,6 +163,29 @@ describe.each(DIALECTS)('write hooks on $name', ({ url }) => {
     expect(changes.map((c) => c.operation)).toEqual(['create', 'delete']);
     expect(errors.map(String)).toEqual(['Error: afterChange failed']);
     expect((await t.request('GET', `/tags/${tag.body.id}`)).status).not.toBe(200);
+  });
+
+  it("refuses the cancellation of a recurring event's occurrence, which stays listed", async () => {
+    const series = await event('Daily keep', { recurrence: ['RRULE:FREQ=DAILY;COUNT=3'] });
+    expect(series.status).toBe(201);
+    const occurrences = (await t.request('GET', `/events/${series.body.id}/occurrences`, { as: 'admin' })).body.events as { id: number }[];
+    const second = occurrences[1]?.id;
+    changes.length = 0;
+    for (const scope of ['this', 'following']) {
+      const refused = await t.request('DELETE', `/events/${second}`, { query: { scope }, as: 'admin' });
+      expect(refused.status).toBe(409);
+      expect(refused.body.code).toBe('kept');
+    }
+    expect((await t.request('GET', `/events/${second}`)).status).toBe(200);
+    expect(changes).toEqual([]);
+  });
+
+  it("rewrites a venue's update with the stored item in view", async () => {
+    const venue = await t.request('POST', '/venues', { json: { venue: 'Renamed Hall', status: 'publish' }, as: 'admin' });
+    expect(venue.status).toBe(201);
+    const updated = await t.request('POST', `/venues/${venue.body.id}`, { json: { address: '1 rue de la Paix' }, as: 'admin' });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ address: '1 rue de la Paix', phone: '+33 1 23 45 67 89', city: 'Hooked City' });
   });
 
   it('refuses a hook option of the wrong shape when the calendar is made', async () => {

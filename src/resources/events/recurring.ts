@@ -46,6 +46,8 @@ export interface RecurringContext {
   seriesTimesOf(times: Pick<EventRow, 'start_local' | 'end_local' | 'timezone'>): Omit<SeriesTimes, 'recurrence'>;
   /** A date parameter read in `zone` (a 400 when it is no date). */
   wallClock(name: string, value: unknown, zone: string): string;
+  /** Told of an occurrence's cancellation inside its transaction, before anything changes (the host's `beforeChange`). */
+  beforeCancel?(occurrence: EventRow, scope: 'this' | 'following'): Promise<unknown>;
 }
 
 /** Fields of an update that belong to the series, never to one occurrence. */
@@ -310,6 +312,7 @@ export class RecurringWrites {
       this.store.transaction(async (tx) => {
         const { o, series } = await this.locked(tx, target, 'delete');
         const shown = (await tx.events.occurrence(o.id)) ?? present(undefined, target);
+        await this.ctx.beforeCancel?.(shown, scope);
         if (scope === 'this') {
           await tx.occurrences.update(o.id, { cancelled: 1, content_id: o.series_id });
           if (o.content_id !== o.series_id) await removeOverrides(tx, [o.content_id]);

@@ -227,6 +227,7 @@ export class EventWrites {
       can: (action, row) => eventPermits(p, action, row),
       seriesTimesOf: (times) => seriesTimesOf(times, site),
       wallClock: (name, value, zone) => wallClock(name, value, zone, site, now),
+      beforeCancel: (occurrence, scope) => this.hooks.before('events', 'delete', { force: false, scope }, p, occurrence),
     });
   }
 
