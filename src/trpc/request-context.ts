@@ -57,7 +57,7 @@ async function userOf<R>(calendar: Pick<Calendar, 'options'>, request: R, core: 
 function guarded(calendar: Pick<Calendar, 'options'>, core: CoreRequest, user: User | null): User | null {
   if (!user || core.method === 'GET') return user;
   const { options } = calendar;
-  const principal = toPrincipal(user, options.unknownRole);
+  const principal = toPrincipal(user, options.unknownRole, options.roles);
   const urls = urlsFor(core, options.namespace, options.baseUrl, options.trustProxy, options.permalinks);
   const query = Object.fromEntries(new URLSearchParams(core.query ?? ''));
   let verdict;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { field } from '../../src/fields/declare.js';
 import { createCalendar, type RolesOption, type User } from '../../src/index.js';
+import { createFetchContext } from '../../src/trpc/index.js';
 import { DIALECTS, testCalendar, type TestCalendar } from '../helpers/harness.js';
 
 const ROLES: RolesOption = {
@@ -75,6 +76,13 @@ describe.each(DIALECTS)('host roles on $name', ({ url }) => {
     const seats = await boxOffice.call('POST', '/events', { ...show('Seats'), capacity: 10 });
     expect(seats.status).toBe(201);
     expect(seats.body).toMatchObject({ capacity: 10 });
+  });
+
+  it("knows the host's roles in tRPC's request context (its CSRF guard), reporting none as unknown", async () => {
+    const context = createFetchContext(t.calendar, { getUser: () => ({ id: 30, roles: ['planner'] }) });
+    const made = await context({ req: new Request('http://example.org/trpc/events.create', { method: 'POST', headers: { authorization: 'Bearer x' } }) });
+    expect(made.user).toEqual({ id: 30, roles: ['planner'] });
+    expect(errors).toEqual([]);
   });
 
   it('grants nothing for a role nobody defined, and says so once', async () => {
