@@ -1,4 +1,4 @@
-import { createCalendar, type Calendar } from '../../src/index.js';
+import { createCalendar, type Calendar, type CalendarOptions } from '../../src/index.js';
 import { tokensFromEnv } from './auth.js';
 
 /** What the example apps read from their environment. */
@@ -15,8 +15,9 @@ export interface ExampleSetup {
  * `postgres://…` URLs of streaming replicas of `CALENDAR_DB_URL`), `CALENDAR_TOKENS`, `CALENDAR_NAMESPACE`,
  * `CALENDAR_BASE_URL`, `CALENDAR_IMAGE_HOSTS` (comma-separated; `host:port` for a port other than
  * 80 and 443), `CALENDAR_DOC` (`complete` to serve the OpenAPI document clients are generated from).
+ * `extend`: options an example adds to these.
  */
-export function calendarFromEnv(env: NodeJS.ProcessEnv = process.env, defaultPort = 8080): ExampleSetup {
+export function calendarFromEnv(env: NodeJS.ProcessEnv = process.env, defaultPort = 8080, extend: Partial<CalendarOptions> = {}): ExampleSetup {
   const { auth, generated } = tokensFromEnv(env.CALENDAR_TOKENS);
   const calendar = createCalendar({
     db: env.CALENDAR_DB_URL || env.CALENDAR_DB || 'data/calendar.sqlite',
@@ -31,6 +32,8 @@ export function calendarFromEnv(env: NodeJS.ProcessEnv = process.env, defaultPor
     doc: env.CALENDAR_DOC === 'complete' ? 'complete' : undefined,
     // getUser and userExists for the bearer tokens.
     ...auth,
+    // What an example adds (examples/extensions: fields, hooks, routes).
+    ...extend,
   });
   return { calendar, port: Number(env.PORT ?? defaultPort), generatedToken: generated };
 }

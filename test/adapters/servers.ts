@@ -125,6 +125,7 @@ const COMMANDS = {
   hono: () => ['tsx', ['examples/hono/server.ts']],
   node: () => ['tsx', ['examples/node/server.ts']],
   multilingual: () => ['tsx', ['examples/multilingual/server.ts']],
+  extensions: () => ['tsx', ['examples/extensions/server.ts']],
   next: (port, { nextDir = 'examples/next' }) => ['next', ['start', nextDir, '-p', String(port), '-H', '127.0.0.1']],
 } satisfies Record<string, (port: number, options: StartOptions) => [string, string[]]>;
 
