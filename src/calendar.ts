@@ -165,7 +165,7 @@ export function createCalendar<const F extends FieldsOption = Record<never, neve
   const core: Promise<Core> = raw.then((db) => {
     // Once a write committed: the host's afterChange hooks, then this instance's listeners at once.
     const store = Store.open(db, resolved.tablePrefix, resolved.changes.retentionMs, async (changes) => {
-      await resolved.hooks.committed(changes);
+      await resolved.hooks.committed(changes, readItem);
       changeEvents.kick();
     });
     opened = store;

@@ -5,9 +5,9 @@
  */
 import type { Principal, User } from '../auth/capabilities.js';
 import type { ChangeRow } from '../changes/log.js';
-import { KINDS, type Collection } from '../kinds.js';
+import { KINDS, itemPath, type Collection } from '../kinds.js';
 import type { ChangeType } from '../store/database.js';
-import type { AfterChangeArgs, BeforeChangeArgs, HookKind, HooksOption, ReadResult, StoredItem, WriteInput, WriteOperation } from './types.js';
+import type { AfterChangeArgs, BeforeChangeArgs, HookKind, HooksOption, ReadItem, ReadResult, StoredItem, WriteInput, WriteOperation } from './types.js';
 
 /** One kind's hooks with the kind left open, as the runner calls them. */
 interface OpenHooks {
@@ -28,6 +28,9 @@ const OPERATION: Record<ChangeType, WriteOperation> = { created: 'create', updat
 function badHook(path: string, takes: string): TypeError {
   return new TypeError(`calendar-events-rest: option \`hooks.${path}\` takes ${takes}`);
 }
+
+/** Reads a path of the namespace as a user, through the calendar's pipeline (as webhooks read their items). */
+export type ItemReader = (path: string, user: User | null) => Promise<{ status: number; body: unknown }>;
 
 /** The user hooks are told of: the host's, as it was given. */
 function userOf(p: Principal | null): User | null {
@@ -89,14 +92,30 @@ export class CalendarHooks {
     return this.#byKind.get(kind)?.beforeChange !== undefined;
   }
 
-  /** Runs `afterChange` once per committed change, in log order; what a hook throws goes to `onError`. */
-  async committed(rows: readonly ChangeRow[]): Promise<void> {
+  /**
+   * Runs `afterChange` once per committed change, in log order; what a hook throws goes to
+   * `onError`. `reader` reads an item for the hook's `read()`.
+   */
+  async committed(rows: readonly ChangeRow[], reader?: ItemReader): Promise<void> {
     for (const row of rows) {
       const kind = KINDS[row.kind].collection;
       const hook = this.#byKind.get(kind)?.afterChange;
       if (!hook) continue;
+      const read = async (user: User | null = null) => {
+        if (!reader || row.change_type === 'deleted') return null;
+        const answer = await reader(`${itemPath(row.kind)}${row.item_id}`, user);
+        // The route's JSON answer: the item as the API shows it.
+        return answer.status === 200 && typeof answer.body === 'object' && answer.body !== null ? (answer.body as ReadItem<HookKind>) : null;
+      };
       try {
-        await hook({ kind, operation: OPERATION[row.change_type], id: row.item_id, ...(row.scope ? { scope: row.scope } : {}), at: new Date(row.at_utc) });
+        await hook({
+          kind,
+          operation: OPERATION[row.change_type],
+          id: row.item_id,
+          ...(row.scope ? { scope: row.scope } : {}),
+          at: new Date(row.at_utc),
+          read,
+        });
       } catch (error) {
         this.onError(error);
       }

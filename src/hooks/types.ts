@@ -55,6 +55,11 @@ export interface AfterChangeArgs<K extends HookKind> {
   scope?: ChangeScope;
   /** When it was committed. */
   at: Date;
+  /**
+   * The item as `user` (default: a caller signed out) reads it now, through its route (host
+   * fields and `afterRead` included); `null` once deleted, or when that user may not read it.
+   */
+  read(user?: User | null): Promise<ReadItem<K> | null>;
 }
 
 /** An item as `afterRead` receives it: the API's JSON, host fields included. */

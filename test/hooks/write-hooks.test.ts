@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { field } from '../../src/fields/declare.js';
 import { HookError, type AfterChangeArgs, type HookKind, type HooksOption } from '../../src/index.js';
-import { DIALECTS, testCalendar, type TestCalendar } from '../helpers/harness.js';
+import { DIALECTS, testCalendar, USERS, type TestCalendar } from '../helpers/harness.js';
 
 const FIELDS = { events: { capacity: field({ type: z.number().int().min(0).max(100000), filterable: true }) } };
 
@@ -16,7 +16,14 @@ describe.each(DIALECTS)('write hooks on $name', ({ url }) => {
   const errors: unknown[] = [];
   /** What the hooks saw of the user (the host's object, as given). */
   const users: unknown[] = [];
+  /** What organizers' afterChange read of their item: as the public, and as an administrator. */
+  const readBack: { operation: string; public: unknown; admin: unknown }[] = [];
   const hooks: HooksOption = {
+    organizers: {
+      afterChange: async ({ operation, read }) => {
+        readBack.push({ operation, public: await read(), admin: await read(USERS.admin) });
+      },
+    },
     events: {
       beforeChange: ({ operation, input, item, user }) => {
         users.push(user);
@@ -186,6 +193,16 @@ describe.each(DIALECTS)('write hooks on $name', ({ url }) => {
     const updated = await t.request('POST', `/venues/${venue.body.id}`, { json: { address: '1 rue de la Paix' }, as: 'admin' });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ address: '1 rue de la Paix', phone: '+33 1 23 45 67 89', city: 'Hooked City' });
+  });
+
+  it('lets afterChange read the item it was told of, as a given user, after the commit', async () => {
+    const draft = await t.request('POST', '/organizers', { json: { organizer: 'Quiet Org', status: 'draft' }, as: 'admin' });
+    expect(draft.status).toBe(201);
+    await t.request('DELETE', `/organizers/${draft.body.id}`, { query: { force: 'true' }, as: 'admin' });
+    expect(readBack).toEqual([
+      { operation: 'create', public: null, admin: expect.objectContaining({ id: draft.body.id, organizer: 'Quiet Org', status: 'draft' }) },
+      { operation: 'delete', public: null, admin: null },
+    ]);
   });
 
   it('refuses a hook option of the wrong shape when the calendar is made', async () => {
