@@ -28,6 +28,9 @@ describe.each(DIALECTS)('afterRead hooks on $name', ({ url }) => {
         },
       },
     },
+    categories: {
+      afterRead: { vary: 'user', run: ({ item, user }) => ({ ...item, viewer: user ? user.id : 'anonymous' }) },
+    },
     venues: {
       afterRead: { vary: 'none', run: ({ item }) => ({ ...item, label: `${String(item.venue)} (${String(item.city ?? '')})` }) },
     },
@@ -93,5 +96,15 @@ describe.each(DIALECTS)('afterRead hooks on $name', ({ url }) => {
     const venues = await t.request('GET', '/venues');
     expect(venues.body.venues[0].label).toBe('Hall (Lyon)');
     expect(reads).toBeGreaterThan(0);
+  });
+
+  it('applies to terms, archive and single, for their viewer', async () => {
+    const made = await t.request('POST', '/categories', { json: { name: 'Jazz' }, as: 'admin' });
+    expect(made.body.viewer).toBe(1);
+    expect((await t.request('GET', `/categories/${made.body.id}`)).body.viewer).toBe('anonymous');
+    const listed = await t.request('GET', '/categories', { query: { hide_empty: 'false' }, as: 'editor' });
+    expect(listed.body.categories.map((c: { viewer: unknown }) => c.viewer)).toEqual([2]);
+    const anonymous = await t.request('GET', '/categories', { query: { hide_empty: 'false' } });
+    expect(anonymous.body.categories.map((c: { viewer: unknown }) => c.viewer)).toEqual(['anonymous']);
   });
 });
