@@ -21,6 +21,7 @@ import type { FieldsOption, HostFieldsOf } from './fields/declare.js';
 import type { Route } from './http/context.js';
 import type { CalendarEvent, Organizer, Term, Venue } from './schemas/types.js';
 import { ChangeEvents, type ChangeListener, type Unsubscribe } from './hooks/change-events.js';
+import type { HooksOption } from './hooks/types.js';
 
 /** The routes of the API, in upstream registration order (`resources/registry.ts`). */
 export { ROUTES };
@@ -132,7 +133,9 @@ function notMigrated(pending: string[]): ApiError {
 }
 
 /** Creates a calendar over a database (a Kysely instance, or a connection string). */
-export function createCalendar<const F extends FieldsOption = Record<never, never>>(options: CalendarOptions & { fields?: F }): Calendar<F> {
+export function createCalendar<const F extends FieldsOption = Record<never, never>>(
+  options: Omit<CalendarOptions, 'hooks'> & { fields?: F; hooks?: HooksOption<F> },
+): Calendar<F> {
   const resolved = resolveOptions(options);
   const routes = routesWithFields(withHostRoutes(ROUTES, resolved.hostRoutes), resolved.fields);
   const ownsDb = typeof options.db === 'string';

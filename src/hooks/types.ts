@@ -7,6 +7,7 @@ import type { User } from '../auth/capabilities.js';
 import type { ChangeScope } from '../changes/log.js';
 import { ApiError } from '../http/errors.js';
 import type { Collection } from '../kinds.js';
+import type { HostFieldsOf } from '../fields/declare.js';
 import type { CalendarEvent, Organizer, Term, Venue } from '../schemas/types.js';
 
 /** The kinds hooks act on, named by collection: `events`, `venues`, `organizers`, `categories`, `tags`. */
@@ -45,8 +46,8 @@ export interface BeforeChangeArgs<K extends HookKind> {
   user: User | null;
 }
 
-/** What `afterChange` is told: one committed change. */
-export interface AfterChangeArgs<K extends HookKind> {
+/** What `afterChange` is told: one committed change. `F` is the calendar's `fields` option, typing what `read` answers. */
+export interface AfterChangeArgs<K extends HookKind, F = unknown> {
   kind: K;
   /** What the change log says happened: a trash is an `update` (the item is kept). */
   operation: WriteOperation;
@@ -59,11 +60,11 @@ export interface AfterChangeArgs<K extends HookKind> {
    * The item as `user` (default: a caller signed out) reads it now, through its route (host
    * fields and `afterRead` included); `null` once deleted, or when that user may not read it.
    */
-  read(user?: User | null): Promise<ReadItem<K> | null>;
+  read(user?: User | null): Promise<ReadItem<K, F> | null>;
 }
 
-/** An item as `afterRead` receives it: the API's JSON, host fields included. */
-export type ReadItem<K extends HookKind> = HookItems[K] & Record<string, unknown>;
+/** An item as `afterRead` receives it: the API's JSON, the host fields of `F` (the `fields` option) included. */
+export type ReadItem<K extends HookKind, F = unknown> = HookItems[K] & HostFieldsOf<F, K> & Record<string, unknown>;
 
 /** What `afterRead` gives back: the item to show (or nothing, when it changed the one it was given). */
 export type ReadResult = Record<string, unknown> | undefined | void;
@@ -73,25 +74,25 @@ export type ReadResult = Record<string, unknown> | undefined | void;
  * told the viewer, and its answer is reused like the item's), or `user` (it is told the viewer;
  * a signed-in viewer's items are then rendered for them alone).
  */
-export type AfterReadHook<K extends HookKind> =
-  | { readonly vary: 'none'; run(args: { kind: K; item: ReadItem<K> }): ReadResult | Promise<ReadResult> }
-  | { readonly vary: 'user'; run(args: { kind: K; item: ReadItem<K>; user: User | null }): ReadResult | Promise<ReadResult> };
+export type AfterReadHook<K extends HookKind, F = unknown> =
+  | { readonly vary: 'none'; run(args: { kind: K; item: ReadItem<K, F> }): ReadResult | Promise<ReadResult> }
+  | { readonly vary: 'user'; run(args: { kind: K; item: ReadItem<K, F>; user: User | null }): ReadResult | Promise<ReadResult> };
 
-/** The hooks of one kind. */
-export interface KindHooks<K extends HookKind> {
+/** The hooks of one kind; `F` is the calendar's `fields` option, typing its items. */
+export interface KindHooks<K extends HookKind, F = unknown> {
   /**
    * Runs inside the write's transaction, before anything is written: return a changed input (or
    * nothing), or throw a {@link HookError} to refuse the write (nothing is stored).
    */
   beforeChange?(args: BeforeChangeArgs<K>): WriteInput | undefined | void | Promise<WriteInput | undefined | void>;
   /** Runs after the commit, once per change the write made; what it throws goes to `onError`. */
-  afterChange?(args: AfterChangeArgs<K>): void | Promise<void>;
+  afterChange?(args: AfterChangeArgs<K, F>): void | Promise<void>;
   /** Adds or hides fields of an item rendered for a viewer. */
-  afterRead?: AfterReadHook<K>;
+  afterRead?: AfterReadHook<K, F>;
 }
 
-/** The `hooks` option: hooks by kind. */
-export type HooksOption = { readonly [K in HookKind]?: KindHooks<K> };
+/** The `hooks` option: hooks by kind; `F`, the calendar's `fields` option, types their items' host fields. */
+export type HooksOption<F = unknown> = { readonly [K in HookKind]?: KindHooks<K, F> };
 
 /**
  * A refusal a host's hook throws: answered as the API's JSON error with this code, message and

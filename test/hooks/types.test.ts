@@ -1,6 +1,8 @@
 // Hooks are typed with the kind they act on (issue 32): checked by tsc (`npx tsc --noEmit`,
 // which type-checks the tests) and by vitest's expectTypeOf; a misuse is a compile error.
 import { describe, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import { field } from '../../src/fields/declare.js';
 import { createCalendar, HookError, type CalendarEvent, type ChangeEvent, type HooksOption, type Term, type User, type Venue } from '../../src/index.js';
 
 describe('hook types', () => {
@@ -44,6 +46,32 @@ describe('hook types', () => {
       },
     };
     expectTypeOf(hooks).toMatchTypeOf<HooksOption>();
+  });
+
+  it("type the items' host fields by the calendar's fields option", async () => {
+    const calendar = createCalendar({
+      db: ':memory:',
+      fields: { events: { capacity: field({ type: z.number().int() }) }, venues: { step_free: field({ type: z.boolean(), default: false }) } },
+      hooks: {
+        events: {
+          afterRead: {
+            vary: 'none',
+            run: ({ item }) => {
+              expectTypeOf(item.capacity).toEqualTypeOf<number | null>();
+              // @ts-expect-error -- a venue's field is no event's
+              expectTypeOf(item.step_free).toEqualTypeOf<boolean>();
+            },
+          },
+        },
+        venues: {
+          afterChange: async ({ read }) => {
+            const venue = await read();
+            if (venue) expectTypeOf(venue.step_free).toEqualTypeOf<boolean>();
+          },
+        },
+      },
+    });
+    await calendar.close();
   });
 
   it('refuse a misuse at compile time', () => {
