@@ -348,7 +348,8 @@ export function createCalendar<const F extends FieldsOption = Record<never, neve
       await (await core.catch(() => undefined))?.services.horizon.stop();
       // A connection that never opened (a missing driver) has nothing to close.
       if (ownsDb) await (await raw.catch(() => undefined))?.destroy();
-      await Promise.all(resolved.replicas.map(async (r, i) => (typeof r === 'string' ? (await replicaDbs[i]!.catch(() => undefined))?.destroy() : undefined)));
+      // Only the connections it opened itself (a replica given as a string).
+      await Promise.all(replicaDbs.map(async (db, i) => (typeof resolved.replicas[i] === 'string' ? (await db.catch(() => undefined))?.destroy() : undefined)));
     },
   };
 }

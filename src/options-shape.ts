@@ -79,7 +79,8 @@ function checkShape(value: unknown, shape: OptionShape, name: string, where: str
   if (value === undefined) return;
   if (!shape.accepts(value)) throw invalidOption(name, value, shape.takes, where);
   if (shape.fields && isRecord(value)) checkShapes(value, shape.fields, where, name);
-  if (shape.items && Array.isArray(value)) value.forEach((item: unknown, i) => checkShape(item, shape.items!, `${name}[${i}]`, where));
+  const { items } = shape;
+  if (items && Array.isArray(value)) value.forEach((item: unknown, i) => checkShape(item, items, `${name}[${i}]`, where));
 }
 
 /** The most keys a message lists when it finds none near an unknown one. */
@@ -113,14 +114,19 @@ export function nearest(key: string, known: readonly string[]): string | undefin
 
 /** Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`: the optimal string alignment distance. */
 function editDistance(a: string, b: string): number {
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  // One flat table, (a.length + 1) × (b.length + 1): cell (i, j) at i * width + j.
+  const width = b.length + 1;
+  const d = new Uint16Array((a.length + 1) * width);
+  const at = (i: number, j: number) => d[i * width + j] ?? 0;
+  for (let i = 0; i <= a.length; i++) d[i * width] = i;
+  for (let j = 0; j <= b.length; j++) d[j] = j;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = d;
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      d[i * width + j] = best;
     }
   }
-  return rows[a.length]![b.length]!;
+  return at(a.length, b.length);
 }

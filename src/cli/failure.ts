@@ -10,8 +10,6 @@ export function failureLine(error: unknown): string {
   if (!message && error instanceof AggregateError) message = error.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))).join('; ');
   if (!message && error instanceof Error) message = (error as NodeJS.ErrnoException).code ?? error.name;
   // The library's own messages (a missing driver) already name the package, as the CLI's prefix does.
-  return message
-    .split('\n')[0]!
-    .replace(/^calendar-events-rest:\s*/, '')
-    .trim();
+  const [firstLine = ''] = message.split('\n');
+  return firstLine.replace(/^calendar-events-rest:\s*/, '').trim();
 }

@@ -19,7 +19,8 @@ const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{
 
 function first(v: string | string[] | undefined): string | undefined {
   const s = Array.isArray(v) ? v[0] : v;
-  return s?.split(',')[0]!.trim();
+  const [head = ''] = s?.split(',') ?? [];
+  return s === undefined ? undefined : head.trim();
 }
 
 /** A path prefix as a proxy sends it (`/blog`): segments of URL path characters, none of them `.` or `..`. */

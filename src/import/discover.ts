@@ -65,8 +65,9 @@ function chosen(root: string, index: { namespaces: string[]; routes?: Record<str
     throw new NotAnEventsApi(`${root} serves no ${given} (its index lists the namespaces ${listed}): ${advice(found)}`, `${root}/`);
   }
   if (found.includes(ORIGINAL_NAMESPACE)) return ORIGINAL_NAMESPACE;
-  if (found.length === 1) return found[0]!;
-  if (found.length === 0) throw new NotAnEventsApi(`${root} serves no events API (its index lists the namespaces ${listed}): ${advice(found)}`, `${root}/`);
+  const [only] = found;
+  if (found.length === 1 && only !== undefined) return only;
+  if (only === undefined) throw new NotAnEventsApi(`${root} serves no events API (its index lists the namespaces ${listed}): ${advice(found)}`, `${root}/`);
   throw new NotAnEventsApi(`${root} serves several events APIs (${found.join(', ')}): ${advice(found)}`, `${root}/`);
 }
 

@@ -65,7 +65,7 @@ export function inlineStatement({ sql, parameters }: Pick<CompiledQuery, 'sql' |
   let quote: string | undefined;
   let next = 0;
   for (let i = 0; i < sql.length; i++) {
-    const c = sql[i]!;
+    const c = sql.charAt(i);
     if (quote) {
       out += c;
       if (c === quote) quote = undefined;
@@ -73,7 +73,7 @@ export function inlineStatement({ sql, parameters }: Pick<CompiledQuery, 'sql' |
       quote = c;
       out += c;
     } else if (dialect === 'postgres' && c === '$' && /\d/.test(sql[i + 1] ?? '')) {
-      const digits = /^\d+/.exec(sql.slice(i + 1))![0];
+      const [digits = ''] = /^\d+/.exec(sql.slice(i + 1)) ?? [];
       out += literal(parameters[Number(digits) - 1], dialect);
       i += digits.length;
     } else if (dialect !== 'postgres' && c === '?') {

@@ -1,7 +1,7 @@
 import { has, type Principal } from '../../auth/capabilities.js';
 import { toId } from '../../ids.js';
 import { invalidParam } from '../../http/errors.js';
-import { duplicateTermSlug, emptyTermName, termExists, termNotInserted, termNotUpdated } from './errors.js';
+import { duplicateTermSlug, emptyTermName, termExists, termNotFound, termNotInserted, termNotUpdated } from './errors.js';
 import type { Urls } from '../../http/urls.js';
 import { termJson, termLinks, type Ancestry } from './json.js';
 import type { Term } from '../../schemas/types.js';
@@ -124,7 +124,7 @@ export class TermService {
         tx.changes.record(changeKind(kind), id, 'created');
         return id;
       }),
-    ).then(async (id) => (await this.store.terms.get(kind.taxonomy, id))!);
+    ).then(async (id) => this.written(kind, id));
   }
 
   /** The name, parent and slug a new term is given, once sure the store can hold them. */
@@ -187,7 +187,14 @@ export class TermService {
         if (Object.keys(changes).length || fields.size) tx.changes.record(changeKind(kind), id, 'updated');
       }),
     );
-    return (await this.store.terms.get(kind.taxonomy, id))!;
+    return this.written(kind, id);
+  }
+
+  /** A term a write just committed, read back (a delete racing it is the write's failure). */
+  private async written(kind: TermKind, id: number): Promise<TermRow> {
+    const row = await this.store.terms.get(kind.taxonomy, id);
+    if (!row) throw termNotFound();
+    return row;
   }
 
   /** The columns an update changes (but the slug), once sure the store can hold them. */
