@@ -96,7 +96,9 @@ export function resolveRoles(option: RolesOption | undefined, extra: Iterable<st
         throw badRole(`${name}.inherits`, `names the unknown role ${JSON.stringify(inherits)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`);
       }
       const removed = new Set(checked(`${name}.remove`, remove));
-      caps = [...new Set([...resolve(inherits), ...checked(`${name}.add`, add)])].filter((c) => !removed.has(c));
+      // A built-in role redefined from its own grants (`editor: { inherits: 'editor', remove: [...] }`).
+      const base = inherits === name && isRole(name) ? roleCapabilities(name) : resolve(inherits);
+      caps = [...new Set([...base, ...checked(`${name}.add`, add)])].filter((c) => !removed.has(c));
     } else throw badRole(name, "takes a list of capabilities or { inherits: 'editor', add: [...], remove: [...] }");
     resolving.delete(name);
     grants.set(name, caps);

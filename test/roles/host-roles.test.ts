@@ -113,6 +113,17 @@ describe('the roles option', () => {
     expect(make(['editor'])).toThrow(/option `roles`/);
   });
 
+  it('redefines a built-in role from its own grants', async () => {
+    const calendar = createCalendar({ db: ':memory:', roles: { author: { inherits: 'author', remove: ['publish_tribe_events'] } } });
+    await calendar.migrate();
+    const made = await calendar.call('POST', '/events', {
+      user: { id: 3, roles: ['author'] },
+      params: { title: 'Reviewed first', start_date: '2027-07-01 20:00:00', end_date: '2027-07-01 22:00:00', status: 'publish' },
+    });
+    expect(made.body).toMatchObject({ status: 'pending' });
+    await calendar.close();
+  });
+
   it('accepts a declared field capability', () => {
     expect(() => createCalendar({ db: ':memory:', roles: { seats: ['edit_capacity'] }, fields: FIELDS })).not.toThrow();
     expect(make({ seats: ['edit_capacity'] })).toThrow(/unknown capability "edit_capacity"/);
