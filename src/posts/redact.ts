@@ -1,3 +1,5 @@
+import { SCHEMAS } from '../schemas/responses.js';
+
 /** `cost_details` of a password-protected item; note its own key order. */
 export const REDACTED_COST_DETAILS: Readonly<{
   currency_symbol: '';
@@ -47,11 +49,19 @@ const REPLACEMENTS: Record<string, () => unknown> = {
   address: () => '',
 };
 
-/** Redacts a password-protected item in place of its keys, walking nested objects. */
+/** The keys of the API's own items: any other key of an item is a host's field (`fields/`). */
+const OWN_KEYS: ReadonlySet<string> = new Set([SCHEMAS.Event, SCHEMAS.Venue, SCHEMAS.Organizer].flatMap((schema) => Object.keys(schema)));
+
+/**
+ * Redacts a password-protected item in place of its keys, walking nested objects. The host's
+ * fields of the item show `null`: what they hold is the host's, and may be as private as its text.
+ */
 export function redact<T extends object>(value: T): T {
   // Every key stays; the replacements are values the item types allow for them (flags `null`,
   // lists empty, a redacted venue's or organizer's name `[]`).
-  return redactObject(value) as T;
+  const out = redactObject(value);
+  for (const key of Object.keys(out)) if (!OWN_KEYS.has(key)) out[key] = null;
+  return out as T;
 }
 
 function redactObject(value: object): Record<string, unknown> {

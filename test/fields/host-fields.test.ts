@@ -50,6 +50,23 @@ describe.each(DIALECTS)('host fields on $name', ({ url }) => {
     expect(cleared.body).toMatchObject({ capacity: null, dress_code: 'formal' });
   });
 
+  it('hides the values of a password-protected item from who may not unlock it', async () => {
+    const locked = await event('Secret gala', {
+      capacity: 77,
+      start_date: '2031-07-01 20:00:00',
+      end_date: '2031-07-01 22:00:00',
+      venue: { venue: 'Vault', wheelchair_access: true },
+    });
+    expect(locked.status, locked.text).toBe(201);
+    // The API takes no password on writes (upstream's neither): set as WordPress' editor would.
+    await (await t.calendar.services()).posts.update(locked.body.id, { password: 'open sesame' });
+    const list = await t.request('GET', '/events', { query: { start_date: '2031-07-01', end_date: '2031-07-31' } });
+    const shown = list.body.events.find((e: { id: number }) => e.id === locked.body.id);
+    expect(shown).toMatchObject({ capacity: null, dress_code: null, venue: [] });
+    const unlocked = await t.request('GET', `/events/${locked.body.id}`, { query: { password: 'open sesame' } });
+    expect(unlocked.body).toMatchObject({ capacity: 77 });
+  });
+
   it('refuses a value of the wrong type with rest_invalid_param, storing nothing', async () => {
     const res = await event('Too big', { capacity: 100001 });
     expect(res.status).toBe(400);
