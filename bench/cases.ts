@@ -41,8 +41,11 @@ function dayFromNow(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** The cases of the issue, in the order they run (the write last). */
-export function benchCases(f: SeedFixtures): BenchCase[] {
+/**
+ * The cases of the issue, in the order they run (the write last). `fields`: the server declares
+ * the bench's host fields (bench/fields.ts), and the write sends a capacity too.
+ */
+export function benchCases(f: SeedFixtures, { fields = false }: { fields?: boolean } = {}): BenchCase[] {
   const q = (params: Record<string, string | number>) =>
     new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
   const ids = f.eventIds.length ? f.eventIds : [1];
@@ -107,6 +110,7 @@ export function benchCases(f: SeedFixtures): BenchCase[] {
           organizer: [f.organizerId],
           categories: [f.categorySlug],
           cost: '15',
+          ...(fields ? { capacity: 20 + (n % 400) } : {}),
         }),
       }),
     },

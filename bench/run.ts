@@ -12,6 +12,8 @@
  * BENCH_SERIES=0 (skip the recurring events' calendar: 1,000 weekly series, 100k occurrences) ·
  * BENCH_REPLICAS=0 (skip the read-replica case: a PostgreSQL primary and two replicas started
  * with .ci/replication.sh, which needs PostgreSQL's binaries) ·
+ * BENCH_FIELDS=1 (the SQLite cases on a calendar with two host fields on events, bench/fields.ts;
+ * `compare`: on it and on the plain calendar, case by case in the same run) ·
  * BENCH_SOAK=1 (then the soak and hostile-load case, bench/soak.ts; `only`: that case alone, its
  * results merged into the files) with BENCH_SOAK_MINUTES, BENCH_SOAK_RATE, BENCH_SOAK_HOSTILE ·
  * CALENDAR_BENCH_POSTGRES_URL=postgres://….
@@ -24,8 +26,9 @@ import { drive, meanBodyBytes, type LoadResult } from './load.js';
 import { formatTable, markdownTable, type Row } from './report.js';
 import { seedCalendar, type SeedFixtures } from './seed.js';
 import { buildServers } from './build.js';
+import { addFieldValues } from './fields.js';
 import { startServer, stopServer, type ServerProcess } from './server.js';
-import { evaluateTargets } from './targets.js';
+import { evaluateTargets, fieldsTargets } from './targets.js';
 import { SERIES_SIZE, seriesCases, seriesDataset, seriesWorkingCopy } from './series.js';
 import { benchReplicas, replicaMarkdown, type ReplicaRow } from './replicas.js';
 import { benchSoak, saveSoakAlone, soakConfig, soakMarkdown, type SoakReport } from './soak.js';
@@ -54,6 +57,8 @@ const config = {
     .filter(Boolean),
   readme: process.argv.includes('--readme'),
   soak: env.BENCH_SOAK === 'only' ? 'only' : env.BENCH_SOAK === '1' ? 'after' : undefined,
+  /** The calendars the SQLite size cases run on: plain, with the bench's host fields, or both. */
+  variants: env.BENCH_FIELDS === 'compare' ? [false, true] : [env.BENCH_FIELDS === '1'],
 };
 
 const SOURCES = {
@@ -62,9 +67,12 @@ const SOURCES = {
   'ceiling-express': 'bench/ceiling-express.ts',
   'ceiling-fastify': 'bench/ceiling-fastify.ts',
   'soak-server': 'bench/soak-server.ts',
+  'express-fields': 'bench/fields-express.ts',
+  'fastify-fields': 'bench/fields-fastify.ts',
 };
 // Filled by main(): the compiled files (BENCH_TSX=1 runs the sources under tsx instead).
 let SERVER_SCRIPT: Record<Framework, string>;
+let FIELDS_SCRIPT: Record<Framework, string>;
 let CEILING_SCRIPT: Record<Framework, string>;
 const PORT = Number(env.BENCH_PORT ?? 18_480);
 const started = Date.now();
@@ -74,6 +82,8 @@ interface CaseResult extends LoadResult {
   size: number;
   framework: Framework;
   db: 'sqlite' | 'postgres';
+  /** Whether the calendar declared the bench's host fields (BENCH_FIELDS). */
+  fields?: boolean;
   case: string;
   list: boolean;
   bytes: number;
@@ -87,33 +97,49 @@ interface CaseResult extends LoadResult {
   cpuFractionOfCeiling?: number;
 }
 
-/** Runs every case against one server: probe (status and size), warm-up, timed run. */
-async function runCases(server: ServerProcess, cases: BenchCase[], meta: Pick<CaseResult, 'size' | 'framework' | 'db'>): Promise<CaseResult[]> {
-  const base = `http://127.0.0.1:${server.port}`;
+/** One server under test, the cases it runs (the same names in the same order for each server) and the labels of its results. */
+interface UnderTest {
+  server: ServerProcess;
+  cases: BenchCase[];
+  meta: Pick<CaseResult, 'size' | 'framework' | 'db' | 'fields'>;
+}
+
+/**
+ * Runs every case against each server: probe (status and size), warm-up, timed run. With several
+ * servers, each case runs on each in turn before the next case, so that they are compared under
+ * the same load.
+ */
+async function runCases(servers: UnderTest[]): Promise<CaseResult[]> {
   const out: CaseResult[] = [];
-  for (const c of cases) {
-    const { bytes, failures, meanMs } = await meanBodyBytes(base, c, c.rotates ? 5 : 1, 1_000_000);
-    if (failures.length) log(`  ! ${c.name}: unexpected answers while probing:\n    ${failures.slice(0, 3).join('\n    ')}`);
-    if (config.warmupSeconds > 0) {
-      await drive({
-        url: base,
-        connections: config.connections,
-        seconds: config.warmupSeconds,
-        request: (n) => c.request(2_000_000 + n),
-        expectStatus: c.status,
-      });
-    }
-    const loadBefore = loadavg()[0] ?? 0;
-    const r = await drive({ url: base, connections: config.connections, seconds: config.seconds, request: c.request, expectStatus: c.status, pid: server.pid });
-    out.push({ ...meta, case: c.name, list: c.list, bytes, loadBefore, probeMs: meanMs, ...r });
-    // Requests still queued when the run stopped would slow the next case down.
-    await drain(base);
-    log(
-      `  ${c.name.padEnd(42)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms.toFixed(1)} ms  p99 ${r.p99Ms.toFixed(1)} ms  ` +
-        `single ${meanMs.toFixed(1)} ms  bad ${r.wrongStatus + r.errors}  RSS ${r.rssPeakMb?.toFixed(0)} MB  CPU ${r.serverCpuMsPerRequest?.toFixed(2)} ms/req  ${bytes} B`,
-    );
+  for (const [i, first] of (servers[0]?.cases ?? []).entries()) {
+    for (const { server, cases, meta } of servers) out.push(await runCase(server, cases[i] ?? first, meta));
   }
   return out;
+}
+
+/** Runs one case against one server. */
+async function runCase(server: ServerProcess, c: BenchCase, meta: UnderTest['meta']): Promise<CaseResult> {
+  const base = `http://127.0.0.1:${server.port}`;
+  const { bytes, failures, meanMs } = await meanBodyBytes(base, c, c.rotates ? 5 : 1, 1_000_000);
+  if (failures.length) log(`  ! ${c.name}: unexpected answers while probing:\n    ${failures.slice(0, 3).join('\n    ')}`);
+  if (config.warmupSeconds > 0) {
+    await drive({
+      url: base,
+      connections: config.connections,
+      seconds: config.warmupSeconds,
+      request: (n) => c.request(2_000_000 + n),
+      expectStatus: c.status,
+    });
+  }
+  const loadBefore = loadavg()[0] ?? 0;
+  const r = await drive({ url: base, connections: config.connections, seconds: config.seconds, request: c.request, expectStatus: c.status, pid: server.pid });
+  // Requests still queued when the run stopped would slow the next case down.
+  await drain(base);
+  log(
+    `  ${(meta.fields ? `${c.name} +fields` : c.name).padEnd(42)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms.toFixed(1)} ms  p99 ${r.p99Ms.toFixed(1)} ms  ` +
+      `single ${meanMs.toFixed(1)} ms  bad ${r.wrongStatus + r.errors}  RSS ${r.rssPeakMb?.toFixed(0)} MB  CPU ${r.serverCpuMsPerRequest?.toFixed(2)} ms/req  ${bytes} B`,
+  );
+  return { ...meta, case: c.name, list: c.list, bytes, loadBefore, probeMs: meanMs, ...r };
 }
 
 /** Waits until the server answers a cheap request promptly again (at most 30 s). */
@@ -130,18 +156,39 @@ async function drain(base: string): Promise<void> {
 }
 
 /** Starts one example server over a database and runs the cases. */
-async function benchServer(framework: Framework, db: CaseResult['db'], target: string, cases: BenchCase[], size: number): Promise<CaseResult[]> {
-  const server = await startServer({
-    script: SERVER_SCRIPT[framework],
-    port: PORT,
-    nodeFlags: config.nodeFlags,
-    env: { ...(db === 'sqlite' ? { CALENDAR_DB: target, CALENDAR_DB_URL: '' } : { CALENDAR_DB_URL: target }), CALENDAR_TOKENS: `administrator:${ADMIN_TOKEN}` },
-  });
-  log(` ${framework} on ${db}, ${size} events (pid ${server.pid})`);
+function benchServer(framework: Framework, db: CaseResult['db'], target: string, cases: BenchCase[], size: number): Promise<CaseResult[]> {
+  return benchServers(framework, db, [{ target, cases, fields: false }], size);
+}
+
+/**
+ * Starts one server per calendar (the example's, or the same with the bench's host fields,
+ * bench/fields.ts), each over its own database, and runs the cases on each in turn.
+ */
+async function benchServers(
+  framework: Framework,
+  db: CaseResult['db'],
+  calendars: { target: string; cases: BenchCase[]; fields: boolean }[],
+  size: number,
+): Promise<CaseResult[]> {
+  const servers: UnderTest[] = [];
   try {
-    return await runCases(server, cases, { size, framework, db });
+    for (const [i, { target, cases, fields }] of calendars.entries()) {
+      const server = await startServer({
+        script: (fields ? FIELDS_SCRIPT : SERVER_SCRIPT)[framework],
+        // PORT + 1 is the ceiling's.
+        port: PORT + 2 * i,
+        nodeFlags: config.nodeFlags,
+        env: {
+          ...(db === 'sqlite' ? { CALENDAR_DB: target, CALENDAR_DB_URL: '' } : { CALENDAR_DB_URL: target }),
+          CALENDAR_TOKENS: `administrator:${ADMIN_TOKEN}`,
+        },
+      });
+      servers.push({ server, cases, meta: { size, framework, db, fields } });
+      log(` ${framework}${fields ? ' with host fields' : ''} on ${db}, ${size} events (pid ${server.pid})`);
+    }
+    return await runCases(servers);
   } finally {
-    await stopServer(server);
+    for (const { server } of servers) await stopServer(server);
   }
 }
 
@@ -218,6 +265,7 @@ async function main(): Promise<void> {
   );
   const compiled = env.BENCH_TSX === '1' ? SOURCES : await buildServers(SOURCES);
   SERVER_SCRIPT = { express: compiled['express-server'], fastify: compiled['fastify-server'] };
+  FIELDS_SCRIPT = { express: compiled['express-fields'], fastify: compiled['fastify-fields'] };
   CEILING_SCRIPT = { express: compiled['ceiling-express'], fastify: compiled['ceiling-fastify'] };
   log(`servers: ${env.BENCH_TSX === '1' ? 'TypeScript sources under tsx' : 'compiled with tsup to bench/.data/build (plain node)'}`);
   log(
@@ -233,13 +281,16 @@ async function main(): Promise<void> {
     seeding.push({ size, db: 'sqlite', seconds: fixtures.seconds, cpuSeconds: fixtures.cpuSeconds, reused: fixtures.reused });
     log(`seeded ${size} events on SQLite in ${fixtures.seconds.toFixed(1)} s (${fixtures.cpuSeconds?.toFixed(1)} s CPU)${fixtures.reused ? ' (reused)' : ''}`);
     const cases = selected(benchCases(fixtures));
+    const fieldsCases = selected(benchCases(fixtures, { fields: true }));
     for (const c of cases) requests.set(c.name, c.request(0));
     for (const framework of config.frameworks) {
-      const copy = workingCopy(size, framework);
+      const copies = config.variants.map((fields) => ({ fields, copy: workingCopy(size, fields ? `${framework}-fields` : framework) }));
       try {
-        results.push(...(await benchServer(framework, 'sqlite', copy.file, cases, size)));
+        for (const { fields, copy } of copies) if (fields) log(`host field values given to ${await addFieldValues(copy.file)} events`);
+        const calendars = copies.map(({ fields, copy }) => ({ target: copy.file, fields, cases: fields ? fieldsCases : cases }));
+        results.push(...(await benchServers(framework, 'sqlite', calendars, size)));
       } finally {
-        copy.remove();
+        for (const { copy } of copies) copy.remove();
       }
     }
     if (config.postgres && config.frameworks.includes('fastify')) {
@@ -288,7 +339,7 @@ async function main(): Promise<void> {
 
   const rows: Row[] = results.map((r) => ({
     size: r.size,
-    server: `${r.framework}/${r.db}`,
+    server: `${r.framework}/${r.db}${r.fields ? '+fields' : ''}`,
     case: r.case,
     rps: r.requestsPerSecond,
     single: r.probeMs,
@@ -301,7 +352,14 @@ async function main(): Promise<void> {
     ceiling: r.ceilingRps,
     fraction: r.fractionOfCeiling,
   }));
-  const caseTargets = [...evaluateTargets(results, seeding), ...replicaTargets];
+  const caseTargets = [
+    ...evaluateTargets(
+      results.filter((r) => !r.fields),
+      seeding,
+    ),
+    ...fieldsTargets(results),
+    ...replicaTargets,
+  ];
   // The soak's verdicts are listed in its own section of the Markdown.
   const targets = [...caseTargets, ...(soak?.targets ?? [])];
   const machine = { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageAtEnd: loadavg() };

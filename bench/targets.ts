@@ -5,6 +5,8 @@ export interface MeasuredCase {
   size: number;
   framework: string;
   db: string;
+  /** Measured on the calendar with the bench's host fields (BENCH_FIELDS). */
+  fields?: boolean;
   case: string;
   list: boolean;
   requestsPerSecond: number;
@@ -157,6 +159,23 @@ function speedTargets(results: readonly MeasuredCase[]): TargetResult[] {
       name: `${pg.case} on PostgreSQL within 2× SQLite's CPU (${pg.framework}, ${pg.size})`,
       ok: ratio <= 2,
       measured: `${pg.serverCpuMsPerRequest.toFixed(2)} vs ${lite.serverCpuMsPerRequest.toFixed(2)} ms/req = ${ratio.toFixed(2)}×`,
+    });
+  }
+  return out;
+}
+
+/** Issue 32: with two host fields declared (one filterable), each computed answer costs at most 10 % more CPU than the plain calendar's in the same run. */
+export function fieldsTargets(results: readonly MeasuredCase[]): TargetResult[] {
+  const out: TargetResult[] = [];
+  const computed = new Set(COMPUTED.map((c) => c.case));
+  for (const f of results.filter((r) => r.fields && computed.has(r.case) && r.serverCpuMsPerRequest)) {
+    const plain = results.find((r) => !r.fields && r.framework === f.framework && r.db === f.db && r.size === f.size && r.case === f.case);
+    if (!plain?.serverCpuMsPerRequest) continue;
+    const ratio = f.serverCpuMsPerRequest! / plain.serverCpuMsPerRequest;
+    out.push({
+      name: `${f.case} with host fields ≤ 1.1× the plain calendar's CPU (${f.framework}/${f.db}, ${f.size})`,
+      ok: ratio <= 1.1,
+      measured: `${f.serverCpuMsPerRequest!.toFixed(3)} vs ${plain.serverCpuMsPerRequest.toFixed(3)} ms/req = ${ratio >= 1 ? '+' : ''}${(100 * (ratio - 1)).toFixed(1)} %`,
     });
   }
   return out;
