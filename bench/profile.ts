@@ -2,14 +2,16 @@
  * Profiles one example server under load: starts it with `node --cpu-prof`, drives the
  * chosen cases with autocannon, stops it and prints where its CPU time went.
  *
- * `tsx bench/profile.ts [--size 100000] [--framework fastify] [--seconds 10] [--case "GET /events"]…`
- * (cases by name substring; default: all). Profiles land in bench/.profiles/<size>-<framework>/.
+ * `tsx bench/profile.ts [--size 100000] [--framework fastify] [--seconds 10] [--case "GET /events"]… [--fields]`
+ * (cases by name substring; default: all; `--fields`: the calendar with the bench's host fields,
+ * bench/fields.ts). Profiles land in bench/.profiles/<size>-<framework>[-fields]/.
  * Today's seeded file of that size is reused when present (seeded otherwise).
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ADMIN_TOKEN, benchCases } from './cases.js';
 import { sqliteDataset, workingCopy } from './dataset.js';
+import { addFieldValues } from './fields.js';
 import { drive } from './load.js';
 import { busyMs, formatSummary } from './profile-summary.js';
 import { startServer, stopServer } from './server.js';
@@ -24,18 +26,20 @@ const framework = opt('framework', 'fastify');
 const seconds = Number(opt('seconds', '10'));
 const top = Number(opt('top', '30'));
 const wanted = args.flatMap((a, i) => (a === '--case' ? args.slice(i + 1, i + 2) : []));
+const fields = args.includes('--fields');
 
 const fixtures = await sqliteDataset(size, true);
 // A case named exactly is taken alone; otherwise every case whose name contains the text.
-const cases = benchCases(fixtures).filter(
+const cases = benchCases(fixtures, { fields }).filter(
   (c) => !wanted.length || wanted.some((w) => c.name === w || (!benchCases(fixtures).some((x) => x.name === w) && c.name.includes(w))),
 );
-const dir = join('bench/.profiles', `${size}-${framework}`);
+const dir = join('bench/.profiles', `${size}-${framework}${fields ? '-fields' : ''}`);
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
-const copy = workingCopy(size, `profile-${framework}`);
+const copy = workingCopy(size, `profile-${framework}${fields ? '-fields' : ''}`);
+if (fields) await addFieldValues(copy.file);
 const server = await startServer({
-  script: `examples/${framework}/server.ts`,
+  script: fields ? `bench/fields-${framework}.ts` : `examples/${framework}/server.ts`,
   port: Number(process.env.BENCH_PORT ?? 18_490),
   nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
   env: { CALENDAR_DB: copy.file, CALENDAR_DB_URL: '', CALENDAR_TOKENS: `administrator:${ADMIN_TOKEN}` },
