@@ -75,11 +75,17 @@ export function withFieldProperties(schemas: Record<string, unknown>, registry: 
   }
 }
 
+/** The events' iCalendar feed (`resources/ical/`). */
+const ICAL_FEED = '/ics/events';
+
 /** The routes with the declared fields' arguments added to their kinds' endpoints. */
 export function routesWithFields(routes: readonly Route[], registry: FieldRegistry): readonly Route[] {
   if (registry.empty) return routes;
   assertFree(routes, registry);
+  const eventFilters = fieldFilterArgs(registry.of('events'));
   return routes.map((r) => {
+    // The events' feed takes every filter of the events archive.
+    if (r.pattern === ICAL_FEED) return { ...r, endpoints: r.endpoints.map((e) => ({ ...e, args: { ...e.args, ...eventFilters } })) };
     const collection = collectionOf(r);
     const fields = collection ? registry.of(collection) : [];
     if (!fields.length) return r;

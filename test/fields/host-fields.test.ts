@@ -116,6 +116,9 @@ describe.each(DIALECTS)('host fields on $name', ({ url }) => {
     expect(file.text).not.toContain('X-CALENDAR-DRESS-CODE');
     const feed = await t.request('GET', '/ics/events', { query: { start_date: '2031-05-01', end_date: '2031-05-31' } });
     expect(feed.text).toContain('X-CALENDAR-CAPACITY:55');
+    // The feed takes the archive's field filters too.
+    const filtered = await t.request('GET', '/ics/events', { query: { start_date: '2031-05-01', end_date: '2031-05-31', capacity: '55' } });
+    expect(filtered.text?.match(/BEGIN:VEVENT/g)).toHaveLength(1);
   });
 
   it('lists the fields in the index and both /doc modes, described in the request language', async () => {
