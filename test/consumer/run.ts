@@ -10,7 +10,12 @@
  * and found in the list, a malformed JSON body (400 `rest_invalid_json`), an unknown id and an
  * unknown route (the API's JSON 404s). The CommonJS app also checks that the main and tRPC
  * entries share one core (one `ApiError` class), and both Express apps that a driver the app did
- * not install (mysql2) fails `migrate()` with the error naming it. One line per app (PASS/FAIL
+ * not install (mysql2) fails `migrate()` with the error naming it. Issue 31's traps, from the
+ * packed package: the adapters check their arguments when mounted (Express, Fastify, Node) and
+ * createCalendar its options (scripts in the templates), `npx calendar-events-rest import` reads
+ * the Express ESM app's server without `--namespace` and refuses a wrong source before creating
+ * its target, `/doc/complete` (Fastify), `X-Forwarded-Prefix` with trustProxy (Node) and the tRPC
+ * router over HTTP (Express CommonJS, Hono); see `http-checks.ts`. One line per app (PASS/FAIL
  * and times); a failure prints the output of the step that failed and of the app's server; the
  * exit code is 1 when any app failed.
  *
@@ -53,6 +58,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import semver from 'semver';
 import { runtimeDependencies } from '../packaging/runtime-dependencies.js';
+import { checkDocComplete, checkForwardedPrefix, checkTrpcHttp } from './http-checks.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const TEMPLATES = join(REPO, 'test/consumer/apps');
@@ -493,19 +499,51 @@ const config: NextConfig = {
 export default config;
 `;
 
+/** One of the app's own check scripts, run in its directory as `node <file> <base URL>`; it prints what it checked. */
+const script =
+  (file: string): NonNullable<App['extra']> =>
+  async (dir, env, base) =>
+    (await run(`node ${file}`, process.execPath, [file, base], dir, TIMEOUT.start, env)).trim();
+/** Several checks of one app, one after another; their notes joined. */
+const all =
+  (...checks: NonNullable<App['extra']>[]): NonNullable<App['extra']> =>
+  async (dir, env, base) => {
+    const notes: string[] = [];
+    for (const check of checks) notes.push(await check(dir, env, base));
+    return notes.join(' · ');
+  };
+
 const APPS: App[] = [
-  { name: 'express-esm', template: 'express-esm', kind: 'node', extra: (dir, env) => checkMissingDriver(dir, env, 'esm') },
+  {
+    name: 'express-esm',
+    template: 'express-esm',
+    kind: 'node',
+    extra: all((dir, env) => checkMissingDriver(dir, env, 'esm'), script('mount-checks.js'), script('import-check.js')),
+  },
   {
     name: 'express-cjs',
     template: 'express-cjs',
     kind: 'node',
     postgres: true,
-    extra: async (dir, env) =>
-      `${(await run('node shared-core.js', process.execPath, ['shared-core.js'], dir, TIMEOUT.start, env)).trim()} · ${await checkMissingDriver(dir, env, 'cjs')}`,
+    extra: all(
+      script('shared-core.js'),
+      (dir, env) => checkMissingDriver(dir, env, 'cjs'),
+      (_dir, _env, base) => checkTrpcHttp(base, 'Express, createNodeContext'),
+    ),
   },
-  { name: 'fastify', template: 'fastify', kind: 'node' },
-  { name: 'hono', template: 'hono', kind: 'node' },
-  { name: 'node', template: 'node', kind: 'node', extra: checkPlainNode },
+  {
+    name: 'fastify',
+    template: 'fastify',
+    kind: 'node',
+    extra: all(script('register-checks.js'), (_dir, _env, base) => checkDocComplete(base, ['/wp-json', '/fr/wp-json'])),
+  },
+  { name: 'hono', template: 'hono', kind: 'node', extra: (_dir, _env, base) => checkTrpcHttp(base, 'Fetch adapter on Hono, createFetchContext') },
+  {
+    name: 'node',
+    template: 'node',
+    kind: 'node',
+    extra: all(checkPlainNode, script('option-checks.js'), (_dir, _env, base) => checkForwardedPrefix(base, ['/wp-json', '/fr/wp-json'])),
+  },
   { name: 'next', template: 'next', kind: 'next' },
   { name: 'next-external', template: 'next', kind: 'next', rebuildOf: 'next', nextConfig: NEXT_EXTERNAL_CONFIG },
 ];

@@ -1,4 +1,5 @@
-// A plain Node server (no framework) embedding the calendar as README "Plain Node, Koa, Connect" shows.
+// A plain Node server (no framework) embedding the calendar as README "Plain Node, Koa, Connect" shows,
+// meant to run behind a reverse proxy as README "Behind a reverse proxy" shows (trustProxy).
 import { createServer } from 'node:http';
 import { createCalendar } from 'calendar-events-rest';
 import { calendarNodeHandler } from 'calendar-events-rest/node';
@@ -11,6 +12,7 @@ function lookUpUser(authorization) {
 const calendar = createCalendar({
   db: process.env.CALENDAR_DB ?? 'data/calendar.sqlite',
   getUser: (req) => lookUpUser(req.headers.authorization),
+  trustProxy: true,
 });
 await calendar.migrate();
 
