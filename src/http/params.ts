@@ -149,7 +149,9 @@ export async function readBody(req: CoreRequest, method: string, limits: ParseLi
   const result: BodyParams = { json: {}, body: {} };
   const type = mediaType(req);
   const raw = req.body;
-  if (raw === undefined || raw === null) return result;
+  // A bare number or flag from a host's parser (or a JavaScript caller) is no body at all, as the
+  // same JSON text unparsed would give no parameters: never a 500.
+  if (raw === undefined || raw === null || (typeof raw !== 'string' && typeof raw !== 'object')) return result;
   const preParsed = typeof raw === 'object' && !(raw instanceof Uint8Array);
 
   if (isJsonType(type)) {

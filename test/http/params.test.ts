@@ -68,6 +68,15 @@ describe('parseBracketString', () => {
 });
 
 describe('readBody', () => {
+  it('reads a bare number or flag a host parser produced as no body (it threw: a 500)', async () => {
+    // What express.json({ strict: false }) leaves in req.body for `5` or `true`, outside the declared type.
+    for (const bare of [5, true, 0, false]) {
+      const read = await readBody(request('application/json', bare as unknown as CoreRequest['body']), 'POST');
+      expect(read.json).toEqual({});
+      expect(read.body).toEqual({});
+    }
+  });
+
   it('gives the same values for a form body, a multipart body and the equivalent JSON', async () => {
     const form = await readBody(request('application/x-www-form-urlencoded', Buffer.from(FORM)), 'POST');
     const json = await readBody(request('application/json', Buffer.from(JSON.stringify(AS_JSON))), 'POST');
