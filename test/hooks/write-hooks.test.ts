@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { field } from '../../src/fields/declare.js';
 import { HookError, type AfterChangeArgs, type HookKind, type HooksOption } from '../../src/index.js';
+import { apiErrorOf, createCalendarContext, createCalendarRouter } from '../../src/trpc/index.js';
 import { DIALECTS, testCalendar, USERS, type TestCalendar } from '../helpers/harness.js';
 
 const FIELDS = { events: { capacity: field({ type: z.number().int().min(0).max(100000), filterable: true }) } };
@@ -203,6 +204,19 @@ describe.each(DIALECTS)('write hooks on $name', ({ url }) => {
       { operation: 'create', public: null, admin: expect.objectContaining({ id: draft.body.id, organizer: 'Quiet Org', status: 'draft' }) },
       { operation: 'delete', public: null, admin: null },
     ]);
+  });
+
+  it("refuses through tRPC as over HTTP: the HookError is the procedure's API error", async () => {
+    const caller = createCalendarRouter(t.calendar).createCaller(createCalendarContext({ user: USERS.admin }));
+    // The harness' calendar is typed without its fields: the field travels as any extra key would.
+    const input = { title: 'Huge over tRPC', start_date: '2031-05-01 20:00:00', end_date: '2031-05-01 22:00:00', capacity: 7000 };
+    const refused = await caller.events.create(input).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(apiErrorOf(refused)).toEqual({ code: 'capacity_too_large', message: 'At most 5000 seats.', data: { status: 400 } });
+    expect(await eventsNamed('Huge over tRPC')).toEqual([]);
+    expect(changes).toEqual([]);
   });
 
   it('refuses a hook option of the wrong shape when the calendar is made', async () => {
