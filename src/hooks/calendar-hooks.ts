@@ -15,6 +15,7 @@ interface OpenHooks {
   afterChange?(args: AfterChangeArgs<HookKind>): void | Promise<void>;
   afterRead?: {
     readonly vary: 'none' | 'user';
+    key?(user: User): string;
     run(args: { kind: HookKind; item: Record<string, unknown>; user?: User | null }): ReadResult | Promise<ReadResult>;
   };
 }
@@ -41,8 +42,8 @@ function userOf(p: Principal | null): User | null {
 /** A calendar's hooks, checked once. */
 export class CalendarHooks {
   readonly #byKind = new Map<HookKind, OpenHooks>();
-  /** Whether some `afterRead` is told the viewer. */
-  readonly #variesByUser: boolean;
+  /** The `afterRead` hooks told the viewer. */
+  readonly #byUser: readonly NonNullable<OpenHooks['afterRead']>[];
 
   constructor(
     option: HooksOption | undefined,
@@ -67,9 +68,11 @@ export class CalendarHooks {
       ) {
         throw badHook(`${kind}.afterRead`, "an object { vary: 'none' | 'user', run(...) }");
       }
+      if (read?.key !== undefined && (read.vary !== 'user' || typeof read.key !== 'function'))
+        throw badHook(`${kind}.afterRead.key`, "a function (user) => text, with vary: 'user'");
       this.#byKind.set(collection, open);
     }
-    this.#variesByUser = [...this.#byKind.values()].some((h) => h.afterRead?.vary === 'user');
+    this.#byUser = [...this.#byKind.values()].flatMap((h) => (h.afterRead?.vary === 'user' ? [h.afterRead] : []));
   }
 
   /**
@@ -138,12 +141,20 @@ export class CalendarHooks {
   }
 
   /**
-   * Whether items rendered for `p` may be reused for every viewer who sees them alike (the
-   * renderers' keys: id, roles, capabilities): not for a signed-in viewer when an `afterRead`
-   * is told the user, since the host's user may say more than that.
+   * What items rendered for `p` depend on besides the renderers' own keys (id, roles,
+   * capabilities): `''` for nothing more; the hooks' `key`s of the user; `undefined` when an
+   * `afterRead` told the user declared no key, since the host's user may say more than that
+   * (such items are rendered for that viewer alone).
    */
-  sharesRenders(p: Principal | null): boolean {
-    return p === null || !this.#variesByUser;
+  renderKey(p: Principal | null): string | undefined {
+    const user = userOf(p);
+    if (!user || !this.#byUser.length) return '';
+    const keys: string[] = [];
+    for (const hook of this.#byUser) {
+      if (!hook.key) return undefined;
+      keys.push(hook.key(user));
+    }
+    return JSON.stringify(keys);
   }
 }
 

@@ -72,11 +72,17 @@ export type ReadResult = Record<string, unknown> | undefined | void;
 /**
  * A hook on rendered items, with what its answer depends on besides the item: `none` (it is not
  * told the viewer, and its answer is reused like the item's), or `user` (it is told the viewer;
- * a signed-in viewer's items are then rendered for them alone).
+ * a signed-in viewer's items are then rendered for them alone, unless `key` says which of the
+ * user's traits the answer depends on beyond their id, roles and capabilities: viewers with
+ * equal keys then share rendered items).
  */
 export type AfterReadHook<K extends HookKind, F = unknown> =
   | { readonly vary: 'none'; run(args: { kind: K; item: ReadItem<K, F> }): ReadResult | Promise<ReadResult> }
-  | { readonly vary: 'user'; run(args: { kind: K; item: ReadItem<K, F>; user: User | null }): ReadResult | Promise<ReadResult> };
+  | {
+      readonly vary: 'user';
+      key?(user: User): string;
+      run(args: { kind: K; item: ReadItem<K, F>; user: User | null }): ReadResult | Promise<ReadResult>;
+    };
 
 /** The hooks of one kind; `F` is the calendar's `fields` option, typing its items. */
 export interface KindHooks<K extends HookKind, F = unknown> {

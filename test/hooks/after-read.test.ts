@@ -11,7 +11,7 @@ type HostUser = User & { plan?: string };
 /** The plan of a host's user, read as the host's own hook would. */
 const planOf = (user: User | null): string | undefined => (user && 'plan' in user && typeof user.plan === 'string' ? user.plan : undefined);
 
-describe.each(DIALECTS)('afterRead hooks on $name', ({ url }) => {
+describe.each(DIALECTS)('afterRead hooks on $name', ({ name, url }) => {
   let t: TestCalendar;
   let eventId: number;
   let reads = 0;
@@ -86,6 +86,53 @@ describe.each(DIALECTS)('afterRead hooks on $name', ({ url }) => {
     expect(json(await read(gold)).viewer).toBe('10:gold');
     expect(json(await read(free)).viewer).toBe('10:free');
     expect(json(await read(gold)).viewer).toBe('10:gold');
+  });
+
+  it("shares a signed-in viewer's rendered items only by the hook's key of the user", async () => {
+    let runs = 0;
+    const keyed = await testCalendar(url, {
+      hooks: {
+        events: {
+          afterRead: {
+            vary: 'user',
+            key: (user) => planOf(user) ?? '',
+            run: ({ item, user }) => {
+              runs++;
+              return { ...item, plan: planOf(user) ?? 'none' };
+            },
+          },
+        },
+      },
+    });
+    try {
+      const made = await keyed.request('POST', '/events', {
+        json: { title: 'Keyed', start_date: '2027-06-02 20:00:00', end_date: '2027-06-02 22:00:00', status: 'publish' },
+        as: 'admin',
+      });
+      const readAs = async (user: User) => {
+        const res = await keyed.calendar.handle({
+          method: 'GET',
+          path: `/${keyed.ns}/events/${made.body.id}`,
+          query: '',
+          headers: { host: 'example.org' },
+          root: '/wp-json',
+          user,
+        });
+        return json(res).plan;
+      };
+      runs = 0;
+      expect([await readAs(gold), await readAs(gold), await readAs(free), await readAs(free), await readAs(gold)]).toEqual([
+        'gold',
+        'gold',
+        'free',
+        'free',
+        'gold',
+      ]);
+      // Where the store has a version, each (user, plan) is rendered once and kept; else every time.
+      expect(runs).toBe(name === 'mysql' ? 5 : 2);
+    } finally {
+      await keyed.close();
+    }
   });
 
   it('applies to archives and to the answer of a write', async () => {

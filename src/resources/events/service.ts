@@ -222,9 +222,10 @@ export class EventService {
     view: EventRenderView,
     rowsOf: (missing: readonly EventKey[]) => Promise<readonly EventRow[]> = (missing) => this.store.events.getMany(missing.map((k) => k.id)),
   ): Promise<(RawJson | undefined)[]> {
-    // Not kept for a viewer a host's `afterRead` is told of: the host's user may say more than the key.
-    const version = this.deps.hooks?.sharesRenders(view.principal) === false ? undefined : view.version;
-    const prefix = `${view.single ? 1 : 0}\n${view.urls.root}\n${view.urls.home}\n${viewerKey(view.principal)}\n`;
+    // What a host's `afterRead` told of the viewer depends on: without a key of it, not kept.
+    const shown = this.deps.hooks ? this.deps.hooks.renderKey(view.principal) : '';
+    const version = shown === undefined ? undefined : view.version;
+    const prefix = `${view.single ? 1 : 0}\n${view.urls.root}\n${view.urls.home}\n${viewerKey(view.principal)}\n${shown ?? ''}\n`;
     const out = keys.map((key) => (version === undefined ? undefined : this.rendered.get(version, prefix + key.id)));
     const missing = keys.filter((_, i) => out[i] === undefined);
     if (!missing.length) return out;
