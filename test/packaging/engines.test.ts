@@ -33,9 +33,12 @@ describe('engines.node', () => {
     expect(enginesGaps(lines, packages)).toEqual([]);
   });
 
-  it('is accepted by the drivers and frameworks hosts install beside it (optional peers, as installed here)', () => {
+  it('is matched by the drivers and frameworks installed beside it here (optional peers), on this Node', () => {
+    // A host gets the version that fits its Node (npm skips the others: better-sqlite3 13 on Node
+    // 22 and later, 12 on Node 20), so each tested Node checks the ones installed for it.
+    const here = [process.version.slice(1)];
     const peers = Object.keys(manifest.peerDependencies).map((name) => installedPackage(join(REPO, 'node_modules', name)));
-    expect(enginesGaps(lines, peers)).toEqual([]);
+    expect(enginesGaps(here, peers)).toEqual([]);
   });
 
   it('is checked: a dependency that needs a newer Node is reported with what it leaves out', () => {
