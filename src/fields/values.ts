@@ -63,10 +63,10 @@ export class HostFields {
     if (values.size) await store.save(this.family(collection), id, values);
   }
 
-  /** Stores the values `input` gives for item `id`, with `store` (the write's transaction's). */
-  async save(store: FieldStore, collection: Collection, id: number, input: object): Promise<void> {
+  /** Stores the values `input` gives for item `id`, with `store` (the write's transaction's); `created`: a new item. */
+  async save(store: FieldStore, collection: Collection, id: number, input: object, { created = false } = {}): Promise<void> {
     const values = this.given(collection, input);
-    if (values.size) await store.save(this.family(collection), id, values);
+    if (values.size) await store.save(this.family(collection), id, values, { created });
   }
 
   /**

@@ -446,6 +446,8 @@ export class EventStore {
     await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
     await this.db.deleteFrom('term_relationships').where('post_id', '=', eventId).execute();
     await this.db.deleteFrom('events').where('post_id', '=', eventId).execute();
+    // The host's field values go with it: a later item may be given its id (SQLite reuses the last).
+    await this.db.deleteFrom('field_values').where('family', '=', 'post').where('item_id', '=', eventId).execute();
     await this.db.deleteFrom('posts').where('id', '=', eventId).execute();
     await adjustTermCounts(this.db, terms, -1);
   }

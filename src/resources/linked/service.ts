@@ -211,7 +211,7 @@ export class LinkedPostService<T extends LinkedTable> {
       image_id: (await this.images.record(tx, image)) ?? null,
     });
     await table.insertDetails(id, { ...this.kind.blank(), ...this.kind.details(input, undefined) });
-    await this.fields.save(tx.fields, this.kind.info.collection, id, input);
+    await this.fields.save(tx.fields, this.kind.info.collection, id, input, { created: true });
     tx.changes.record(this.kind.info.noun, id, 'created');
     return id;
   }

@@ -210,6 +210,8 @@ export class LinkedPostStore<T extends LinkedTable> {
       .where('post_id', '=', postId)
       .execute();
     await this.db.deleteFrom('term_relationships').where('post_id', '=', postId).execute();
+    // The host's field values go with it: a later item may be given its id (SQLite reuses the last).
+    await this.db.deleteFrom('field_values').where('family', '=', 'post').where('item_id', '=', postId).execute();
     await this.db.deleteFrom('posts').where('id', '=', postId).execute();
     return events;
   }

@@ -120,7 +120,7 @@ export class TermService {
             .set({ slug: String(id) })
             .where('id', '=', id)
             .execute();
-        await this.fields.save(tx.fields, kind.collection, id, input);
+        await this.fields.save(tx.fields, kind.collection, id, input, { created: true });
         tx.changes.record(changeKind(kind), id, 'created');
         return id;
       }),
@@ -222,6 +222,7 @@ export class TermService {
         const events = await db.selectFrom('term_relationships').select('post_id').where('term_id', '=', row.id).execute();
         await db.deleteFrom('term_relationships').where('term_id', '=', row.id).execute();
         await db.deleteFrom('terms').where('id', '=', row.id).execute();
+        await db.deleteFrom('field_values').where('family', '=', 'term').where('item_id', '=', row.id).execute();
         // The children moved up, and the events lost a term: each of them changed.
         for (const child of children) tx.changes.record(changeKind(kind), Number(child.id), 'updated');
         for (const event of events) tx.changes.record('event', Number(event.post_id), 'updated');
