@@ -20,7 +20,7 @@ export class HostFields {
   }
 
   /**
-   * The field values `input` gives (keys absent or `undefined` are not given; `null` clears).
+   * The field values `input` gives (keys absent or `undefined` are not given; `''` or `null` clears).
    * Values are checked again here: an item created inside another's write (a venue given as
    * data in an event write) did not pass the route's arguments.
    */
