@@ -50,9 +50,16 @@ const isValue = (field: DeclaredField, value: unknown) => {
 };
 
 /** Whether each element of a filter's value reads as the field's value. */
+/**
+ * Most values one equality filter may list: each is checked by the field's type and becomes an
+ * SQL parameter, so a list as long as a body allows would hold the loop and overflow SQLite's
+ * parameter limit (a longer list is refused, `rest_invalid_param`).
+ */
+export const MAX_FILTER_VALUES = 100;
+
 const everyValue = (field: DeclaredField) => (value: unknown) => {
   const list = parseList(value);
-  return !!list?.length && list.every((v) => isValue(field, v));
+  return !!list?.length && list.length <= MAX_FILTER_VALUES && list.every((v) => isValue(field, v));
 };
 
 /** The archive arguments of a filterable field. */

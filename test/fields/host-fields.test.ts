@@ -89,6 +89,10 @@ describe.each(DIALECTS)('host fields on $name', ({ url }) => {
     expect(range.body.next_rest_url).toContain('capacity_min=15');
     const bad = await t.request('GET', '/events', { query: { ...window, capacity: 'many' } });
     expect(bad.status).toBe(400);
+    // A list longer than the bound is refused before any value is read.
+    const long = Array.from({ length: 101 }, (_, i) => i).join(',');
+    const tooMany = await t.request('GET', '/events', { query: { ...window, capacity: long } });
+    expect([tooMany.status, tooMany.body.code]).toEqual([400, 'rest_invalid_param']);
     const venues = await t.request('GET', '/venues', { query: { wheelchair_access: 'true' } });
     expect(venues.status).toBe(200);
   });
