@@ -9,11 +9,11 @@ import { build } from 'tsup';
 /** Where the compiled servers go (ignored by git, with the seeded files). */
 export const BUILD_DIR = 'bench/.data/build';
 
-/** Compiles `entries` (name → source) and returns name → compiled file. */
-export async function buildServers<K extends string>(entries: Record<K, string>): Promise<Record<K, string>> {
+/** Compiles `entries` (name → source) into `outDir` and returns name → compiled file. */
+export async function buildServers<K extends string>(entries: Record<K, string>, outDir = BUILD_DIR): Promise<Record<K, string>> {
   await build({
     entry: entries,
-    outDir: BUILD_DIR,
+    outDir,
     format: ['esm'],
     platform: 'node',
     target: 'node20',
@@ -28,6 +28,6 @@ export async function buildServers<K extends string>(entries: Record<K, string>)
     silent: true,
   });
   const out = {} as Record<K, string>;
-  for (const name of Object.keys(entries) as K[]) out[name] = join(BUILD_DIR, `${name}.js`);
+  for (const name of Object.keys(entries) as K[]) out[name] = join(outDir, `${name}.js`);
   return out;
 }

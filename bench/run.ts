@@ -16,7 +16,8 @@
  * `compare`: on it and on the plain calendar, case by case in the same run) ·
  * BENCH_SOAK=1 (then the soak and hostile-load case, bench/soak.ts; `only`: that case alone, its
  * results merged into the files) with BENCH_SOAK_MINUTES, BENCH_SOAK_RATE, BENCH_SOAK_HOSTILE ·
- * CALENDAR_BENCH_POSTGRES_URL=postgres://….
+ * BENCH_BASE=<commit> (each SQLite case also on that commit's servers, in turn with this tree's, and
+ * the speed-up judged: bench/base-commit.ts) · CALENDAR_BENCH_POSTGRES_URL=postgres://….
  */
 import { cpus, loadavg } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -28,7 +29,8 @@ import { seedCalendar, type SeedFixtures } from './seed.js';
 import { buildServers } from './build.js';
 import { addFieldValues } from './fields.js';
 import { startServer, stopServer, type ServerProcess } from './server.js';
-import { evaluateTargets, fieldsTargets } from './targets.js';
+import { aloneTargets, baseTargets, evaluateTargets, fieldsTargets } from './targets.js';
+import { prepareBase, type BaseCommit } from './base-commit.js';
 import { SERIES_SIZE, seriesCases, seriesDataset, seriesWorkingCopy } from './series.js';
 import { benchReplicas, replicaMarkdown, type ReplicaRow } from './replicas.js';
 import { benchSoak, saveSoakAlone, soakConfig, soakMarkdown, type SoakReport } from './soak.js';
@@ -59,6 +61,8 @@ const config = {
   soak: env.BENCH_SOAK === 'only' ? 'only' : env.BENCH_SOAK === '1' ? 'after' : undefined,
   /** The calendars the SQLite size cases run on: plain, with the bench's host fields, or both. */
   variants: env.BENCH_FIELDS === 'compare' ? [false, true] : [env.BENCH_FIELDS === '1'],
+  /** An earlier commit whose servers run each SQLite case in turn with this tree's. */
+  base: env.BENCH_BASE || undefined,
 };
 
 const SOURCES = {
@@ -84,6 +88,8 @@ interface CaseResult extends LoadResult {
   db: 'sqlite' | 'postgres';
   /** Whether the calendar declared the bench's host fields (BENCH_FIELDS). */
   fields?: boolean;
+  /** The earlier commit whose servers answered (BENCH_BASE); this tree's when absent. */
+  base?: string;
   case: string;
   list: boolean;
   bytes: number;
@@ -95,13 +101,16 @@ interface CaseResult extends LoadResult {
   /** The ceiling server's CPU ms per request, and the case's share judged by CPU (ceiling CPU / case CPU). */
   ceilingCpuMsPerRequest?: number;
   cpuFractionOfCeiling?: number;
+  /** Writes: mean wall time and server CPU of one request at a time (one connection), in ms. */
+  aloneWallMs?: number;
+  aloneCpuMs?: number;
 }
 
 /** One server under test, the cases it runs (the same names in the same order for each server) and the labels of its results. */
 interface UnderTest {
   server: ServerProcess;
   cases: BenchCase[];
-  meta: Pick<CaseResult, 'size' | 'framework' | 'db' | 'fields'>;
+  meta: Pick<CaseResult, 'size' | 'framework' | 'db' | 'fields' | 'base'>;
 }
 
 /**
@@ -135,11 +144,17 @@ async function runCase(server: ServerProcess, c: BenchCase, meta: UnderTest['met
   const r = await drive({ url: base, connections: config.connections, seconds: config.seconds, request: c.request, expectStatus: c.status, pid: server.pid });
   // Requests still queued when the run stopped would slow the next case down.
   await drain(base);
+  // A write's own latency, with no queue in front of it: how much of it is waiting, not computing.
+  const alone = c.writes
+    ? await drive({ url: base, connections: 1, seconds: Math.min(3, config.seconds), request: (n) => c.request(3_000_000 + n), expectStatus: c.status, pid: server.pid })
+    : undefined;
+  const aloneMs = alone?.requestsPerSecond ? { aloneWallMs: 1000 / alone.requestsPerSecond, aloneCpuMs: alone.serverCpuMsPerRequest } : {};
   log(
-    `  ${(meta.fields ? `${c.name} +fields` : c.name).padEnd(42)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms.toFixed(1)} ms  p99 ${r.p99Ms.toFixed(1)} ms  ` +
-      `single ${meanMs.toFixed(1)} ms  bad ${r.wrongStatus + r.errors}  RSS ${r.rssPeakMb?.toFixed(0)} MB  CPU ${r.serverCpuMsPerRequest?.toFixed(2)} ms/req  ${bytes} B`,
+    `  ${`${c.name}${meta.fields ? ' +fields' : ''}${meta.base ? ` @${meta.base}` : ''}`.padEnd(42)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms.toFixed(1)} ms  p99 ${r.p99Ms.toFixed(1)} ms  ` +
+      `single ${meanMs.toFixed(1)} ms  bad ${r.wrongStatus + r.errors}  RSS ${r.rssPeakMb?.toFixed(0)} MB  CPU ${r.serverCpuMsPerRequest?.toFixed(2)} ms/req  ${bytes} B` +
+      (aloneMs.aloneWallMs !== undefined ? `  alone ${aloneMs.aloneWallMs.toFixed(2)} ms (CPU ${aloneMs.aloneCpuMs?.toFixed(2)} ms)` : ''),
   );
-  return { ...meta, case: c.name, list: c.list, bytes, loadBefore, probeMs: meanMs, ...r };
+  return { ...meta, case: c.name, list: c.list, bytes, loadBefore, probeMs: meanMs, ...r, ...aloneMs };
 }
 
 /** Waits until the server answers a cheap request promptly again (at most 30 s). */
@@ -160,6 +175,15 @@ function benchServer(framework: Framework, db: CaseResult['db'], target: string,
   return benchServers(framework, db, [{ target, cases, fields: false }], size);
 }
 
+/** One calendar a server is started over: this tree's example (or its host-fields variant), or an earlier commit's. */
+interface Calendar {
+  target: string;
+  cases: BenchCase[];
+  fields: boolean;
+  /** The earlier commit's server script and label (BENCH_BASE). */
+  base?: { label: string; script: string };
+}
+
 /**
  * Starts one server per calendar (the example's, or the same with the bench's host fields,
  * bench/fields.ts), each over its own database, and runs the cases on each in turn.
@@ -167,14 +191,14 @@ function benchServer(framework: Framework, db: CaseResult['db'], target: string,
 async function benchServers(
   framework: Framework,
   db: CaseResult['db'],
-  calendars: { target: string; cases: BenchCase[]; fields: boolean }[],
+  calendars: Calendar[],
   size: number,
 ): Promise<CaseResult[]> {
   const servers: UnderTest[] = [];
   try {
-    for (const [i, { target, cases, fields }] of calendars.entries()) {
+    for (const [i, { target, cases, fields, base }] of calendars.entries()) {
       const server = await startServer({
-        script: (fields ? FIELDS_SCRIPT : SERVER_SCRIPT)[framework],
+        script: base?.script ?? (fields ? FIELDS_SCRIPT : SERVER_SCRIPT)[framework],
         // PORT + 1 is the ceiling's.
         port: PORT + 2 * i,
         nodeFlags: config.nodeFlags,
@@ -183,8 +207,8 @@ async function benchServers(
           CALENDAR_TOKENS: `administrator:${ADMIN_TOKEN}`,
         },
       });
-      servers.push({ server, cases, meta: { size, framework, db, fields } });
-      log(` ${framework}${fields ? ' with host fields' : ''} on ${db}, ${size} events (pid ${server.pid})`);
+      servers.push({ server, cases, meta: { size, framework, db, fields, ...(base ? { base: base.label } : {}) } });
+      log(` ${framework}${fields ? ' with host fields' : ''}${base ? ` of ${base.label}` : ''} on ${db}, ${size} events (pid ${server.pid})`);
     }
     return await runCases(servers);
   } finally {
@@ -263,6 +287,7 @@ async function main(): Promise<void> {
   log(
     `bench: sizes ${config.sizes.join(', ')} · ${config.frameworks.join(', ')}${config.postgres ? ' (+ fastify on postgres)' : ''} · ${config.seconds} s per case, ${config.connections} connections`,
   );
+  const loadAverageAtStart = loadavg();
   const compiled = env.BENCH_TSX === '1' ? SOURCES : await buildServers(SOURCES);
   SERVER_SCRIPT = { express: compiled['express-server'], fastify: compiled['fastify-server'] };
   FIELDS_SCRIPT = { express: compiled['express-fields'], fastify: compiled['fastify-fields'] };
@@ -273,6 +298,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(' ')}${(loadavg()[0] ?? 0) > 1.5 ? ' — loaded: figures are pessimistic' : ''}`,
   );
+  const base: BaseCommit | undefined = config.base ? await prepareBase(config.base, log) : undefined;
   const results: CaseResult[] = [];
   const seeding: { size: number; db: string; seconds: number; cpuSeconds?: number; reused?: boolean }[] = [];
   const requests = new Map<string, BenchRequest>();
@@ -287,7 +313,12 @@ async function main(): Promise<void> {
       const copies = config.variants.map((fields) => ({ fields, copy: workingCopy(size, fields ? `${framework}-fields` : framework) }));
       try {
         for (const { fields, copy } of copies) if (fields) log(`host field values given to ${await addFieldValues(copy.file)} events`);
-        const calendars = copies.map(({ fields, copy }) => ({ target: copy.file, fields, cases: fields ? fieldsCases : cases }));
+        const calendars: Calendar[] = copies.map(({ fields, copy }) => ({ target: copy.file, fields, cases: fields ? fieldsCases : cases }));
+        const baseCopy = base?.dataset(size, framework);
+        if (base && baseCopy) {
+          calendars.push({ target: baseCopy.file, fields: false, cases: selected(benchCases(baseCopy.fixtures)), base: { label: base.label, script: base.scripts[framework] } });
+          copies.push({ fields: false, copy: baseCopy });
+        }
         results.push(...(await benchServers(framework, 'sqlite', calendars, size)));
       } finally {
         for (const { copy } of copies) copy.remove();
@@ -339,7 +370,7 @@ async function main(): Promise<void> {
 
   const rows: Row[] = results.map((r) => ({
     size: r.size,
-    server: `${r.framework}/${r.db}${r.fields ? '+fields' : ''}`,
+    server: `${r.framework}/${r.db}${r.fields ? '+fields' : ''}${r.base ? ` @${r.base}` : ''}`,
     case: r.case,
     rps: r.requestsPerSecond,
     single: r.probeMs,
@@ -354,15 +385,17 @@ async function main(): Promise<void> {
   }));
   const caseTargets = [
     ...evaluateTargets(
-      results.filter((r) => !r.fields),
+      results.filter((r) => !r.fields && !r.base),
       seeding,
     ),
-    ...fieldsTargets(results),
+    ...fieldsTargets(results.filter((r) => !r.base)),
+    ...baseTargets(results),
+    ...aloneTargets(results.filter((r) => !r.base)),
     ...replicaTargets,
   ];
   // The soak's verdicts are listed in its own section of the Markdown.
   const targets = [...caseTargets, ...(soak?.targets ?? [])];
-  const machine = { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageAtEnd: loadavg() };
+  const machine = { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageAtStart, loadAverageAtEnd: loadavg() };
   const report = {
     date: new Date().toISOString(),
     machine,

@@ -7,10 +7,15 @@ export interface MeasuredCase {
   db: string;
   /** Measured on the calendar with the bench's host fields (BENCH_FIELDS). */
   fields?: boolean;
+  /** Measured on an earlier commit's servers (BENCH_BASE). */
+  base?: string;
   case: string;
   list: boolean;
   requestsPerSecond: number;
+  p50Ms: number;
   p99Ms: number;
+  aloneWallMs?: number;
+  aloneCpuMs?: number;
   rssPeakMb?: number;
   rssEndMb?: number;
   ceilingRps?: number;
@@ -179,4 +184,56 @@ export function fieldsTargets(results: readonly MeasuredCase[]): TargetResult[] 
     });
   }
   return out;
+}
+
+/**
+ * Issue 33: how much less server CPU than an earlier commit (BENCH_BASE) each computed answer
+ * takes, measured in turn on one machine: 1.6× on reads, 3× on a POST; on PostgreSQL a POST 2×
+ * less CPU and a 3× lower p50 under the bench's connections.
+ */
+const FASTER_THAN_BASE: readonly { case: string; times: number }[] = [
+  { case: 'GET /events, no-cache', times: 1.6 },
+  { case: 'GET /events (signed in)', times: 1.6 },
+  { case: 'GET /events?per_page=50 (signed in)', times: 1.6 },
+  { case: 'GET /events/<id>, no-cache', times: 1.6 },
+  { case: 'GET /events/<id> (signed in)', times: 1.6 },
+  { case: 'POST /events (administrator)', times: 3 },
+];
+
+/** The speed-up over the earlier commit's servers, case by case (results of a `BENCH_BASE` run). */
+export function baseTargets(results: readonly MeasuredCase[]): TargetResult[] {
+  const out: TargetResult[] = [];
+  for (const old of results.filter((r) => r.base && r.serverCpuMsPerRequest)) {
+    const now = results.find((r) => !r.base && !r.fields && r.framework === old.framework && r.db === old.db && r.size === old.size && r.case === old.case);
+    if (!now?.serverCpuMsPerRequest) continue;
+    const wanted = FASTER_THAN_BASE.find((t) => t.case === old.case);
+    const times = old.db === 'postgres' && old.case.startsWith('POST') ? 2 : wanted?.times;
+    if (times === undefined) continue;
+    const ratio = old.serverCpuMsPerRequest! / now.serverCpuMsPerRequest;
+    out.push({
+      name: `${old.case}: ≥ ${times}× less server CPU than ${old.base} (${old.framework}/${old.db}, ${old.size})`,
+      ok: ratio >= times,
+      measured: `${old.serverCpuMsPerRequest!.toFixed(3)} → ${now.serverCpuMsPerRequest.toFixed(3)} ms/req = ${ratio.toFixed(2)}×`,
+    });
+    if (old.db === 'postgres' && old.case.startsWith('POST')) {
+      const p50 = old.p50Ms / now.p50Ms;
+      out.push({
+        name: `${old.case}: p50 under load ≥ 3× lower than ${old.base} (${old.framework}/${old.db}, ${old.size})`,
+        ok: p50 >= 3,
+        measured: `${old.p50Ms.toFixed(1)} → ${now.p50Ms.toFixed(1)} ms = ${p50.toFixed(2)}×`,
+      });
+    }
+  }
+  return out;
+}
+
+/** Issue 33: a write sent alone waits little: its wall time within 1.5× of the server CPU it takes. */
+export function aloneTargets(results: readonly MeasuredCase[]): TargetResult[] {
+  return results
+    .filter((r) => r.aloneWallMs !== undefined && r.aloneCpuMs)
+    .map((r) => ({
+      name: `${r.case} alone: wall time ≤ 1.5× its server CPU (${r.framework}/${r.db}, ${r.size})`,
+      ok: r.aloneWallMs! <= 1.5 * r.aloneCpuMs!,
+      measured: `${r.aloneWallMs!.toFixed(2)} ms wall, ${r.aloneCpuMs!.toFixed(2)} ms CPU = ${(r.aloneWallMs! / r.aloneCpuMs!).toFixed(2)}×`,
+    }));
 }
