@@ -146,7 +146,14 @@ async function runCase(server: ServerProcess, c: BenchCase, meta: UnderTest['met
   await drain(base);
   // A write's own latency, with no queue in front of it: how much of it is waiting, not computing.
   const alone = c.writes
-    ? await drive({ url: base, connections: 1, seconds: Math.min(3, config.seconds), request: (n) => c.request(3_000_000 + n), expectStatus: c.status, pid: server.pid })
+    ? await drive({
+        url: base,
+        connections: 1,
+        seconds: Math.min(3, config.seconds),
+        request: (n) => c.request(3_000_000 + n),
+        expectStatus: c.status,
+        pid: server.pid,
+      })
     : undefined;
   const aloneMs = alone?.requestsPerSecond ? { aloneWallMs: 1000 / alone.requestsPerSecond, aloneCpuMs: alone.serverCpuMsPerRequest } : {};
   log(
@@ -188,12 +195,7 @@ interface Calendar {
  * Starts one server per calendar (the example's, or the same with the bench's host fields,
  * bench/fields.ts), each over its own database, and runs the cases on each in turn.
  */
-async function benchServers(
-  framework: Framework,
-  db: CaseResult['db'],
-  calendars: Calendar[],
-  size: number,
-): Promise<CaseResult[]> {
+async function benchServers(framework: Framework, db: CaseResult['db'], calendars: Calendar[], size: number): Promise<CaseResult[]> {
   const servers: UnderTest[] = [];
   try {
     for (const [i, { target, cases, fields, base }] of calendars.entries()) {
@@ -316,7 +318,12 @@ async function main(): Promise<void> {
         const calendars: Calendar[] = copies.map(({ fields, copy }) => ({ target: copy.file, fields, cases: fields ? fieldsCases : cases }));
         const baseCopy = base?.dataset(size, framework);
         if (base && baseCopy) {
-          calendars.push({ target: baseCopy.file, fields: false, cases: selected(benchCases(baseCopy.fixtures)), base: { label: base.label, script: base.scripts[framework] } });
+          calendars.push({
+            target: baseCopy.file,
+            fields: false,
+            cases: selected(benchCases(baseCopy.fixtures)),
+            base: { label: base.label, script: base.scripts[framework] },
+          });
           copies.push({ fields: false, copy: baseCopy });
         }
         results.push(...(await benchServers(framework, 'sqlite', calendars, size)));
