@@ -1,6 +1,7 @@
 import express from 'express';
 import { calendarRouter } from '../../adapters/express.js';
 import { announce, calendarFromEnv, closeOnSignal } from '../shared/env.js';
+import { mountCalendarPages } from '../calendar-page/mount.js';
 
 const setup = calendarFromEnv();
 const { calendar, port } = setup;
@@ -10,6 +11,8 @@ const app = express();
 // One calendar, two language roots.
 app.use('/wp-json', calendarRouter(calendar));
 app.use('/fr/wp-json', calendarRouter(calendar, { locale: 'fr' }));
+// The calendar page at /calendar/ and /fr/calendar/ (examples/calendar-page).
+await mountCalendarPages(app, calendar);
 
 const server = app.listen(port, '127.0.0.1', () => announce(setup));
 closeOnSignal(async () => {
