@@ -4,8 +4,8 @@
  * module may import itself back through others (no cycles). `npm run lint` runs this check.
  */
 const LAYERS = [
-  // 0. Foundations: PHP semantics, dates, text, translations, caches, scheduling, JSON types.
-  ['^src/(php|dates|text|i18n|cache|scheduling|schemas)/', '^src/(ids|kinds|option-error|options-shape)\\.ts$'],
+  // 0. Foundations: PHP semantics, dates, text, translations, caches, scheduling, JSON types, geometry.
+  ['^src/(php|dates|text|i18n|cache|scheduling|schemas|geo)/', '^src/(ids|kinds|option-error|options-shape)\\.ts$'],
   // 1. The store: database types, dialects, migrations, versions.
   ['^src/store/'],
   // 2. The HTTP core: requests, responses, routes, the request context, declared arguments, users.

@@ -25,6 +25,7 @@ import type { RecurrenceOptions } from './recurrence/series.js';
 import { CalendarHooks } from './hooks/calendar-hooks.js';
 import type { HooksOption } from './hooks/types.js';
 import { resolveRoles, type RoleTable, type RolesOption } from './auth/roles.js';
+import { resolveGeo, type GeoOptions, type ResolvedGeo } from './geo/options.js';
 
 export type { RecurrenceOptions } from './recurrence/series.js';
 
@@ -187,6 +188,14 @@ export interface CalendarOptions {
    * the ways a host may authenticate callers.
    */
   doc?: 'original' | 'complete';
+  /**
+   * Venue coordinates and distance filters (docs "Geo"): `geocoder`, the host's function that
+   * gives the coordinates of an address (called when a venue's address changes and no
+   * `geo_lat`/`geo_lng` are sent; none by default, and a failure writes the venue without
+   * coordinates and is reported to `onError`), waited for at most `timeoutMs` (default 5000);
+   * `unit` of `geoloc_radius` (`'km'` by default, or `'mi'`) and the default `radius` (25).
+   */
+  geo?: GeoOptions;
 }
 
 const texts = (takes: string) => aList(aText(), takes);
@@ -297,6 +306,15 @@ const OPTION_SHAPES: ShapesOf<CalendarOptions> = {
   autoMigrate: aFlag,
   rootIndex: aFlag,
   doc: checkedLater,
+  geo: anObject(
+    {
+      geocoder: aFunction('a function (address, signal) => { lat, lng } or null (or a promise of one)'),
+      unit: checkedLater,
+      radius: checkedLater,
+      timeoutMs: checkedLater,
+    } satisfies ShapesOf<CalendarOptions['geo']>,
+    'an object { geocoder, unit, radius, timeoutMs }',
+  ),
 };
 
 // A request sees the resolved options as `ctx.options` (the HTTP core declares only what it reads).
@@ -345,6 +363,8 @@ export interface ResolvedOptions {
   /** Reports, once per name, a user role that is not one of the five (it grants nothing). */
   unknownRole: (role: string, user: User) => void;
   doc: 'original' | 'complete';
+  /** Coordinates and distances: the host's geocoder, the radius unit and default. */
+  geo: ResolvedGeo;
 }
 
 /** A whole number of at least 1, or the error naming the option. */
@@ -438,6 +458,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     rootIndex: o.rootIndex ?? true,
     doc,
     unknownRole: unknownRoleReporter(onError, roles),
+    geo: resolveGeo(o.geo),
   };
 }
 

@@ -14,13 +14,15 @@ import { importPost, sourcePost, type PostText } from './posts.js';
 import { emptyReport, type KindReport } from './report.js';
 import type { ImportRun } from './run.js';
 import { ItemRules, Refusal } from './write-rules.js';
+import { MAX_LAT, MAX_LNG, readCoordinate } from '../geo/coordinates.js';
 
 const flag = (item: Record<string, unknown>, key: string) => (item[key] === true ? 1 : 0);
 
-/** A coordinate the source shows, if it is one. */
-function coordinate(value: unknown, most: number): number | null {
-  const n = Number(value);
-  return value !== undefined && value !== null && value !== '' && Number.isFinite(n) && Math.abs(n) <= most ? n : null;
+/** The coordinates the source shows, as a pair (as an API write stores them: both, or neither). */
+function coordinates(item: Record<string, unknown>): { geo_lat: number | null; geo_lng: number | null } {
+  const lat = readCoordinate(item.geo_lat, MAX_LAT);
+  const lng = readCoordinate(item.geo_lng, MAX_LNG);
+  return lat !== undefined && lng !== undefined ? { geo_lat: lat, geo_lng: lng } : { geo_lat: null, geo_lng: null };
 }
 
 /** The text fields each kind's write takes besides its name and description. */
@@ -56,8 +58,7 @@ function checkedDetails(
         ...(details as Omit<VenuesTable, 'post_id'>),
         show_map: flag(item, 'show_map'),
         show_map_link: flag(item, 'show_map_link'),
-        geo_lat: coordinate(item.geo_lat, 90),
-        geo_lng: coordinate(item.geo_lng, 180),
+        ...coordinates(item),
       }
     : details;
 }

@@ -17,6 +17,8 @@ import { IcalService } from './ical/service.js';
 import { HostFields } from '../fields/values.js';
 import type { FieldRegistry } from '../fields/registry.js';
 import { NO_HOOKS, type CalendarHooks } from '../hooks/calendar-hooks.js';
+import type { ResolvedGeo } from '../geo/options.js';
+import { VenueLocator } from './venues/locate.js';
 
 /** The business rules of the calendar, by resource. */
 export interface Services {
@@ -57,6 +59,8 @@ export interface ServiceOptions {
   fields: FieldRegistry;
   /** The host's hooks (`hooks/`). */
   hooks?: CalendarHooks;
+  /** The host's geocoder (`geo.geocoder`) and how long a write waits for it. */
+  geo?: Pick<ResolvedGeo, 'geocoder' | 'timeoutMs'>;
 }
 
 /** Builds the services over a store. */
@@ -64,7 +68,8 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const images = new ImageService(store, options);
   const fields = new HostFields(options.fields);
   const hooks = options.hooks ?? NO_HOOKS;
-  const venues = new LinkedPostService(store, images, venueKind, options.strictAuthor, fields, hooks);
+  const locator = new VenueLocator(options.geo ?? { geocoder: undefined, timeoutMs: 1 }, options.onError);
+  const venues = new LinkedPostService(store, images, venueKind, options.strictAuthor, fields, hooks, (input, current) => locator.locate(input, current));
   const organizers = new LinkedPostService(store, images, organizerKind, options.strictAuthor, fields, hooks);
   const terms = new TermService(store, fields, hooks);
   const series = new SeriesService(options.recurrence, options.onError);

@@ -7,6 +7,7 @@ import * as importedItems from './migrations/004_imported_items.js';
 import * as recurrence from './migrations/005_recurrence.js';
 import * as slugBeforeTrash from './migrations/006_slug_before_trash.js';
 import * as fieldValues from './migrations/007_field_values.js';
+import * as venueGeo from './migrations/008_venue_geo.js';
 import type { MigrationContext } from './migrations/001_init.js';
 
 type InCodeMigration = { up(ctx: MigrationContext): Promise<void>; down(ctx: MigrationContext): Promise<void> };
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly (readonly [string, InCodeMigration])[] = [
   ['005_recurrence', recurrence],
   ['006_slug_before_trash', slugBeforeTrash],
   ['007_field_values', fieldValues],
+  ['008_venue_geo', venueGeo],
 ];
 
 /**

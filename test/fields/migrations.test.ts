@@ -33,7 +33,7 @@ describe.each(DIALECTS)('field values across migrations on $name', ({ name, url 
       await up({ db: raw, prefix });
       await recordMigration(raw, `${prefix}migrations`, migration);
     }
-    expect((await migrationStatus(raw, prefix)).pending).toEqual(['007_field_values']);
+    expect((await migrationStatus(raw, prefix)).pending).toEqual(MIGRATIONS.map(([n]) => n).filter((n) => n >= '007'));
     await raw.destroy();
 
     const first = createCalendar({ db, tablePrefix: prefix, fields: FIELDS });

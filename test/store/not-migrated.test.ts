@@ -1,6 +1,10 @@
 /** A store nobody set up: every request says what to do, instead of a 500 with "no such table". */
 import { describe, expect, it } from 'vitest';
 import { createCalendar, type CoreRequest } from '../../src/index.js';
+import { migrationNames } from '../../src/store/migrate.js';
+
+/** Every migration, in order: a store nobody set up has them all pending. */
+const PENDING = migrationNames().join(', ');
 
 const request = (path: string): CoreRequest => ({ method: 'GET', path: `/calendar/events/v1${path}`, headers: { host: 'example.org' }, root: '/wp-json' });
 
@@ -13,13 +17,12 @@ describe('a store that was never migrated', () => {
       expect(res?.status).toBe(503);
       expect(JSON.parse(Buffer.from(res?.body ?? []).toString('utf8'))).toEqual({
         code: 'rest_calendar_not_migrated',
-        message:
-          "The calendar's tables are not set up (migrations pending: 001_init, 002_term_counts, 003_changes, 004_imported_items, 005_recurrence, 006_slug_before_trash, 007_field_values): the host must call calendar.migrate() at start, or create the calendar with autoMigrate: true.",
+        message: `The calendar's tables are not set up (migrations pending: ${PENDING}): the host must call calendar.migrate() at start, or create the calendar with autoMigrate: true.`,
         data: { status: 503 },
       });
     }
     expect(errors).toEqual([
-      "Error: calendar-events-rest: The calendar's tables are not set up (migrations pending: 001_init, 002_term_counts, 003_changes, 004_imported_items, 005_recurrence, 006_slug_before_trash, 007_field_values): the host must call calendar.migrate() at start, or create the calendar with autoMigrate: true.",
+      `Error: calendar-events-rest: The calendar's tables are not set up (migrations pending: ${PENDING}): the host must call calendar.migrate() at start, or create the calendar with autoMigrate: true.`,
     ]);
     // Outside the namespace the host answers, as ever.
     expect(await calendar.handle({ ...request(''), path: '/wp/v2/posts' })).toBeNull();

@@ -18,6 +18,7 @@ import { archiveStatuses } from '../../posts/args.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';
 import type { EventKey, EventListQuery } from './store.js';
 import { searchWords } from '../../text/search-terms.js';
+import { geoFilter } from '../venues/geoloc.js';
 
 const ids = (value: unknown) => (parseList(value) ?? []).map(toId).filter((id): id is number => id !== undefined);
 
@@ -79,6 +80,7 @@ export async function eventFilter(ctx: RequestContext & { params: Record<string,
     tagIds: p.tags !== undefined ? await termFilter(ctx, TAGS, p.tags) : undefined,
     venueIds: p.venue !== undefined ? ids(p.venue) : undefined,
     organizerIds: p.organizer !== undefined ? ids(p.organizer) : undefined,
+    near: geoFilter(ctx),
     featured: typeof p.featured === 'boolean' ? p.featured : undefined,
     fields: fieldFilters(ctx.services.fields.registry.of('events'), p),
     include,
@@ -146,6 +148,8 @@ export async function archive(ctx: RequestContext & { params: Record<string, unk
     ['geoloc', geoloc ? 1 : undefined],
     ['geoloc_lat', geoloc ? asQueryValue(p.geoloc_lat) : undefined],
     ['geoloc_lng', geoloc ? asQueryValue(p.geoloc_lng) : undefined],
+    // This library's own: after upstream's, and only as sent (its default is the option's).
+    ['geoloc_radius', geoloc && ctx.sent('geoloc_radius') ? asQueryValue(p.geoloc_radius) : undefined],
     ['status', shown],
     ['post_parent', asQueryValue(p.post_parent)],
     ['include', include?.join(',')],

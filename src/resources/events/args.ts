@@ -17,6 +17,7 @@ import { CATEGORIES, TAGS } from '../terms/args.js';
 import { existingTermList, termList } from './term-lists.js';
 import { organizerWriteArgs, venueWriteArgs } from '../linked/args.js';
 import { acceptedObject } from '../../args/accepted.js';
+import { geolocArgs } from '../venues/geoloc.js';
 
 type Ctx = RequestContext;
 
@@ -75,9 +76,7 @@ export const eventArchiveArgs = {
   organizer: arg({ description: 'events.organizer', items: { type: 'integer' } }, { check: existingPostList('organizer'), style: 'form' }),
   featured: arg({ type: 'boolean', description: 'events.featured' }),
   status: arg({ format: 'string', description: 'events.status' }, { check: archiveStatusCheck(EVENT) }),
-  geoloc: arg({ type: 'boolean', description: 'events.geoloc' }),
-  geoloc_lat: arg({ format: 'double', description: 'events.geoloc_lat' }, { check: z.union([z.number(), z.string().regex(/^[+-]?\d+(\.\d+)?$/)]) }),
-  geoloc_lng: arg({ format: 'double', description: 'events.geoloc_lng' }, { check: z.union([z.number(), z.string().regex(/^[+-]?\d+(\.\d+)?$/)]) }),
+  ...geolocArgs('events'),
   include: arg(
     { description: 'events.include', items: { type: 'integer' } },
     {

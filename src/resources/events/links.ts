@@ -81,7 +81,11 @@ export async function linkedEntries(deps: LinkDeps, input: EventInput, p: Princi
     if (downloads > deps.imagesPerRequest) throw tooManyImages(name, deps.imagesPerRequest);
   }
   const out: LinkedEntries = {};
-  if (venue) out.venue = venue[0] ? await withImage(deps, 'venue', venue[0], p) : null;
+  if (venue) {
+    const entry = venue[0];
+    // A new venue's coordinates (the host's geocoder) are read here too, outside the write's transaction.
+    out.venue = entry ? await withImage(deps, 'venue', 'data' in entry ? { data: await deps.venues.prepared(entry.data, undefined) } : entry, p) : null;
+  }
   if (organizers) {
     out.organizers = [];
     for (const entry of organizers) out.organizers.push(await withImage(deps, 'organizer', entry, p));

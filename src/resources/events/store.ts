@@ -12,6 +12,8 @@ import { adjustTermCounts, termIdsOf } from '../../store/term-counts.js';
 import { VersionedValues } from '../../store/version.js';
 import { VersionedItems } from '../../cache/versioned-items.js';
 import type { FieldFilter, FieldStore } from '../../fields/store.js';
+import type { GeoFilter } from '../../geo/area.js';
+import { geoCondition } from '../../store/geo-filter.js';
 
 /** Which occurrence of a series an event row shows (`occurrences`). */
 export interface OccurrenceRef {
@@ -61,6 +63,11 @@ export interface EventListQuery {
   tagIds?: readonly number[];
   venueIds?: readonly number[];
   organizerIds?: readonly number[];
+  /**
+   * `geoloc`: events whose venue shows coordinates (an occurrence's venue is its shown event's:
+   * the series', or its override's), within the filter's area when it has one.
+   */
+  near?: GeoFilter;
   /** Tests of the fields a host declared (`fields/`), all of which an event passes. */
   fields?: readonly FieldFilter[];
   featured?: boolean;
@@ -176,6 +183,19 @@ export class EventStore {
     if (q.categoryIds) s = s.where(withTerm(q.categoryIds));
     if (q.tagIds) s = s.where(withTerm(q.tagIds));
     if (q.venueIds) s = s.where('events.venue_id', 'in', q.venueIds.length ? [...q.venueIds] : [0]);
+    if (q.near) {
+      const near = q.near;
+      // The venues are read first, by their own index, then the events by venue. A password-protected
+      // venue's coordinates are hidden from event readers (its embedded JSON shows 0): it is never near.
+      s = s.where('events.venue_id', 'in', (eb) =>
+        eb
+          .selectFrom('venues as gv')
+          .innerJoin('posts as gp', 'gp.id', 'gv.post_id')
+          .select('gv.post_id')
+          .where(geoCondition('gv.geo_lat', 'gv.geo_lng', near))
+          .where((w) => w.or([w('gp.password', 'is', null), w('gp.password', '=', '')])),
+      );
+    }
     if (q.organizerIds) {
       const ids = q.organizerIds.length ? [...q.organizerIds] : [0];
       s = s.where((eb) =>

@@ -8,6 +8,10 @@ import { pageArg, perPageArg } from '../../archive/args.js';
 import { archiveStatusCheck, existingEvent, existingUser, registeredStatus, stringOrEmpty, time, urlOrEmpty } from '../../posts/args.js';
 import { imageCheck } from '../../images/args.js';
 import { linkedSearchCheck } from '../../args/search.js';
+import { geolocArgs } from '../venues/geoloc.js';
+import { z } from 'zod';
+import type { ParamFailure } from '../../args/failure.js';
+import { MAX_LAT, MAX_LNG, readCoordinate } from '../../geo/coordinates.js';
 
 type Ctx = RequestContext;
 
@@ -22,6 +26,8 @@ export function linkedArchiveArgs(kind: PostKindInfo) {
     has_events: arg({ description: `${k}s.has_events` }, { swaggerType: 'boolean' }),
     only_with_upcoming: arg({ description: `${k}s.only_with_upcoming`, default: false }),
     status: arg({ format: 'string', description: `${k}s.status` }, { check: archiveStatusCheck(kind) }),
+    // Venues have coordinates: the distance filter of the events archive, on the venues themselves.
+    ...(k === 'venue' ? geolocArgs('venues') : {}),
   };
 }
 
@@ -76,7 +82,26 @@ export function venueWriteArgs<R extends boolean>(required: R) {
     stateprovince: stringArg('venue.stateprovince'),
     website: arg({ type: 'string', default: null, description: 'venue.website' }, { check: urlOrEmpty }),
     image: arg({ type: 'string', default: null, description: 'venue.image' }, { check: imageCheck({ allowEmpty: true }) }),
+    // This library's own (the original's Pro add-on fills them from its geocoder): not in the index nor the original /doc.
+    geo_lat: coordinateArg('geo_lat', MAX_LAT),
+    geo_lng: coordinateArg('geo_lng', MAX_LNG),
   };
+}
+
+/** A venue coordinate of a write: a number within `±most`, or `""` to remove the venue's coordinates (`null`). */
+function coordinateArg(name: 'geo_lat' | 'geo_lng', most: number) {
+  return arg(
+    { format: 'double', description: `venue.${name}` },
+    {
+      check: (value: unknown): true | ParamFailure =>
+        value === '' || readCoordinate(value, most) !== undefined
+          ? true
+          : { message: `${name} must be a number from -${most} to ${most}, or an empty string.` },
+      sanitize: (value: unknown): number | null => readCoordinate(value, most) ?? null,
+      accepts: z.union([z.number(), z.string()]),
+      addition: true,
+    },
+  );
 }
 
 /** Organizer create arguments, in upstream order. */

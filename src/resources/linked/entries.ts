@@ -5,6 +5,7 @@ import { MemoKey, type RequestContext } from '../../http/context.js';
 import { isUrlOrEmpty } from '../../text/url.js';
 import { existingUser } from '../../posts/args.js';
 import { namedAuthor } from '../../posts/author.js';
+import { MAX_LAT, MAX_LNG, readCoordinate } from '../../geo/coordinates.js';
 
 /** One linked venue/organizer of an event write: an existing id, or data for a new item. */
 export type LinkedEntry = { id: number } | { data: Record<string, unknown> };
@@ -38,7 +39,16 @@ function validData(type: LinkedType, data: Record<string, unknown>): boolean {
   if (!isUrlOrEmpty(data.website ?? '')) return false;
   // An author, unless null, is a user id as the `author` parameter is: a number no column holds is a 400, not a 500.
   if (data.author !== undefined && data.author !== null && namedAuthor(data) === undefined) return false;
+  if (type === 'venue' && !validCoordinates(data)) return false;
   return STRING_FIELDS[type].every((f) => data[f] === undefined || blankField(data[f]) || typeof data[f] === 'string');
+}
+
+/** A new venue's `geo_lat` and `geo_lng`: both or neither, each a coordinate or `""` (none), as a venue write takes them. */
+function validCoordinates(data: Record<string, unknown>): boolean {
+  const { geo_lat: lat, geo_lng: lng } = data;
+  if (lat === undefined && lng === undefined) return true;
+  const valid = (v: unknown, most: number) => v === '' || readCoordinate(v, most) !== undefined;
+  return valid(lat, MAX_LAT) && valid(lng, MAX_LNG);
 }
 
 /**

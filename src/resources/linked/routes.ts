@@ -18,6 +18,7 @@ import type { LinkedPostService } from './service.js';
 import type { LinkedRow, LinkedTable } from './store.js';
 import { toId } from '../../ids.js';
 import { searchFragments } from '../../text/search-terms.js';
+import { geoFilter } from '../venues/geoloc.js';
 
 /**
  * The archive, single and by-slug routes of a linked kind (venues, organizers): one
@@ -108,6 +109,7 @@ export function linkedRoutes<T extends LinkedTable>(
       const upcoming = isTruthy(p.only_with_upcoming);
       // Items linked to an event the caller may not read are not revealed through it.
       const eventVisible = p.event === undefined || (await ctx.services.events.revealsLinks(p.event, ctx.principal));
+      const near = geoFilter(ctx);
       const { rows, total } = await service(ctx).list({
         statuses,
         offset: paging.offset,
@@ -118,6 +120,9 @@ export function linkedRoutes<T extends LinkedTable>(
         hasEvents,
         // The events that count are the ones the caller's own events archive lists.
         upcoming: upcoming ? { afterUtc: nowDates(ctx.options.timezone, ctx.now()).utc, statuses: archiveStatuses(EVENT, undefined, ctx).statuses } : undefined,
+        near,
+        // Coordinates of a password-protected venue are shown only to who may unlock it without its password.
+        nearPasswords: near ? searchablePasswords(ctx.principal, kindInfo) : undefined,
       });
       if (paging.page > 1 && rows.length === 0) {
         throw linkedPageNotFound(noun);
@@ -136,6 +141,10 @@ export function linkedRoutes<T extends LinkedTable>(
         ['status', shown],
         ['search', p.search],
         ['only_with_upcoming', upcoming ? asQueryValue(ctx.input('only_with_upcoming')) : undefined],
+        ['geoloc', near ? 1 : undefined],
+        ['geoloc_lat', near ? asQueryValue(p.geoloc_lat) : undefined],
+        ['geoloc_lng', near ? asQueryValue(p.geoloc_lng) : undefined],
+        ['geoloc_radius', near && ctx.sent('geoloc_radius') ? asQueryValue(p.geoloc_radius) : undefined],
       ]);
       return {
         body: { [collection]: items, ...urls, total, total_pages: pages },

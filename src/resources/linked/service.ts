@@ -86,7 +86,20 @@ export class LinkedPostService<T extends LinkedTable> {
     private readonly fields: HostFields = NO_FIELDS,
     /** The host's hooks (`beforeChange` inside each write's transaction, `afterRead` on rendered items). */
     private readonly hooks: CalendarHooks = NO_HOOKS,
+    /**
+     * What a write's input becomes before its transaction, given the item it changes (none for a
+     * create): a venue's coordinates, from the host's geocoder (`venues/locate.ts`).
+     */
+    private readonly beforeWrite?: (input: LinkedInput, current: LinkedRow<T> | undefined) => Promise<LinkedInput>,
   ) {}
+
+  /**
+   * The input a write stores, prepared outside any transaction (`beforeWrite`): a create's
+   * (`current` undefined), an update's, or an item's created inside an event write.
+   */
+  prepared(input: LinkedInput, current: LinkedRow<T> | undefined): Promise<LinkedInput> {
+    return this.beforeWrite ? this.beforeWrite(input, current) : Promise.resolve(input);
+  }
 
   private rows(s: Store = this.store): LinkedPostStore<T> {
     // Indexed by the kind's table, the mapped type gives this kind's store.
@@ -135,11 +148,12 @@ export class LinkedPostService<T extends LinkedTable> {
    * Creates an item, or returns the existing one with the same
    * title (and description, when sent) after applying the sent fields to it.
    */
-  async create(input: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
+  async create(sent: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
     // Refused before an image URL is fetched and recorded, so that a refusal writes nothing.
-    this.assertAuthor(input, p, 'create');
-    this.assertCreatable(input, p);
-    assertPublicationDates(input, siteZone, now);
+    this.assertAuthor(sent, p, 'create');
+    this.assertCreatable(sent, p);
+    assertPublicationDates(sent, siteZone, now);
+    const input = await this.prepared(sent, undefined);
     const image = await this.images.choose(input.image, p);
     const row = await withRetry(() => this.store.transaction(async (tx) => this.rows(tx).get(await this.insertIn(tx, input, p, siteZone, now, image))));
     if (!row) throw this.notCreated();
@@ -220,8 +234,9 @@ export class LinkedPostService<T extends LinkedTable> {
    * Updates the fields sent; every other field keeps its value. A
    * `status` of `trash` goes through the trash rule, and leaving the trash restores the slug.
    */
-  async update(target: WriteTarget<LinkedRow<T>>, sent: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
-    const early = this.updatedText(target, sent, p, siteZone, now);
+  async update(target: WriteTarget<LinkedRow<T>>, given: LinkedInput, p: Principal | null, siteZone: string, now: Date): Promise<LinkedRow<T>> {
+    const early = this.updatedText(target, given, p, siteZone, now);
+    const sent = await this.prepared(given, target.row);
     const image = await this.images.choose(sent.image, p);
     return withRetry(() =>
       this.store.transaction(async (tx) => {

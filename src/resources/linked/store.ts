@@ -6,6 +6,8 @@ import type { StoreDialect } from '../../store/dialects/dialect.js';
 import { containsIgnoringCase, foldCase } from '../../store/like.js';
 import type { ReadOptions } from '../../store/row-lock.js';
 import { searchableByPassword } from '../../posts/password-filter.js';
+import type { GeoFilter } from '../../geo/area.js';
+import { geoCondition } from '../../store/geo-filter.js';
 
 /** The detail tables of the two linked-post kinds. */
 export type LinkedTable = 'venues' | 'organizers';
@@ -30,6 +32,12 @@ export interface LinkedListQuery {
   hasEvents?: boolean;
   /** Only items linked to a listed event in one of `statuses` starting at or after `afterUtc`. */
   upcoming?: { afterUtc: string; statuses: readonly string[] };
+  /**
+   * `geoloc` (venues): items with coordinates, within the filter's area when it has one; the
+   * password-protected ones only where `nearPasswords` lets the caller see their coordinates.
+   */
+  near?: GeoFilter;
+  nearPasswords?: SearchablePasswords;
 }
 
 type Eb = ExpressionBuilder<Database, 'posts'>;
@@ -123,6 +131,11 @@ export class LinkedPostStore<T extends LinkedTable> {
       q = q
         .where('posts.status', 'not in', ['trash', 'auto-draft'])
         .where((eb) => eb.or(this.searchColumns.map((col) => eb.and(fragments.map((f) => containsIgnoringCase(sql.ref(col), f))))));
+    }
+    if (query.near) {
+      q = q.where(geoCondition('d.geo_lat', 'd.geo_lng', query.near));
+      const scope = query.nearPasswords ?? 'none';
+      if (scope !== 'all') q = q.where(searchableByPassword(scope));
     }
     if (query.eventId !== undefined) {
       const eventId = query.eventId;

@@ -7,6 +7,7 @@ import { sanitizeUrl } from '../../text/url.js';
 import type { LinkedInput } from '../linked/args.js';
 import type { LinkedKind } from '../linked/service.js';
 import type { Image } from '../../schemas/types.js';
+import { MAX_LAT, MAX_LNG, readCoordinate } from '../../geo/coordinates.js';
 
 type Venue = DetailsOf<'venues'>;
 const TEXT_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone'] as const;
@@ -49,6 +50,14 @@ export const venueKind: LinkedKind<'venues'> = {
     // Map flags are strings upstream: a truthy word turns them on, any other string off.
     if (input.show_map !== undefined) out.show_map = isTruthy(input.show_map) ? 1 : 0;
     if (input.show_map_link !== undefined) out.show_map_link = isTruthy(input.show_map_link) ? 1 : 0;
+    // Coordinates are stored as a pair: both numbers, or neither (`""` removes them).
+    if (input.geo_lat !== undefined || input.geo_lng !== undefined) {
+      const lat = readCoordinate(input.geo_lat, MAX_LAT);
+      const lng = readCoordinate(input.geo_lng, MAX_LNG);
+      const pair = lat !== undefined && lng !== undefined;
+      out.geo_lat = pair ? lat : null;
+      out.geo_lng = pair ? lng : null;
+    }
     const given = input.stateprovince !== undefined ? text(input.stateprovince) : '';
     const locationSent = input.state !== undefined || input.province !== undefined || input.country !== undefined;
     if (given) out.stateprovince = given;
