@@ -14,8 +14,8 @@ const LAYERS = [
   ['^src/(posts|archive|images|recurrence|changes|ical|hooks)/'],
   // 4. The resources: one folder per kind, the registry and the composition of their services.
   ['^src/resources/'],
-  // 5. The calendar: options, composition, replicas, webhooks, the demo calendar.
-  ['^src/(calendar|options|options-mount)\\.ts$', '^src/(replication|webhooks|seed)/'],
+  // 5. The calendar: options, composition, replicas, webhooks, the demo calendar, feeds it subscribes to.
+  ['^src/(calendar|options|options-mount)\\.ts$', '^src/(replication|webhooks|seed|feeds|subscriptions)/'],
   // 6. What runs the calendar, and the public surface that exports it all: tRPC, the command line, the importer.
   ['^src/(trpc|cli|import)/', '^src/index\\.ts$'],
   // 7. Framework glue and the examples built on it.

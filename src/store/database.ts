@@ -240,6 +240,54 @@ export interface FieldValuesTable {
   text: string | null;
 }
 
+/** What an entry of an iCalendar feed or a CSV file became (`feeds/records.ts`). */
+export interface FeedItemsTable {
+  /** The feed's key: its URL or file (hashed when longer than the column). */
+  feed: string;
+  /** SHA-256 (hex) of the entry's UID and RECURRENCE-ID (or of a venue's or organizer's name). */
+  item_key: string;
+  uid: string;
+  /** The occurrence an entry edits (`YYYY-MM-DD HH:MM:SS` in the series' zone); `''` for a whole event. */
+  recurrence_id: string;
+  /** `event`, `occurrence`, `venue` or `organizer`. */
+  kind: string;
+  /** The event, occurrence, venue or organizer it became. */
+  item_id: number;
+  /** SHA-256 (hex) of what was written: the same digest on the next run leaves the item alone. */
+  digest: string;
+  /** The item's `modified_utc` after the write: a later one means the API changed it since. */
+  written_modified: string;
+  /** When (ISO). */
+  imported_at: string;
+}
+
+/** A feed the calendar follows (`subscriptions/`): its settings, its last fetch and run, and who runs it now. */
+export interface SubscriptionsTable {
+  name: string;
+  url: string;
+  /** JSON of the subscription's settings (interval, categories, status, overwrite, hosts allowed). */
+  settings: string;
+  /** `option` (the calendar's `subscriptions` option) or `cli`. */
+  origin: string;
+  /** The validators of the last answer, sent back to ask for a 304. */
+  etag: string;
+  last_modified: string;
+  /** Not before this instant (ISO). */
+  next_run_at: string;
+  /** The instance running it now, until `lease_until` (ISO). */
+  lease_owner: string;
+  lease_until: string;
+  last_run_at: string;
+  /** `imported`, `not-modified` or `failed` ('' before the first run). */
+  last_outcome: string;
+  last_error: string;
+  /** JSON of the last run's report. */
+  last_report: string;
+  runs: number;
+  not_modified: number;
+  failures: number;
+}
+
 export interface Database {
   posts: PostsTable;
   events: EventsTable;
@@ -257,6 +305,8 @@ export interface Database {
   occurrences: OccurrencesTable;
   occurrence_sequence: OccurrenceSequenceTable;
   field_values: FieldValuesTable;
+  feed_items: FeedItemsTable;
+  subscriptions: SubscriptionsTable;
 }
 
 /** The logical table names, for the prefix plugin. */
@@ -277,4 +327,6 @@ export const TABLES: readonly (keyof Database)[] = [
   'occurrences',
   'occurrence_sequence',
   'field_values',
+  'feed_items',
+  'subscriptions',
 ];

@@ -8,6 +8,7 @@ import * as recurrence from './migrations/005_recurrence.js';
 import * as slugBeforeTrash from './migrations/006_slug_before_trash.js';
 import * as fieldValues from './migrations/007_field_values.js';
 import * as venueGeo from './migrations/008_venue_geo.js';
+import * as subscriptions from './migrations/009_subscriptions.js';
 import type { MigrationContext } from './migrations/001_init.js';
 
 type InCodeMigration = { up(ctx: MigrationContext): Promise<void>; down(ctx: MigrationContext): Promise<void> };
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly (readonly [string, InCodeMigration])[] = [
   ['006_slug_before_trash', slugBeforeTrash],
   ['007_field_values', fieldValues],
   ['008_venue_geo', venueGeo],
+  ['009_subscriptions', subscriptions],
 ];
 
 /**
