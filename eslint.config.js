@@ -6,9 +6,24 @@ import eslintComments from '@eslint-community/eslint-plugin-eslint-comments';
 export default tseslint.config(
   // Only the TypeScript sources are linted; build output, data and Next's generated files are not.
   // The consumer test's app templates import the packed library, not the sources (test/consumer/run.ts).
-  { ignores: ['dist/', 'coverage/', 'bench/.data/', 'bench/.profiles/', '**/.next/', '**/next-env.d.ts', '.tmp/', 'data/', 'test/consumer/apps/'] },
   {
-    files: ['{src,adapters,examples,test,bench}/**/*.{ts,tsx}', '*.ts'],
+    ignores: [
+      'dist/',
+      'docs/.vitepress/dist/',
+      'docs/.vitepress/cache/',
+      'docs/public/api-reference/',
+      'coverage/',
+      'bench/.data/',
+      'bench/.profiles/',
+      '**/.next/',
+      '**/next-env.d.ts',
+      '.tmp/',
+      'data/',
+      'test/consumer/apps/',
+    ],
+  },
+  {
+    files: ['{src,adapters,examples,test,bench,scripts}/**/*.{ts,tsx}', 'docs/.vitepress/config.ts', '*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
     // Type information for the promise rules and the unnecessary-cast rule only (the whole run stays well under a minute).
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
@@ -29,7 +44,7 @@ export default tseslint.config(
     },
   },
   // Examples and benchmarks are scripts: printing is their output.
-  { files: ['examples/**', 'bench/**'], rules: { 'no-console': 'off' } },
+  { files: ['examples/**', 'bench/**', 'scripts/**'], rules: { 'no-console': 'off' } },
   // Every eslint-disable says why after ` -- `: a disable comment is the allow-list of the rules below.
   {
     plugins: { '@eslint-community/eslint-comments': eslintComments },

@@ -4,7 +4,7 @@
  * `CALENDAR_BENCH_POSTGRES_URL` is set) as processes of their own, drives each case with
  * autocannon from this process over 127.0.0.1, measures the same framework's static-JSON
  * ceiling for every response size, checks the issue's targets, and writes
- * bench/results.json and bench/results.md (and README's table with `--readme`).
+ * bench/results.json and bench/results.md (and the table of docs/internals/benchmarks.md with `--readme`).
  *
  * Environment (all optional): BENCH_SIZES=1000,10000,100000 · BENCH_FRAMEWORKS=express,fastify ·
  * BENCH_SECONDS=5 (per case) · BENCH_WARMUP=1 · BENCH_CEILING_SECONDS=3 · BENCH_CASES=<name or substring,…> ·
@@ -428,19 +428,28 @@ async function main(): Promise<void> {
   log('done: bench/results.json, bench/results.md');
 }
 
-/** Replaces the README's generated table (between the bench markers) with the latest one. */
+/**
+ * Replaces the generated table of docs/internals/benchmarks.md (between the bench markers) with
+ * the latest one. Angle brackets outside code (`GET /events/<id>`) are written as entities: the
+ * docs site reads bare ones as HTML tags.
+ */
 function updateReadme(md: string): void {
-  const readme = readFileSync('README.md', 'utf8');
+  const page = 'docs/internals/benchmarks.md';
+  const text = readFileSync(page, 'utf8');
   const start = '<!-- bench:start -->';
   const end = '<!-- bench:end -->';
-  const a = readme.indexOf(start);
-  const b = readme.indexOf(end);
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
   if (a < 0 || b < a) {
-    log('README.md has no bench markers: table not updated');
+    log(`${page} has no bench markers: table not updated`);
     return;
   }
-  writeFileSync('README.md', `${readme.slice(0, a + start.length)}\n${md}\n${readme.slice(b)}`);
-  log('README.md table updated');
+  const escaped = md
+    .split('`')
+    .map((part, i) => (i % 2 === 0 ? part.replace(/</g, '&lt;').replace(/>/g, '&gt;') : part))
+    .join('`');
+  writeFileSync(page, `${text.slice(0, a + start.length)}\n${escaped}\n${text.slice(b)}`);
+  log(`${page} table updated`);
 }
 
 await main();
