@@ -33,7 +33,7 @@ export type { RecurrenceOptions } from './recurrence/series.js';
 export interface CalendarOptions {
   /**
    * The database: a Kysely instance of the host's (any supported dialect), or a
-   * connection string for the built-in helper (`postgres://…`, `mysql://…`, a SQLite file).
+   * connection string for the built-in helper (`postgres://…`, `mysql://…`, a SQLite file path or `:memory:`).
    */
   db: Kysely<any> | string; // eslint-disable-line @typescript-eslint/no-explicit-any -- any host database type
   /**
@@ -62,15 +62,21 @@ export interface CalendarOptions {
   baseUrl?: string;
   /**
    * Hosts images may be side-loaded from even when they resolve to loopback, private or
-   * link-local addresses (by default only public addresses are fetched): `host` allows ports
+   * link-local addresses (by default only public addresses are fetched, on ports 80, 443 and
+   * 8080 as WordPress): `host` allows ports
    * 80 and 443 only; `host:port` or `[IPv6]:port` allows that one port.
    */
   imageHosts?: readonly string[];
-  /** Without `baseUrl`: honour `X-Forwarded-Proto`/`X-Forwarded-Host` (only behind a trusted proxy). */
+  /**
+   * Without `baseUrl`: honour `X-Forwarded-Proto`, `X-Forwarded-Host` and `X-Forwarded-Prefix`
+   * (only behind a trusted proxy that sets them itself). Default `false`.
+   */
   trustProxy?: boolean;
   /**
-   * Who is calling: `null` for anonymous. Throw an `ApiError` to reject bad credentials. An
-   * adapter's own `getUser` (typed with the framework's request) takes precedence.
+   * Who is calling: `null` for anonymous, else `{ id, roles?, capabilities? }`, whose roles are
+   * the five WordPress roles (`administrator`, `editor`, `author`, `contributor`, `subscriber`)
+   * with their default capabilities, or the host's own (`roles`). Throw an `ApiError` to reject
+   * bad credentials. An adapter's own `getUser` (typed with the framework's request) takes precedence.
    */
   getUser?: (request: CoreRequest) => User | null | Promise<User | null>;
   /** Whether a user id exists (for `author` fields). Default: any positive id. */
@@ -108,7 +114,7 @@ export interface CalendarOptions {
   dictionaries?: Record<string, Dictionary>;
   /** Bounds on what one request can make the calendar do (README "Limits"). */
   limits?: Partial<Limits>;
-  /** Called with unexpected errors (answered as a JSON 500 without details). */
+  /** Called with unexpected errors (answered as a JSON 500 without details). Default `console.error`. */
   onError?: (error: unknown) => void;
   /**
    * Reuse rendered answers to logged-out reads while the store is unchanged, for at most a
@@ -166,7 +172,10 @@ export interface CalendarOptions {
   csrf?: CsrfOptions | false;
   /**
    * Where the `url` of events, venues, organizers, categories and tags points: the host's own
-   * pages, as a template (`'/events/{slug}'`) or a function per kind. Default: WordPress'
+   * pages, as a template (`'/events/{slug}'`: a path below `baseUrl` or an absolute URL, with
+   * `{slug}` and/or `{id}`; a category's `{slug}` is its path, `parent/child`) for published
+   * items, unpublished ones keeping WordPress' plain `?post_type=…&p=id` link, or a function of
+   * `{ kind, id, slug, status }` that decides for every item. Default: WordPress'
    * (`/event/{slug}/`, `/venue/{slug}/`, `/organizer/{slug}/`, `/events/category/{slug}/`, `/tag/{slug}/`).
    */
   permalinks?: Permalinks;
