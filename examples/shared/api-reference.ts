@@ -17,8 +17,12 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 
 /** The HTML page that renders the OpenAPI document at `docUrl` with the script at `scriptUrl`. */
 export function apiReferencePage({ docUrl, scriptUrl, title = 'Calendar API reference' }: { docUrl: string; scriptUrl: string; title?: string }): string {
-  // No default fonts: Scalar would fetch them from its own servers.
-  const config = JSON.stringify({ url: docUrl, withDefaultFonts: false, hideDownloadButton: false }).replace(/</g, '\\u003c');
+  // Nothing from Scalar's own servers: no default fonts (fetched from them), no telemetry, no AI
+  // agent, and no developer toolbar (shown on localhost by default).
+  const config = JSON.stringify({ url: docUrl, withDefaultFonts: false, telemetry: false, agent: { disabled: true }, showDeveloperTools: 'never' }).replace(
+    /</g,
+    '\\u003c',
+  );
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -31,6 +31,8 @@ describe('the Express example serves the API reference', () => {
       expect(scripts).toEqual(['/api-reference/standalone.js']);
       expect(docUrl).toBe('/wp-json/calendar/events/v1/doc/complete');
       expect(page.text).toContain("Scalar.createApiReference('#app'");
+      // Nothing fetched from Scalar's servers: fonts, telemetry and the AI agent are off.
+      expect(page.text).toMatch(/"withDefaultFonts":false,"telemetry":false,"agent":\{"disabled":true\}/);
     }
   });
 
