@@ -7,6 +7,8 @@ import { parseEventCount, runSeed } from './commands/seed.js';
 import { runStatus } from './commands/status.js';
 import { ROLES } from '../auth/capabilities.js';
 import { runToken } from './commands/token.js';
+import { runImportIcs, type ImportIcsCommandOptions } from './commands/import-ics.js';
+import { feedCommandOptions } from './commands/feed-options.js';
 import { packageVersion } from './package-version.js';
 import { storeOptions, withStoreOptions } from './store-options.js';
 
@@ -94,6 +96,20 @@ export function createProgram(): Command {
     .action(async (sourceRoot: string, options: Omit<ImportCommandOptions, 'source' | 'db'> & { db?: string }) => {
       process.exitCode = await runImport({ ...options, ...storeOptions(options), source: sourceRoot });
     });
+
+  feedCommandOptions(
+    withStoreOptions(
+      program
+        .command('import-ics')
+        .description(
+          'import an iCalendar feed (URL) or .ics file into the store once: new events created, those imported before updated, events gone from it trashed (migrates first; run it again to update)',
+        )
+        .argument('<source>', 'an http(s) or webcal URL, or a file')
+        .option('--dry-run', 'write nothing: read the feed and report what a run would create, update and trash'),
+    ),
+  ).action(async (source: string, options: Omit<ImportIcsCommandOptions, 'source' | 'db'> & { db?: string }) => {
+    process.exitCode = await runImportIcs({ ...options, ...storeOptions(options), source });
+  });
 
   program
     .command('token')

@@ -9,7 +9,7 @@
  * since its last import, unless `overwrite`.
  */
 import type ICAL from 'ical.js';
-import type { User } from '../auth/capabilities.js';
+import { roleCapabilities, type User } from '../auth/capabilities.js';
 import type { Store } from '../resources/store.js';
 import { mapEvent, plainTextHtml, venueGeoFields, type EntryOrganizer, type EntryVenue, type FeedEntry, type MapContext } from './map-event.js';
 import { FeedRecords, itemKey, sha256, type FeedItem, type FeedItemKind } from './records.js';
@@ -21,6 +21,15 @@ export type ApiCall = (
   path: string,
   options: { params?: Record<string, unknown>; user?: User | null },
 ) => Promise<{ status: number; body: unknown }>;
+
+/**
+ * The user a feed's events are written as (`author`: their author): an administrator's
+ * capabilities without `unfiltered_html`, so that a feed's HTML is filtered as an author's
+ * write filters it, never kept as it came.
+ */
+export function importUser(author: number): User {
+  return { id: author, capabilities: roleCapabilities('administrator').filter((c) => c !== 'unfiltered_html') };
+}
 
 /** What one run of a feed did. */
 export interface FeedReport {
@@ -175,9 +184,30 @@ export class FeedApplier {
     this.#known.set(item.item_key, item);
   }
 
-  /** The post's `modified_utc` now ('' when it is gone). */
-  async #modified(id: number): Promise<string> {
-    return (await this.o.store.posts.get(id))?.modified_utc ?? '';
+  /**
+   * What an item is now, to tell later whether the API wrote it since: its `modified_utc` and
+   * the change log's position (dates have a second's precision, and an edit may come within
+   * the second of an import); `''` when it is gone.
+   */
+  async #stamp(id: number): Promise<string> {
+    const modified = (await this.o.store.posts.get(id))?.modified_utc;
+    return modified === undefined ? '' : `${modified}|${(await this.o.store.changes.head()).lastSeq}`;
+  }
+
+  /** Whether an event (or an occurrence of it) was written since the import that recorded `stamp`. */
+  async #editedSince(stamp: string, id: number, modified: string): Promise<boolean> {
+    const [written = '', seq = ''] = stamp.split('|');
+    if (written !== modified) return true;
+    if (!/^\d+$/.test(seq)) return false;
+    const later = await this.o.store.db
+      .selectFrom('changes')
+      .select('seq')
+      .where('kind', '=', 'event')
+      .where((eb) => eb.or([eb('item_id', '=', id), eb('item_id', 'in', eb.selectFrom('occurrences').select('id').where('series_id', '=', id))]))
+      .where('seq', '>', Number(seq))
+      .limit(1)
+      .executeTakeFirst();
+    return later !== undefined;
   }
 
   /** An entry's write parameters, its venue, organizers and categories resolved (venues and organizers found by name, else created with it). */
@@ -263,7 +293,7 @@ export class FeedApplier {
     if (entry.cancelled) {
       if (row && row.status !== 'trash') {
         await this.#leaveOrTrash(record, row.id, row.modified_utc, uid);
-        if (record) await this.#save('event', uid, '', record.item_id, this.#digest(entry), await this.#modified(record.item_id));
+        if (record) await this.#save('event', uid, '', record.item_id, this.#digest(entry), await this.#stamp(record.item_id));
       } else if (!row) this.report.skipped.push({ uid, reason: 'cancelled in the feed: not imported' });
       return;
     }
@@ -273,7 +303,7 @@ export class FeedApplier {
     let id: number;
     let rewritten = false;
     if (row && record) {
-      if (row.modified_utc !== record.written_modified && !this.o.overwrite) {
+      if (!this.o.overwrite && (await this.#editedSince(record.written_modified, row.id, row.modified_utc))) {
         this.report.leftAlone++;
         return;
       }
@@ -302,7 +332,7 @@ export class FeedApplier {
     }
     for (const e of mapped) await this.#exception(uid, id, e, rewritten || ridsGone.length > 0);
     // Recorded last: editing occurrences moves the series' modification date.
-    if (!this.o.dryRun) await this.#save('event', uid, '', id, digest, await this.#modified(id));
+    if (!this.o.dryRun) await this.#save('event', uid, '', id, digest, await this.#stamp(id));
   }
 
   /** An occurrence edited or cancelled by an exception of the feed (`force`: its series was written again, so is it). */
@@ -347,7 +377,7 @@ export class FeedApplier {
 
   /** Moves an event to the trash, unless it was written through the API since its import (and no `overwrite`). */
   async #leaveOrTrash(record: FeedItem | undefined, id: number, modified: string, uid: string): Promise<void> {
-    if (record && modified !== record.written_modified && !this.o.overwrite) {
+    if (record && !this.o.overwrite && (await this.#editedSince(record.written_modified, id, modified))) {
       this.report.leftAlone++;
       return;
     }
@@ -372,7 +402,7 @@ export class FeedApplier {
       }
       if (row.status === 'trash') continue;
       await this.#leaveOrTrash(record, row.id, row.modified_utc, record.uid);
-      if (!this.o.dryRun) await this.#save('event', record.uid, '', row.id, 'gone', await this.#modified(row.id));
+      if (!this.o.dryRun) await this.#save('event', record.uid, '', row.id, 'gone', await this.#stamp(row.id));
     }
   }
 }

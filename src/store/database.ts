@@ -255,7 +255,7 @@ export interface FeedItemsTable {
   item_id: number;
   /** SHA-256 (hex) of what was written: the same digest on the next run leaves the item alone. */
   digest: string;
-  /** The item's `modified_utc` after the write: a later one means the API changed it since. */
+  /** The item's `modified_utc` after the write and the change log's position then (`modified|seq`): a change since is the API's. */
   written_modified: string;
   /** When (ISO). */
   imported_at: string;

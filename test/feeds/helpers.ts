@@ -6,7 +6,8 @@ import type { CalendarOptions } from '../../src/index.js';
 import { importFeed, type FeedImportOptions } from '../../src/feeds/import-feed.js';
 import { Store } from '../../src/resources/store.js';
 import { connectDatabase } from '../../src/store/connect.js';
-import { testCalendar, USERS, type TestCalendar } from '../helpers/harness.js';
+import { testCalendar, type TestCalendar } from '../helpers/harness.js';
+import { importUser } from '../../src/feeds/apply.js';
 
 /** A fixture feed's text. */
 export const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
@@ -29,7 +30,7 @@ export async function feedTarget(url: string, options: Partial<CalendarOptions> 
     raw,
     store,
     importText: (name, text, o = {}) =>
-      importFeed({ source: { file: name, text }, store, call: t.calendar.call, user: USERS.admin, siteZone: t.calendar.options.timezone, ...o }),
+      importFeed({ source: { file: name, text }, store, call: t.calendar.call, user: importUser(0), siteZone: t.calendar.options.timezone, ...o }),
     async close() {
       await t.close();
       await raw.destroy();

@@ -32,3 +32,106 @@ describe.each(DIALECTS)('iCalendar import on $name', ({ url }) => {
     expect(again.report).toMatchObject({ created: 0, updated: 0, trashed: 0, cancelled: 0, leftAlone: 0 });
   });
 });
+
+describe.each(DIALECTS)('iCalendar feeds that change, on $name', ({ url }) => {
+  let t: FeedTarget;
+  beforeAll(async () => {
+    t = await feedTarget(url);
+  });
+  afterAll(() => t?.close());
+
+  /** The event a feed's UID became. */
+  const eventOf = async (uid: string) => {
+    const row = await t.store.db.selectFrom('feed_items').select('item_id').where('uid', '=', uid).where('kind', '=', 'event').executeTakeFirst();
+    return row && (await t.request('GET', `/events/${row.item_id}`, { as: 'admin' })).body;
+  };
+  /** The status of the event a feed's UID became. */
+  const statusOf = async (uid: string) => {
+    const row = await t.store.db.selectFrom('feed_items').select('item_id').where('uid', '=', uid).where('kind', '=', 'event').executeTakeFirst();
+    return row && (await t.store.posts.get(row.item_id))?.status;
+  };
+
+  it('updates what changed, trashes what left, leaves events edited here alone unless overwrite', async () => {
+    const v1 = fixture('google.ics');
+    await t.importText('google.ics', v1);
+    const festival = await eventOf('5h2j4k6l8m0n1b3v5c7x9z@google.com');
+    expect(festival).toMatchObject({ title: 'Street festival', all_day: true, website: 'https://example.org/festival' });
+    expect((festival.categories as { name: string }[]).map((c) => c.name).sort()).toEqual(['Festival', 'Outdoor']);
+    const board = await eventOf('3f9q1d8m0k2c5v7b4n6x8z0a1s@google.com');
+    // Plain text escaped; Google's HTML filtered as an API write filters it.
+    expect(board.description).toContain('5 &lt; 6 &amp; so on');
+    expect(board.organizer[0]).toMatchObject({ organizer: 'Community Centre', email: 'board@example.org' });
+    const jam = await eventOf('7kukuqrfedlm2f9t0vr8ta6gf0@google.com');
+    expect(jam.description).toContain('<b>instrument</b>');
+    expect(jam.description).not.toContain('<script>');
+    expect(jam.venue.venue).toBe('Kulturhaus, Hauptstraße 5, 10115 Berlin, Germany');
+    // One venue for both events that name it.
+    expect(board.venue.id).toBe(jam.venue.id);
+
+    // The board meeting moves, the late start moves again, the festival leaves the feed.
+    const v2 = v1
+      .replace('DTSTART:20270315T170000Z', 'DTSTART:20270316T170000Z')
+      .replace('DTEND:20270315T183000Z', 'DTEND:20270316T183000Z')
+      .replace('DTSTART;TZID=Europe/Berlin:20270324T200000', 'DTSTART;TZID=Europe/Berlin:20270324T203000')
+      .replace(/BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20270320[\s\S]*?END:VEVENT\r\n/, '');
+    const second = await t.importText('google.ics', v2);
+    expect(second.report).toMatchObject({ created: 0, updated: 2, trashed: 1, leftAlone: 0, skipped: [] });
+    expect(await archive(t, FROM, TO)).toEqual(expandFeed(v2, FROM, TO));
+    expect(await statusOf('5h2j4k6l8m0n1b3v5c7x9z@google.com')).toBe('trash');
+    const again = await t.importText('google.ics', v2);
+    expect(again.report).toMatchObject({ created: 0, updated: 0, trashed: 0 });
+
+    // Edited through the API: the next change of the feed leaves it, unless overwrite.
+    const edited = await t.request('POST', `/events/${board.id}`, { as: 'admin', json: { title: 'Board meeting (room 2)' } });
+    expect(edited.status).toBe(200);
+    const v3 = v2.replace('SUMMARY:Board meeting', 'SUMMARY:Board meeting, members only');
+    expect((await t.importText('google.ics', v3)).report).toMatchObject({ updated: 0, leftAlone: 1 });
+    expect((await eventOf('3f9q1d8m0k2c5v7b4n6x8z0a1s@google.com')).title).toBe('Board meeting (room 2)');
+    expect((await t.importText('google.ics', v3, { overwrite: true })).report).toMatchObject({ updated: 1, leftAlone: 0 });
+    expect((await eventOf('3f9q1d8m0k2c5v7b4n6x8z0a1s@google.com')).title).toBe('Board meeting, members only');
+
+    // Back in the feed: out of the trash.
+    expect((await t.importText('google.ics', v1, { overwrite: true })).report).toMatchObject({ updated: 3, trashed: 0 });
+    expect(await statusOf('5h2j4k6l8m0n1b3v5c7x9z@google.com')).toBe('publish');
+    expect(await archive(t, FROM, TO)).toEqual(expandFeed(v1, FROM, TO));
+  });
+
+  it("imports this library's own feed (/ics/events) as ical.js expands it", async () => {
+    const source = await feedTarget(':memory:', { timezone: 'America/Chicago' });
+    try {
+      const post = async (path: string, json: Record<string, unknown>) => {
+        const res = await source.request('POST', path, { as: 'admin', json });
+        expect(res.status, res.text).toBeLessThan(300);
+        return res.body;
+      };
+      const series = await post('/events', {
+        title: 'Yoga',
+        start_date: '2027-03-08 18:00:00',
+        end_date: '2027-03-08 19:00:00',
+        timezone: 'America/Chicago',
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6'],
+        venue: { venue: 'Studio' },
+      });
+      const occurrences = (await source.request('GET', `/events/${series.id}/occurrences`, { as: 'admin' })).body.events as { id: number }[];
+      await post(`/events/${occurrences[2]?.id}`, {
+        title: 'Yoga outdoors',
+        start_date: '2027-03-22 17:00:00',
+        end_date: '2027-03-22 18:30:00',
+        scope: 'this',
+      });
+      expect((await source.request('DELETE', `/events/${occurrences[4]?.id}`, { as: 'admin' })).status).toBe(200);
+      await post('/events', { title: 'Open day', start_date: '2027-04-10', end_date: '2027-04-11', all_day: true });
+      const feed = await source.request('GET', '/ics/events', { query: { start_date: '2027-01-01', end_date: '2027-12-31' } });
+      expect(feed.status).toBe(200);
+      const text = feed.text ?? '';
+      const report = (await t.importText('own.ics', text)).report;
+      expect(report?.skipped).toEqual([]);
+      const expected = expandFeed(text, FROM, TO);
+      expect(expected.map((e) => e.title)).toContain('Yoga outdoors');
+      const titles = new Set(expected.map((e) => e.title));
+      expect((await archive(t, FROM, TO)).filter((e) => titles.has(e.title) || e.title === 'Yoga')).toEqual(expected);
+    } finally {
+      await source.close();
+    }
+  });
+});
