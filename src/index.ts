@@ -19,6 +19,7 @@ export type { CorsOptions } from './http/cors.js';
 export type { CsrfOptions } from './http/csrf.js';
 export type { Limits } from './http/limits.js';
 export type { CoreRequest, CoreResponse, Headers } from './http/types.js';
+export type { GeoOptions, Geocoder, VenueAddress } from './geo/options.js';
 export { ApiError } from './http/errors.js';
 export { ROLES, isRole, roleCapabilities, toPrincipal, can, has, type User, type Role, type Principal } from './auth/capabilities.js';
 export { bearerTokens, type BearerTokenAuth } from './auth/bearer-tokens.js';

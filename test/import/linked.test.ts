@@ -10,7 +10,7 @@ import { importTarget, type ImportTarget } from './target.js';
 // into a fresh store on every database, compared through the API.
 
 const FIELDS = ['author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'description', 'excerpt', 'slug', 'show_map', 'show_map_link'];
-const VENUE = ['venue', 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince', ...FIELDS];
+const VENUE = ['venue', 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince', 'geo_lat', 'geo_lng', ...FIELDS];
 const ORGANIZER = ['organizer', 'phone', 'website', 'email', ...FIELDS];
 
 describe.each(DIALECTS)('importing venues and organizers into $name', ({ url }) => {
@@ -50,6 +50,8 @@ describe.each(DIALECTS)('importing venues and organizers into $name', ({ url }) 
           website: 'https://salle.example',
           show_map: i % 2 === 0 ? 'true' : 'false',
           status: statuses[i % 4],
+          // Coordinates on a third of them (issue 34): copied as the source shows them.
+          ...(i % 3 === 0 ? { geo_lat: 48.8566 + i / 1000, geo_lng: 2.3522 } : {}),
         },
       });
       expect(res.status, res.text).toBe(201);

@@ -1077,7 +1077,9 @@ describe.each(DIALECTS)('linked posts on $name', ({ url }) => {
       expect(archive.methods).toEqual(['GET', 'POST']);
       expect(archive._links).toEqual({ self: [{ href: `${t.base}/${k.name}` }] });
       const readArgs = archive.endpoints[0].args;
-      expect(Object.keys(readArgs)).toEqual(['page', 'per_page', 'search', 'event', 'has_events', 'only_with_upcoming', 'status']);
+      // Venues add the distance filter of the events archive (issue 34).
+      const geoloc = k.name === 'venues' ? ['geoloc', 'geoloc_lat', 'geoloc_lng', 'geoloc_radius'] : [];
+      expect(Object.keys(readArgs)).toEqual(['page', 'per_page', 'search', 'event', 'has_events', 'only_with_upcoming', 'status', ...geoloc]);
       expect(Object.keys(readArgs.page)).toEqual(['default', 'description', 'type', 'required']);
       expect(readArgs.per_page.default).toBe('10');
       expect(Object.keys(readArgs.has_events)).toEqual(['description', 'required']);
