@@ -94,7 +94,7 @@ function unknownOption(name: string, key: string, known: readonly string[], wher
     ? `did you mean \`${owner ? `${owner}.` : ''}${near}\`?`
     : known.length <= LISTED
       ? `the options of ${of} are ${known.join(', ')}.`
-      : `it is none of the options of ${of} (README "Options").`;
+      : `it is none of the options of ${of} (docs/reference/options.md).`;
   return new TypeError(`calendar-events-rest: ${where ? `${where} ` : ''}option \`${name}\` is unknown; ${hint}`);
 }
 

@@ -132,7 +132,7 @@ export function csrfGuard(options: CsrfOptions | false | undefined, cors: CorsPo
       reported.add(why.reason);
       report(
         new Error(
-          `calendar-events-rest: a write authenticated by a cookie (user ${principal.id}) was refused its user (${why.reason}): ${why.message} Send calendar.createNonce(user) as X-WP-Nonce, or trust the page's origin (README "CORS, CSRF and cookie sessions"). Reported once per reason, outside production.`,
+          `calendar-events-rest: a write authenticated by a cookie (user ${principal.id}) was refused its user (${why.reason}): ${why.message} Send calendar.createNonce(user) as X-WP-Nonce, or trust the page's origin (docs/concepts/sessions-and-csrf.md). Reported once per reason, outside production.`,
         ),
       );
     }

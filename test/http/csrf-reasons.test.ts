@@ -50,7 +50,7 @@ describe('a cookie write the CSRF guard refused says why', () => {
     const messages = reported.map(String);
     expect(messages).toHaveLength(3);
     expect(messages[0]).toMatch(
-      /^Error: calendar-events-rest: a write authenticated by a cookie \(user 1\) was refused its user \(missing_nonce\): .*README "CORS, CSRF and cookie sessions"/,
+      /^Error: calendar-events-rest: a write authenticated by a cookie \(user 1\) was refused its user \(missing_nonce\): .*docs\/concepts\/sessions-and-csrf\.md/,
     );
     expect(messages[1]).toContain('(untrusted_origin)');
     expect(messages[2]).toContain('(invalid_nonce)');

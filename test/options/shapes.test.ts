@@ -60,7 +60,7 @@ describe('createCalendar refuses unknown option names, with the nearest one', ()
     ],
     // Nothing near: a short object says what it holds, the calendar's options point to the README.
     [{ ical: { title: 'x' } }, 'option `ical.title` is unknown; the options of `ical` are pastDays, maxEvents, refreshMinutes, name.'],
-    [{ database: 'x.sqlite' }, 'option `database` is unknown; it is none of the options of createCalendar (README "Options").'],
+    [{ database: 'x.sqlite' }, 'option `database` is unknown; it is none of the options of createCalendar (docs/reference/options.md).'],
   ])('%j', (options, message) => {
     expect(create(options)).toThrow(`calendar-events-rest: ${message}`);
   });
