@@ -22,6 +22,8 @@ import type { Route } from './http/context.js';
 import type { CalendarEvent, Organizer, Term, Venue } from './schemas/types.js';
 import { ChangeEvents, type ChangeListener, type Unsubscribe } from './hooks/change-events.js';
 import type { HooksOption } from './hooks/types.js';
+import { SubscriptionScheduler } from './subscriptions/scheduler.js';
+import type { SubscriptionStatus } from './subscriptions/settings.js';
 
 /** The routes of the API, in upstream registration order (`resources/registry.ts`). */
 export { ROUTES };
@@ -67,13 +69,26 @@ export interface Calendar<F extends FieldsOption = FieldsOption> {
    * now on (README "Extending: hooks, change events, roles"); the function returned stops it.
    */
   on(event: 'change', listener: ChangeListener): Unsubscribe;
-  /** Closes the database connection if the calendar opened it, and stops change listeners. */
+  /**
+   * The iCalendar feeds it follows (the `subscriptions` option and `calendar-events-rest
+   * subscribe`): `status()` tells what each one's runs did, `run(name?)` runs one or all now.
+   */
+  readonly subscriptions: CalendarSubscriptions;
+  /** Closes the database connection if the calendar opened it, and stops change listeners and the subscriptions' timer. */
   close(): Promise<void>;
   readonly options: ResolvedOptions;
   /** Its routes: the API's, the host's (`routes`), with the arguments of the host's fields. */
   readonly routes: readonly Route[];
   /** Type only (never set): the fields declared, for {@link EventOf} and the tRPC router's types. */
   readonly '~fields'?: F;
+}
+
+/** A calendar's subscriptions (docs "Subscriptions and imports"). */
+export interface CalendarSubscriptions {
+  /** Every subscription and what its last run did. */
+  status(): Promise<SubscriptionStatus[]>;
+  /** Runs one subscription (by name) or all of them now, each unless another instance is running it; their status after. */
+  run(name?: string): Promise<SubscriptionStatus[]>;
 }
 
 /** The `fields` option a calendar was created with, as a type. */
@@ -154,6 +169,8 @@ export function createCalendar<const F extends FieldsOption = Record<never, neve
     deliverer.start();
   };
   let opened: Store | undefined;
+  /** Runs the subscriptions on a timer, with the calendar's own API (made once the calendar is). */
+  let scheduler: Promise<SubscriptionScheduler> | undefined;
   const changeEvents = new ChangeEvents(async () => (await ready()).services.changes, resolved.changes.pollMs, resolved.onError);
   /** The pipeline over one node's store, with services and kept answers of its own (bound to that node's version). */
   const nodeCore = (store: Store, version: () => Promise<string | undefined>): Core => ({
@@ -292,7 +309,7 @@ export function createCalendar<const F extends FieldsOption = Record<never, neve
     return { status: response?.status ?? 404, body: body === undefined ? undefined : JSON.parse(Buffer.from(body).toString('utf8')) };
   };
 
-  return {
+  const calendar: Calendar<F> = {
     options: resolved,
     routes,
     handle,
@@ -323,6 +340,7 @@ export function createCalendar<const F extends FieldsOption = Record<never, neve
       (await router.catch(() => undefined))?.schemaChanged();
       migrated = true;
       if (opened) startWebhooks(opened);
+      if (!closed) (await scheduler?.catch(() => undefined))?.restart();
       // After an uninstall, the occurrence index slides again.
       if (!closed) (await core.catch(() => undefined))?.services.horizon.restart();
     },
@@ -330,6 +348,7 @@ export function createCalendar<const F extends FieldsOption = Record<never, neve
     uninstall: async () => {
       // Webhooks and the occurrence index need the tables they are about to lose.
       await deliverer?.stop();
+      await (await scheduler?.catch(() => undefined))?.stop();
       const services = (await core.catch(() => undefined))?.services;
       await services?.horizon.stop();
       migrated = false;
@@ -337,6 +356,10 @@ export function createCalendar<const F extends FieldsOption = Record<never, neve
     },
     services: async () => (await core).services,
     extendOccurrences: async (until) => (await ready()).services.horizon.extend(until),
+    subscriptions: {
+      status: async () => (await subscriptions()).status(),
+      run: async (name) => (await subscriptions()).run(name),
+    },
     on: (event, listener) => {
       if (event !== 'change') throw new TypeError(`calendar-events-rest: calendar.on takes 'change', not ${JSON.stringify(event)}`);
       return changeEvents.on(listener);
@@ -345,6 +368,7 @@ export function createCalendar<const F extends FieldsOption = Record<never, neve
       closed = true;
       await changeEvents.stop();
       await deliverer?.stop();
+      await (await scheduler?.catch(() => undefined))?.stop();
       await (await core.catch(() => undefined))?.services.horizon.stop();
       // A connection that never opened (a missing driver) has nothing to close.
       if (ownsDb) await (await raw.catch(() => undefined))?.destroy();
@@ -352,4 +376,20 @@ export function createCalendar<const F extends FieldsOption = Record<never, neve
       await Promise.all(replicaDbs.map(async (db, i) => (typeof resolved.replicas[i] === 'string' ? (await db.catch(() => undefined))?.destroy() : undefined)));
     },
   };
+  /** The subscriptions' scheduler, over the calendar's store and its own API. */
+  const subscriptions = () =>
+    (scheduler ??= core.then(() => {
+      if (!opened) throw new Error('calendar-events-rest: the store is not open');
+      return new SubscriptionScheduler(
+        { store: opened, call: calendar.call, siteZone: resolved.timezone, ready, onError: resolved.onError },
+        resolved.subscriptions,
+      );
+    }));
+  // With the option, the timer runs once the store is open (it waits for the tables itself).
+  if (resolved.subscriptions?.run)
+    subscriptions().then(
+      (s) => (closed ? undefined : s.start()),
+      () => undefined,
+    );
+  return calendar;
 }

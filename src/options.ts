@@ -26,6 +26,7 @@ import { CalendarHooks } from './hooks/calendar-hooks.js';
 import type { HooksOption } from './hooks/types.js';
 import { resolveRoles, type RoleTable, type RolesOption } from './auth/roles.js';
 import { resolveGeo, type GeoOptions, type ResolvedGeo } from './geo/options.js';
+import { resolveSubscriptions, type ResolvedSubscriptions, type SubscriptionFeed, type SubscriptionsOption } from './subscriptions/settings.js';
 
 export type { RecurrenceOptions } from './recurrence/series.js';
 
@@ -205,6 +206,18 @@ export interface CalendarOptions {
    * `unit` of `geoloc_radius` (`'km'` by default, or `'mi'`) and the default `radius` (25).
    */
   geo?: GeoOptions;
+  /**
+   * iCalendar feeds the calendar follows (docs "Subscriptions and imports"): each feed of
+   * `feeds` (`{ url, every: '60m', categories, status, overwrite }`, with those added by
+   * `calendar-events-rest subscribe`) is read on a timer, one instance at a time when several
+   * share the database, conditionally (ETag / Last-Modified), and its events created, updated
+   * and trashed as it changes; events edited through the API since are left alone unless
+   * `overwrite`. Feeds are fetched under the outbound policy of images (`allowHosts` widens it)
+   * within `maxBytes` (16 MiB), `timeoutMs` (30 s), `runTimeoutMs` (10 minutes) and `maxEvents`
+   * (5000); `pollMs` (60 s) is how often due feeds are looked for, `run: false` keeps this
+   * instance's timer off, `onRun` is told of every run and failures go to `onError`.
+   */
+  subscriptions?: SubscriptionsOption;
 }
 
 const texts = (takes: string) => aList(aText(), takes);
@@ -315,6 +328,35 @@ const OPTION_SHAPES: ShapesOf<CalendarOptions> = {
   autoMigrate: aFlag,
   rootIndex: aFlag,
   doc: checkedLater,
+  subscriptions: anObject(
+    {
+      feeds: aList(
+        anObject(
+          {
+            url: checkedLater,
+            name: aText(),
+            every: checkedLater,
+            categories: checkedLater,
+            status: checkedLater,
+            overwrite: aFlag,
+          } satisfies ShapesOf<SubscriptionFeed>,
+          'an object { url, every, categories, status, overwrite }',
+        ),
+        'a list of { url, every } feeds',
+      ),
+      run: aFlag,
+      pollMs: checkedLater,
+      leaseMs: checkedLater,
+      author: checkedLater,
+      onRun: aFunction('a function (status) => void'),
+      allowHosts: texts('a list of host names'),
+      maxBytes: checkedLater,
+      timeoutMs: checkedLater,
+      runTimeoutMs: checkedLater,
+      maxEvents: checkedLater,
+    } satisfies ShapesOf<SubscriptionsOption>,
+    'an object { feeds, … }',
+  ),
   geo: anObject(
     {
       geocoder: aFunction('a function (address, signal) => { lat, lng } or null (or a promise of one)'),
@@ -374,6 +416,8 @@ export interface ResolvedOptions {
   doc: 'original' | 'complete';
   /** Coordinates and distances: the host's geocoder, the radius unit and default. */
   geo: ResolvedGeo;
+  /** The feeds the calendar follows, checked; `undefined` without the option. */
+  subscriptions: ResolvedSubscriptions | undefined;
 }
 
 /** A whole number of at least 1, or the error naming the option. */
@@ -468,6 +512,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     doc,
     unknownRole: unknownRoleReporter(onError, roles),
     geo: resolveGeo(o.geo),
+    subscriptions: resolveSubscriptions(o.subscriptions),
   };
 }
 
