@@ -5,6 +5,7 @@ export type PageLocale = 'en' | 'fr';
 export interface Labels {
   pageTitle: string;
   noScript: string;
+  language: string;
   otherLanguage: { label: string; href: string; lang: PageLocale };
   previous: string;
   next: string;
@@ -43,6 +44,7 @@ export const LABELS: Record<PageLocale, Labels> = {
   en: {
     pageTitle: 'Events calendar',
     noScript: 'This calendar needs JavaScript. The events are also at ../wp-json/ as JSON.',
+    language: 'Language',
     otherLanguage: { label: 'Français', href: '../fr/calendar/', lang: 'fr' },
     previous: 'Previous month',
     next: 'Next month',
@@ -78,6 +80,7 @@ export const LABELS: Record<PageLocale, Labels> = {
   fr: {
     pageTitle: 'Calendrier des événements',
     noScript: 'Ce calendrier a besoin de JavaScript. Les événements sont aussi en JSON sous ../wp-json/.',
+    language: 'Langue',
     otherLanguage: { label: 'English', href: '../../calendar/', lang: 'en' },
     previous: 'Mois précédent',
     next: 'Mois suivant',

@@ -11,7 +11,7 @@ import { feedUrl, filterParams } from './feed-url.js';
 import { filterControls } from './filters.js';
 import { LABELS, type PageLocale } from './labels.js';
 import { storedToken, tokenForm } from './token.js';
-import { calendarTimes, dayOf, formatTime, rangeParams, wallClock, zoneLabel } from './zoned-times.js';
+import { calendarTimes, formatTime, rangeParams, wallClock, zoneLabel } from './zoned-times.js';
 
 /** What the server wrote into the page (examples/calendar-page/page-html.ts). */
 interface PageConfig {
@@ -97,9 +97,8 @@ const calendar = new Calendar(calendarEl, {
   },
   eventContent(arg) {
     const event = arg.event.extendedProps.api as ApiEvent;
-    const start = wallClock(event.start_date);
     // A time is written on the start day's piece only, with the event's zone.
-    const time = !event.all_day && dayOf(start) === dayOf(arg.event.start ?? start) ? `${formatTime(locale, start)} ${zoneLabel(event)}`.trim() : '';
+    const time = !event.all_day && arg.isStart ? `${formatTime(locale, wallClock(event.start_date))} ${zoneLabel(event)}`.trim() : '';
     const text = [
       time ? el('span', { class: 'event-time' }, time) : undefined,
       el('span', { class: 'event-title' }, plainText(event.title)),
@@ -138,7 +137,7 @@ document.body.append(
     'header',
     { class: 'page-header' },
     el('h1', {}, labels.pageTitle),
-    el('nav', { 'aria-label': other.label }, el('a', { href: other.href, hreflang: other.lang, lang: other.lang }, other.label)),
+    el('nav', { 'aria-label': labels.language }, el('a', { href: other.href, hreflang: other.lang, lang: other.lang }, other.label)),
   ),
   el(
     'main',
