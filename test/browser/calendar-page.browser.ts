@@ -131,9 +131,11 @@ describe.skipIf(missing)('calendar page in Chromium', () => {
   it("opens an event's detail: when in its zone, venue with address, organizer, cost, description", async () => {
     const { page, errors } = await open('/calendar/');
     await toSeededMonth(page);
+    // From the keyboard: the event is focusable and Enter opens it.
     await day(page, 12)
       .getByRole('button', { name: /Late show/ })
-      .click();
+      .focus();
+    await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Late show' });
     await dialog.waitFor();
     // Its end is the next day in Los Angeles, written in full, with the zone.
@@ -147,6 +149,13 @@ describe.skipIf(missing)('calendar page in Chromium', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'calendar-detail.png') });
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'hidden' });
+    // With the mouse, and Escape closes it.
+    await day(page, 15)
+      .getByRole('button', { name: /Early bird talk/ })
+      .click();
+    await page.getByRole('dialog', { name: 'Early bird talk' }).getByText('Old Town Library').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
     expect(errors).toEqual([]);
   });
 
