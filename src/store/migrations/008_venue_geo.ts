@@ -2,18 +2,28 @@ import { dialectOf } from '../dialects/index.js';
 import type { MigrationContext } from './001_init.js';
 
 /**
- * An index on the venues' coordinates (`geo_lat`, `geo_lng`, columns since 001): the distance
- * filters (`geoloc`) read the venues inside a bounding box of the circle first, by a range of
- * latitudes on this index with the longitudes checked from its entries, and compute the exact
- * distance only for those.
+ * Indexes of the distance filters (`geoloc`). On the venues' coordinates (`geo_lat`, `geo_lng`,
+ * columns since 001): the venues inside a bounding box of the circle are read first, by a range
+ * of latitudes with the longitudes checked from the index's entries, and the exact distance is
+ * computed only for those. On the events by venue, then as the archive walks them (visible ones,
+ * by start): the archive then reads the few venues' events in its window, where SQLite's planner
+ * (without statistics, or with rough ones) walked the whole window by start instead: 200 ms for
+ * three venues at 100,000 events, 0.2 ms with this index.
  */
 export async function up({ db, prefix }: MigrationContext): Promise<void> {
   await db.schema.createIndex(`${prefix}venues_geo`).on(`${prefix}venues`).columns(['geo_lat', 'geo_lng']).execute();
+  await db.schema.createIndex(`${prefix}events_venue_listing`).on(`${prefix}events`).columns(['venue_id', 'hidden', 'start_local']).execute();
 }
 
-/** Drops the index. */
+/** Drops the indexes. */
 export async function down({ db, prefix }: MigrationContext): Promise<void> {
-  const drop = db.schema.dropIndex(`${prefix}venues_geo`).ifExists();
   // MySQL names an index within its table; the others within the schema.
-  await (dialectOf(db).name === 'mysql' ? drop.on(`${prefix}venues`) : drop).execute();
+  const mysql = dialectOf(db).name === 'mysql';
+  for (const [index, table] of [
+    ['venues_geo', 'venues'],
+    ['events_venue_listing', 'events'],
+  ] as const) {
+    const drop = db.schema.dropIndex(`${prefix}${index}`).ifExists();
+    await (mysql ? drop.on(`${prefix}${table}`) : drop).execute();
+  }
 }
