@@ -1,5 +1,6 @@
 /** The benchmark cases (issue 6): what each one requests in a seeded calendar. */
 import type { SeedFixtures } from './seed.js';
+import { geolocCases } from './geoloc.js';
 
 /** The namespace the example servers serve under their `/wp-json` root. */
 export const API = '/wp-json/calendar/events/v1';
@@ -89,6 +90,8 @@ export function benchCases(f: SeedFixtures, { fields = false }: { fields?: boole
     { name: 'GET /events (signed in)', list: true, status: 200, request: () => signedIn(`${API}/events`) },
     { name: 'GET /events?per_page=50 (signed in)', list: true, status: 200, request: () => signedIn(`${API}/events?per_page=50`) },
     { name: 'GET /events/<id> (signed in)', list: false, status: 200, rotates: true, request: (n) => signedIn(`${API}/events/${ids[n % ids.length]}`) },
+    // Issue 34: the distance filter (bench/geoloc.ts).
+    ...geolocCases(API),
     {
       name: 'POST /events (administrator)',
       list: false,
