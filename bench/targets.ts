@@ -11,6 +11,8 @@ export interface MeasuredCase {
   base?: string;
   case: string;
   list: boolean;
+  /** Mean body size of the answers. */
+  bytes?: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -102,6 +104,39 @@ export function evaluateTargets(
   }
   for (const s of seeding.filter((x) => x.size === LARGEST && !x.reused)) {
     out.push({ name: `seeding 100k events < 60 s (${s.db})`, ok: s.seconds < 60, measured: `${s.seconds.toFixed(1)} s` });
+  }
+  out.push(...millionTargets(results, seeding));
+  return out;
+}
+
+const MILLION = 1_000_000;
+
+/**
+ * Issue 33, a million events (`BENCH_SIZES=…,1000000`): what answers the same number of items at
+ * every size costs at most 1.3× its server CPU per request at 1,000; a feed, whose answer grows
+ * with the calendar, 1.3× per byte of answer; server RSS under 250 MB; seeding within 10 minutes.
+ */
+function millionTargets(results: readonly MeasuredCase[], seeding: readonly { size: number; db: string; seconds: number; reused?: boolean }[]): TargetResult[] {
+  const out: TargetResult[] = [];
+  for (const big of results.filter((r) => r.size === MILLION && r.serverCpuMsPerRequest && !r.case.startsWith('POST'))) {
+    const small = results.find((r) => r.size === SMALLEST && r.framework === big.framework && r.db === big.db && r.case === big.case);
+    if (!small?.serverCpuMsPerRequest) continue;
+    const feed = big.case.includes('/ics/');
+    const perUnit = (r: MeasuredCase) => r.serverCpuMsPerRequest! / (feed ? Math.max(1, r.bytes ?? 1) : 1);
+    const ratio = perUnit(big) / perUnit(small);
+    out.push({
+      name: `${big.case} at 1M within 1.3× its CPU ${feed ? 'per byte' : 'per request'} at 1k (${big.framework}/${big.db})`,
+      ok: ratio <= 1.3,
+      measured: `${small.serverCpuMsPerRequest.toFixed(3)} → ${big.serverCpuMsPerRequest!.toFixed(3)} ms/req${feed ? ` (${small.bytes} → ${big.bytes} B)` : ''} = ${ratio.toFixed(2)}×`,
+    });
+  }
+  const rss = results.filter((r) => r.size === MILLION && r.rssPeakMb !== undefined);
+  for (const server of [...new Set(rss.map((r) => `${r.framework}/${r.db}`))]) {
+    const peak = Math.max(...rss.filter((r) => `${r.framework}/${r.db}` === server).map((r) => r.rssPeakMb!));
+    out.push({ name: `server RSS < 250 MB at 1M (${server})`, ok: peak < 250, measured: `peak ${peak.toFixed(0)} MB` });
+  }
+  for (const s of seeding.filter((x) => x.size === MILLION && !x.reused)) {
+    out.push({ name: `seeding 1M events with their indexes < 10 minutes (${s.db})`, ok: s.seconds < 600, measured: `${s.seconds.toFixed(0)} s` });
   }
   return out;
 }
