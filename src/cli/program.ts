@@ -8,7 +8,16 @@ import { runStatus } from './commands/status.js';
 import { ROLES } from '../auth/capabilities.js';
 import { runToken } from './commands/token.js';
 import { runImportIcs, type ImportIcsCommandOptions } from './commands/import-ics.js';
-import { feedCommandOptions } from './commands/feed-options.js';
+import { collectMapping, runImportCsv, type ImportCsvCommandOptions } from './commands/import-csv.js';
+import { collectCategory, feedCommandOptions } from './commands/feed-options.js';
+import {
+  parseEvery,
+  runSubscribe,
+  runSubscriptionsList,
+  runSubscriptionsRemove,
+  runSubscriptionsRun,
+  type SubscribeCommandOptions,
+} from './commands/subscriptions.js';
 import { packageVersion } from './package-version.js';
 import { storeOptions, withStoreOptions } from './store-options.js';
 
@@ -109,6 +118,65 @@ export function createProgram(): Command {
     ),
   ).action(async (source: string, options: Omit<ImportIcsCommandOptions, 'source' | 'db'> & { db?: string }) => {
     process.exitCode = await runImportIcs({ ...options, ...storeOptions(options), source });
+  });
+
+  withStoreOptions(
+    program
+      .command('import-csv')
+      .description(
+        "import a CSV file of events once: a header row of the original CSV importer's keys (event_name, event_start_date, …) or of others mapped with --map; comma or semicolon, UTF-8 with or without BOM (migrates first; run it again to update)",
+      )
+      .argument('<file>', 'the CSV file')
+      .option('--map <Header=key>', 'read the column of this header as this key, e.g. "Title=event_name"; repeat it for several', collectMapping, [])
+      .option('--date-format <format>', "the dates' format: Y-m-d, d/m/Y, m/d/Y, d.m.Y…", 'Y-m-d')
+      .option('--dry-run', 'write nothing: read the file and report what a run would create, update and trash')
+      .option('--category <name>', 'a category every event gets; repeat it for several', collectCategory, [])
+      .addOption(new Option('--status <status>', 'the status of the events written').choices(['publish', 'draft']).default('publish'))
+      .option('--overwrite', 'also write over events edited through the API since their last import')
+      .option('--max-bytes <n>', 'the largest file read, in bytes', parsePositive, 16 * 1024 * 1024)
+      .option('--max-rows <n>', 'the most rows read (past them nothing is trashed)', parsePositive, 5000)
+      .option('--timezone <zone>', 'the site time zone of the calendar (its `timezone` option): rows without event_timezone are read in it', 'UTC')
+      .option('--author <id>', 'the user the events are written as (their author)', parseUserId, 0),
+  ).action(async (file: string, options: Omit<ImportCsvCommandOptions, 'file' | 'db'> & { db?: string }) => {
+    process.exitCode = await runImportCsv({ ...options, ...storeOptions(options), file });
+  });
+
+  withStoreOptions(
+    program
+      .command('subscribe')
+      .description(
+        'follow an iCalendar feed: calendars with the subscriptions option (and `subscriptions run`) read it on its interval and keep its events in sync (migrates first)',
+      )
+      .argument('<url>', 'an http(s) or webcal URL')
+      .option('--name <name>', 'its name (default: its URL)')
+      .option('--every <interval>', 'how often it is read: minutes, or 90m, 6h, 1d', parseEvery, 60)
+      .option('--category <name>', 'a category every event of the feed gets; repeat it for several', collectCategory, [])
+      .addOption(new Option('--status <status>', 'the status of its events').choices(['publish', 'draft']).default('publish'))
+      .option('--overwrite', 'also write over events edited through the API since their last import')
+      .option('--allow-host <host>', 'a host (host or host:port) the feed may be fetched from on any address; repeat it for several', collectHost, []),
+  ).action(async (url: string, options: Omit<SubscribeCommandOptions, 'url' | 'db'> & { db?: string }) => {
+    process.exitCode = await runSubscribe({ ...options, ...storeOptions(options), url });
+  });
+
+  const subscriptions = program.command('subscriptions').description('list, remove or run the feeds the calendar follows');
+  withStoreOptions(subscriptions.command('list').description('every subscription and what its runs did')).action(
+    async (options: { db?: string; tablePrefix: string }) => {
+      process.exitCode = await runSubscriptionsList(storeOptions(options));
+    },
+  );
+  withStoreOptions(subscriptions.command('remove').description('stop following a feed (its events stay)').argument('<name>', 'its name (or URL)')).action(
+    async (name: string, options: { db?: string; tablePrefix: string }) => {
+      process.exitCode = await runSubscriptionsRemove({ ...storeOptions(options), name });
+    },
+  );
+  withStoreOptions(
+    subscriptions
+      .command('run')
+      .description('run one subscription or all of them now (each unless a calendar instance is running it); exit status 1 when one failed')
+      .argument('[name]', 'its name (default: all)')
+      .option('--timezone <zone>', 'the site time zone of the calendar (its `timezone` option)', 'UTC'),
+  ).action(async (name: string | undefined, options: { db?: string; tablePrefix: string; timezone: string }) => {
+    process.exitCode = await runSubscriptionsRun({ ...storeOptions(options), name, timezone: options.timezone });
   });
 
   program

@@ -8,7 +8,7 @@
  * whose digest is the one recorded is left alone, and so is an event written through the API
  * since its last import, unless `overwrite`.
  */
-import type ICAL from 'ical.js';
+import ICAL from 'ical.js';
 import { roleCapabilities, type User } from '../auth/capabilities.js';
 import type { Store } from '../resources/store.js';
 import { mapEvent, plainTextHtml, venueGeoFields, type EntryOrganizer, type EntryVenue, type FeedEntry, type MapContext } from './map-event.js';
@@ -134,27 +134,41 @@ export class FeedApplier {
     this.#records = new FeedRecords(o.store.db, o.feed);
   }
 
-  /** Writes the entries of the feed; the report. */
+  /** Writes the VEVENTs of the feed, and trashes what left it; the report. */
   async apply(events: readonly ICAL.Component[]): Promise<FeedReport> {
-    this.#known = await this.#records.all();
-    const groups = byUid(events);
-    const seen = new Set<string>();
-    let done = 0;
-    for (const [uid, group] of groups) {
-      await yieldIfLate(this.o.clock);
-      if (!uid) {
-        this.report.skipped.push({ uid: '', reason: 'no UID' });
-        continue;
-      }
-      try {
+    const groups = [...byUid(events)].map(([uid, group]) => ({
+      uid,
+      write: async (seen: Set<string>) => {
         if (group.master) await this.#series(uid, group.master, group.exceptions, seen);
         // Occurrences of an event the feed does not hold (an invitation to one of them): each an event of its own.
         else for (const c of group.exceptions) await this.#single(uid, c, seen);
-      } catch (e) {
-        if (!(e instanceof Refused)) throw e;
-        this.report.skipped.push({ uid, reason: e.message });
+      },
+    }));
+    return this.#each(groups);
+  }
+
+  /** Writes entries already mapped (a CSV file's rows, each an event of its own), and trashes what left the file; the report. */
+  async applyEntries(entries: readonly FeedEntry[]): Promise<FeedReport> {
+    return this.#each(entries.map((entry) => ({ uid: entry.uid, write: (seen: Set<string>) => this.#series(entry.uid, entry, [], seen) })));
+  }
+
+  /** Runs the writes of each UID in slices, an entry the API refuses skipped; then trashes the events gone from the feed. */
+  async #each(items: readonly { uid: string; write: (seen: Set<string>) => Promise<void> }[]): Promise<FeedReport> {
+    this.#known = await this.#records.all();
+    const seen = new Set<string>();
+    let done = 0;
+    for (const { uid, write } of items) {
+      await yieldIfLate(this.o.clock);
+      if (!uid) this.report.skipped.push({ uid: '', reason: 'no UID' });
+      else {
+        try {
+          await write(seen);
+        } catch (e) {
+          if (!(e instanceof Refused)) throw e;
+          this.report.skipped.push({ uid, reason: e.message });
+        }
       }
-      this.o.onProgress?.(++done, groups.size);
+      this.o.onProgress?.(++done, items.length);
     }
     if (this.o.complete) await this.#trashGone(seen);
     else if (this.#known.size) this.report.warnings.push('the feed was not read whole: events gone from it are left as they are this time');
@@ -272,8 +286,8 @@ export class FeedApplier {
   }
 
   /** An event and the exceptions that edit or cancel its occurrences. */
-  async #series(uid: string, master: ICAL.Component, exceptions: readonly ICAL.Component[], seen: Set<string>): Promise<void> {
-    const entry = await mapEvent(master, this.map);
+  async #series(uid: string, master: ICAL.Component | FeedEntry, exceptions: readonly ICAL.Component[], seen: Set<string>): Promise<void> {
+    const entry = master instanceof ICAL.Component ? await mapEvent(master, this.map) : master;
     if (typeof entry === 'string') throw new Refused(entry);
     seen.add(itemKey('event', uid));
     this.report.warnings.push(...entry.warnings.map((w) => `${uid}: ${w}`));

@@ -55,6 +55,17 @@ export interface EventParams {
   website?: string;
   /** RRULE, RDATE and EXDATE lines, in the event's zone. */
   recurrence?: string[];
+  // What a CSV file's columns may give besides (an iCalendar feed has none of them).
+  excerpt?: string;
+  hide_from_listings?: boolean;
+  sticky?: boolean;
+  featured?: boolean;
+  show_map?: boolean;
+  show_map_link?: boolean;
+  cost?: string;
+  /** A featured image's URL, side-loaded by the write under the calendar's image policy. */
+  image?: string;
+  tags?: string[];
 }
 
 /** What mapping needs: the feed's zones, the site's zone (floating times), and the zone of the series an exception belongs to. */

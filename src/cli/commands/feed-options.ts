@@ -3,7 +3,7 @@ import { FEED_DEFAULTS } from '../../feeds/import-feed.js';
 import { collectHost, parsePositive, parseUserId } from './import.js';
 
 /** One `--category`, added to those given before. */
-function collectCategory(value: string, previous: string[]): string[] {
+export function collectCategory(value: string, previous: string[]): string[] {
   const name = value.trim();
   if (!name) throw new InvalidArgumentError('It must be a category name.');
   return [...previous, name];
