@@ -9,6 +9,7 @@ export {
   type OrganizerOf,
   type CategoryOf,
   type TagOf,
+  type CalendarSubscriptions,
 } from './calendar.js';
 export type { CalendarOptions, ResolvedOptions } from './options.js';
 export { field, type FieldDeclaration, type FieldsOption, type FieldValues } from './fields/declare.js';
@@ -69,3 +70,5 @@ export type { WebhookEndpoint, WebhookOptions, WebhookPayload } from './webhooks
 export type { ChangeKind, ChangeType } from './store/database.js';
 export { importSite, importedIds, type StoreTarget, type ImportCalendarOptions, type ImportReport, type KindReport } from './import/index.js';
 export type { ImportedKind } from './store/database.js';
+export type { SubscriptionsOption, SubscriptionFeed, SubscriptionStatus, SubscriptionSettings } from './subscriptions/settings.js';
+export type { FeedReport } from './feeds/apply.js';
