@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -7,7 +9,9 @@ export interface PageBundle {
   css: string;
 }
 
-const ENTRY = fileURLToPath(new URL('./client/main.ts', import.meta.url));
+// Beside this module when run from the sources; from the repository root when the server was
+// compiled to another folder (the bench compiles the examples into bench/.data/build).
+const ENTRY = [fileURLToPath(new URL('./client/main.ts', import.meta.url)), resolve('examples/calendar-page/client/main.ts')].find((f) => existsSync(f));
 
 /**
  * Bundles the page in memory with esbuild (tens of milliseconds of CPU in esbuild's own process,
@@ -15,6 +19,7 @@ const ENTRY = fileURLToPath(new URL('./client/main.ts', import.meta.url));
  * sources say, on a fresh clone too, with no build step to forget and nothing committed.
  */
 export async function bundlePage(): Promise<PageBundle> {
+  if (ENTRY === undefined) throw new Error('calendar page: examples/calendar-page/client/main.ts not found (run the server from the repository root)');
   const result = await build({
     entryPoints: [ENTRY],
     bundle: true,
