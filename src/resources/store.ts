@@ -50,7 +50,7 @@ export class Store {
     this.terms = new TermStore(db);
     this.posts = new PostStore(db, dialect);
     this.attachments = new AttachmentStore(db);
-    this.events = new EventStore(db, dialect, this.fields);
+    this.events = new EventStore(db, dialect, this.fields, connection.searchIndex);
     this.venues = new LinkedPostStore(db, dialect, 'venues', 'venue', VENUE_SEARCH);
     this.organizers = new LinkedPostStore(db, dialect, 'organizers', 'organizer', ORGANIZER_SEARCH);
     this.occurrences = new OccurrenceStore(db, dialect);

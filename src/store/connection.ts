@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { TABLES, type Database } from './database.js';
 import { dialectOf, type StoreDialect } from './dialects/index.js';
 import type { Replication, ReplicaState } from './dialects/dialect.js';
+import { SearchIndex } from './search-index.js';
 import { TablePrefixPlugin } from './table-prefix.js';
 import { StoreVersion } from './version.js';
 
@@ -20,6 +21,8 @@ export class Connection {
     private readonly versions: StoreVersion,
     /** Whether it is bound to a transaction. */
     readonly inTransaction: boolean,
+    /** The posts' search index, shared by the store's transactions. */
+    readonly searchIndex: SearchIndex,
   ) {}
 
   /** A connection over a host's (or the helper's) Kysely instance, its tables prefixed with `prefix`. */
@@ -31,7 +34,7 @@ export class Connection {
       .withPlugin(new TablePrefixPlugin(prefix, TABLES))
       .withPlugin(versions)
       .withTables<{ [T in keyof Database]: Database[T] }>();
-    return new Connection(db, dialect, prefix, versions, false);
+    return new Connection(db, dialect, prefix, versions, false, new SearchIndex(dialect, prefix));
   }
 
   /** The store's version now (`store/version.ts`); `undefined` where the dialect has none. */
@@ -59,7 +62,7 @@ export class Connection {
   transaction<T>(work: (tx: Connection) => Promise<T>): Promise<T> {
     return this.db
       .transaction()
-      .execute((trx) => work(new Connection(trx, this.dialect, this.prefix, this.versions, true)))
+      .execute((trx) => work(new Connection(trx, this.dialect, this.prefix, this.versions, true, this.searchIndex)))
       .finally(() => this.versions.bump());
   }
 }

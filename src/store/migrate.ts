@@ -9,6 +9,7 @@ import * as slugBeforeTrash from './migrations/006_slug_before_trash.js';
 import * as fieldValues from './migrations/007_field_values.js';
 import * as venueGeo from './migrations/008_venue_geo.js';
 import * as subscriptions from './migrations/009_subscriptions.js';
+import * as searchIndex from './migrations/010_search_index.js';
 import type { MigrationContext } from './migrations/001_init.js';
 
 type InCodeMigration = { up(ctx: MigrationContext): Promise<void>; down(ctx: MigrationContext): Promise<void> };
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly (readonly [string, InCodeMigration])[] = [
   ['007_field_values', fieldValues],
   ['008_venue_geo', venueGeo],
   ['009_subscriptions', subscriptions],
+  ['010_search_index', searchIndex],
 ];
 
 /**

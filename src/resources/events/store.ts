@@ -14,6 +14,7 @@ import { VersionedItems } from '../../cache/versioned-items.js';
 import type { FieldFilter, FieldStore } from '../../fields/store.js';
 import type { GeoFilter } from '../../geo/area.js';
 import { geoCondition } from '../../store/geo-filter.js';
+import { indexedParts, type SearchIndex } from '../../store/search-index.js';
 
 /** Which occurrence of a series an event row shows (`occurrences`). */
 export interface OccurrenceRef {
@@ -107,6 +108,15 @@ function openVenuesNear(query: SelectQueryBuilder<NearDatabase, 'gv' | 'gp', obj
     .where((w) => w.or([w('gp.password', 'is', null), w('gp.password', '=', '')]));
 }
 
+/** A search with at most this many matches reads its page from the search index's candidates. */
+const FEW_MATCHES = 1_000;
+
+/** How a query uses the search index: the parts of its words it looks up, and whether the query starts from them. */
+interface SearchPlan {
+  parts: readonly string[];
+  fromCandidates: boolean;
+}
+
 /** Keys of archive pages kept per store version, all pages together. */
 const PAGE_KEYS = 20_000;
 
@@ -116,6 +126,9 @@ export class EventStore {
     private readonly db: Kysely<Database>,
     private readonly dialect: StoreDialect,
     private readonly fieldValues: FieldStore,
+    private readonly searchIndex: SearchIndex,
+    /** A search with at most this many matches reads its page from the search index's candidates. */
+    private readonly fewMatches = FEW_MATCHES,
   ) {}
 
   /** Archive totals by filter: the same total is asked for page after page until the next write. */
@@ -161,19 +174,30 @@ export class EventStore {
    * series (`'occurrences'`), selected by the same filters: dates are the event's or the
    * occurrence's own, everything else the shown event's.
    */
-  private filtered(q: EventListQuery, from: 'events' | 'occurrences' = 'events') {
+  private filtered(q: EventListQuery, from: 'events' | 'occurrences', search: SearchPlan) {
     const statuses = q.statuses.length ? [...q.statuses] : ['__none__'];
     // The filters name `posts` and `events` only, and the occurrence's columns through `sql.ref`:
     // the occurrences' query is typed as the events' one to share them.
     const base: SelectQueryBuilder<Database, 'posts' | 'events', object> =
       from === 'events' ? this.base().where('events.series_id', 'is', null) : this.occurrenceBase();
-    return this.filters(base, q, statuses, from);
+    return this.filters(base, q, statuses, from, search);
   }
 
-  private filters(base: SelectQueryBuilder<Database, 'posts' | 'events', object>, q: EventListQuery, statuses: string[], from: 'events' | 'occurrences') {
-    const start = sql.ref<string>(`${from}.start_local`);
-    const end = sql.ref<string>(`${from}.end_local`);
-    let s = base.where('events.hidden', '=', 0);
+  private filters(
+    base: SelectQueryBuilder<Database, 'posts' | 'events', object>,
+    q: EventListQuery,
+    statuses: string[],
+    from: 'events' | 'occurrences',
+    search: SearchPlan,
+  ) {
+    // SQLite would walk the listing index over the whole window, testing each event against the
+    // search index's candidates; with its columns hidden from it (a unary `+`) it starts from the
+    // candidates, a few rows, then sorts them.
+    const hide = search.fromCandidates && search.parts.length > 0 && this.dialect.name === 'sqlite';
+    const column = <T>(name: string) => (hide ? sql<T>`+${sql.ref(name)}` : sql.ref<T>(name));
+    const start = column<string>(`${from}.start_local`);
+    const end = column<string>(`${from}.end_local`);
+    let s = base.where(column<number>('events.hidden'), '=', 0);
     s = q.trashed
       ? s.where('posts.status', '=', 'trash').where('posts.status_before_trash', 'in', statuses).where('posts.modified_utc', '>=', q.trashed.since)
       : s.where('posts.status', 'in', statuses);
@@ -189,6 +213,10 @@ export class EventStore {
     if (q.search) {
       const scope = q.searchPasswords ?? 'none';
       if (scope !== 'all') s = s.where(searchableByPassword(scope));
+      // The index's candidates first (words of three plain characters or more), which the
+      // exact tests below narrow: the same events as a scan, without reading every post.
+      const { parts } = search;
+      if (parts.length) s = s.where((eb) => this.searchIndex.candidates(eb, parts));
       const columns = ['posts.title', 'posts.excerpt', 'posts.content'];
       const contains = (c: string, word: string) => containsIgnoringCase(sql.ref(c), word);
       for (const word of q.search.include) s = s.where((eb) => eb.or(columns.map((c) => contains(c, word))));
@@ -267,8 +295,11 @@ export class EventStore {
     // a searched feed's subscribers drop it when it leaves the feed, as for a deleted event.
     if (q.trashed && q.search) return { keys: [], total: 0 };
     if (q.near && q.nearVenueIds === undefined) return this.list({ ...q, nearVenueIds: await this.venuesNear(q.near, version) }, version);
-    const plain = this.filtered(q, 'events');
-    const occurrences = !q.trashed && (await this.hasSeries(version)) ? this.filtered(q, 'occurrences') : undefined;
+    const parts = q.search !== undefined && (await this.searchIndex.available(this.db)) ? indexedParts(q.search.include) : [];
+    // Counts read every match: from the search index's candidates.
+    let plain = this.filtered(q, 'events', { parts, fromCandidates: true });
+    const series = !q.trashed && (await this.hasSeries(version));
+    let occurrences = series ? this.filtered(q, 'occurrences', { parts, fromCandidates: true }) : undefined;
     const countOf = (query: typeof plain) => async () => Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const { offset: _offset, limit: _limit, ...shape } = q;
     // Hashed: a filter may carry a search of 100,000 characters, and 500 totals are kept.
@@ -278,6 +309,12 @@ export class EventStore {
     const pageKey = `${key}\n${q.offset}\n${q.limit}`;
     const kept = version === undefined ? undefined : this.pages.get(version, pageKey);
     if (kept) return { keys: kept, total: n + m };
+    // A page of a search with many matches is found soonest in start order (the listing index),
+    // one with few from the candidates.
+    if (parts.length && n + m > this.fewMatches) {
+      plain = this.filtered(q, 'events', { parts, fromCandidates: false });
+      if (occurrences) occurrences = this.filtered(q, 'occurrences', { parts, fromCandidates: false });
+    }
     let keys: EventKey[];
     if (q.offset >= n + m) keys = [];
     else if (!occurrences || m === 0) {
