@@ -118,9 +118,9 @@ export interface CalendarOptions {
   /** Called with unexpected errors (answered as a JSON 500 without details). Default `console.error`. */
   onError?: (error: unknown) => void;
   /**
-   * Reuse rendered answers to logged-out reads while the store is unchanged, for at most a
-   * second (`http/response-cache.ts`; SQLite and PostgreSQL). `maxBytes` bounds the JSON kept
-   * (default 16 MB); `false` turns it off.
+   * Reuse rendered answers to logged-out reads while the store is unchanged (`http/response-cache.ts`;
+   * SQLite and PostgreSQL): until the next write, or within the same second for answers that read
+   * the clock (events archives). `maxBytes` bounds the JSON kept (default 16 MB); `false` turns it off.
    */
   responseCache?: false | { maxBytes?: number };
   /**
