@@ -15,10 +15,7 @@ import type { FeedZones } from './tzid.js';
 /** A venue an entry names: found by its name, or created. */
 export interface EntryVenue {
   name: string;
-  /**
-   * GEO's coordinates (or Apple's X-APPLE-STRUCTURED-LOCATION's), kept for the venue's
-   * `geo_lat`/`geo_lng`: see {@link venueGeoFields} (the hook the geo work fills in).
-   */
+  /** GEO's coordinates (or Apple's X-APPLE-STRUCTURED-LOCATION's), for a new venue's `geo_lat`/`geo_lng` ({@link venueGeoFields}). */
   geo?: { lat: number; lng: number };
 }
 
@@ -194,14 +191,11 @@ function geoOf(c: ICAL.Component): EntryVenue['geo'] {
 }
 
 /**
- * The venue fields of an entry's coordinates. GEO HOOK for the geo work (issue 34, Geo): the
- * venue writes take no coordinates yet, so none are sent; once they take `geo_lat`/`geo_lng`,
- * return `{ geo_lat: geo.lat, geo_lng: geo.lng }` here, and venues found by name get theirs
- * when they have none (`apply.ts`, `venueOf`).
+ * The venue fields of an entry's coordinates, for a venue the entry creates (`geo_lat` and
+ * `geo_lng`, as a venue write takes them); a venue found by its name keeps its own.
  */
 export function venueGeoFields(geo: EntryVenue['geo']): Record<string, number> {
-  void geo;
-  return {};
+  return geo ? { geo_lat: geo.lat, geo_lng: geo.lng } : {};
 }
 
 /**

@@ -31,6 +31,12 @@ describe.each(DIALECTS)('iCalendar import on $name', ({ url }) => {
     const again = await t.importText(name, text);
     expect(again.report).toMatchObject({ created: 0, updated: 0, trashed: 0, cancelled: 0, leftAlone: 0 });
   });
+
+  it("gives a venue it creates the feed's coordinates (Apple's structured location)", async () => {
+    const venues = (await t.request('GET', '/venues', { query: { per_page: 50 } })).body.venues as { venue: string; geo_lat?: number; geo_lng?: number }[];
+    expect(venues.find((v) => v.venue.startsWith('Central Park'))).toMatchObject({ geo_lat: 40.782864, geo_lng: -73.965355 });
+    expect(venues.find((v) => v.venue === 'Besprechungsraum 2')?.geo_lat).toBeUndefined();
+  });
 });
 
 describe.each(DIALECTS)('iCalendar feeds that change, on $name', ({ url }) => {
