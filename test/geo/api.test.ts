@@ -140,6 +140,12 @@ describe.each(DIALECTS)('venue coordinates through the API on $name', ({ url }) 
     expect(idsOf(close.body, 'events')).toEqual([atA]);
     expect(close.body.total).toBe(1);
     expect(close.body.rest_url).toContain(`&geoloc_lng=${CENTRE.lng}&geoloc_radius=15&status=publish`);
+    // The calendar feed of the same selection.
+    const feed = await t.request('GET', '/ics/events', { query: { ...WINDOW, geoloc: 1, geoloc_lat: CENTRE.lat, geoloc_lng: CENTRE.lng, geoloc_radius: 15 } });
+    expect(feed.status).toBe(200);
+    expect(feed.text).toContain('SUMMARY:At near hall');
+    expect(feed.text).not.toContain('SUMMARY:At farther hall');
+    expect(close.headers['X-Calendar-Ical']).toContain('geoloc_radius=15');
     const venues = await near('/venues', { geoloc_radius: 15 });
     expect(idsOf(venues.body, 'venues')).toEqual([a.body.id]);
     // The paging URLs repeat the filter.
