@@ -217,10 +217,6 @@ export class EventStore {
       // exact tests below narrow: the same events as a scan, without reading every post.
       const { parts } = search;
       if (parts.length) s = s.where((eb) => this.searchIndex.candidates(eb, parts));
-      const columns = ['posts.title', 'posts.excerpt', 'posts.content'];
-      const contains = (c: string, word: string) => containsIgnoringCase(sql.ref(c), word);
-      for (const word of q.search.include) s = s.where((eb) => eb.or(columns.map((c) => contains(c, word))));
-      for (const word of q.search.exclude) s = s.where((eb) => eb.and(columns.map((c) => eb.not(contains(c, word)))));
     }
     const withTerm = (ids: readonly number[]) => (eb: ExpressionBuilder<Database, 'posts' | 'events'>) =>
       eb.exists(
@@ -259,6 +255,14 @@ export class EventStore {
           : s.where((eb) => eb.or([eb(sql.ref('occurrences.id'), 'in', ids), eb(sql.ref('occurrences.series_id'), 'in', ids)]));
     }
     if (q.parent !== undefined) s = s.where('posts.parent', '=', q.parent);
+    if (q.search) {
+      // The texts are tested last, once the cheaper filters have passed (SQLite tests a row's
+      // conditions in the order written).
+      const columns = ['posts.title', 'posts.excerpt', 'posts.content'];
+      const contains = (c: string, word: string) => containsIgnoringCase(sql.ref(c), word);
+      for (const word of q.search.include) s = s.where((eb) => eb.or(columns.map((c) => contains(c, word))));
+      for (const word of q.search.exclude) s = s.where((eb) => eb.and(columns.map((c) => eb.not(contains(c, word)))));
+    }
     return s;
   }
 
