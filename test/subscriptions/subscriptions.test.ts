@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCalendar, type Calendar } from '../../src/index.js';
 import type { SubscriptionStatus } from '../../src/subscriptions/settings.js';
@@ -116,4 +118,46 @@ describe.skipIf(!PG)('subscriptions on two instances sharing PostgreSQL', () => 
     expect([...(fromA ?? []), ...(fromB ?? [])].every((s) => s.name === 'club')).toBe(true);
     expect(runs.filter((r) => r.name === 'error')).toEqual([]);
   });
+});
+
+describe('the subscriptions timer', () => {
+  const source = feedServer();
+  let port = 0;
+  beforeAll(async () => {
+    source.serve({ '2031-06-01': 'Picnic' });
+    port = await source.listen();
+  });
+  afterAll(() => source.close());
+
+  it('does not keep the process alive: a host that never closes its calendar still exits after a run', async () => {
+    // The host's own timer keeps the process up until the first run is reported; then only the
+    // calendar's timers are left, and they must not hold it.
+    const script = `
+      import { createCalendar } from './src/index.ts';
+      const keep = setTimeout(() => { console.log('still alive'); process.exit(3); }, 120000);
+      createCalendar({
+        db: ':memory:',
+        autoMigrate: true,
+        subscriptions: {
+          feeds: [{ url: 'http://127.0.0.1:${port}/club.ics' }],
+          allowHosts: ['127.0.0.1:${port}'],
+          pollMs: 10,
+          onRun: (status) => { console.log('ran', status.lastOutcome, status.lastReport?.created); clearTimeout(keep); },
+        },
+      });
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: join(import.meta.dirname, '../..'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    // A process still up a minute after it started is held by a timer: killed, it fails below.
+    const guard = setTimeout(() => child.kill(), 60_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(guard);
+    expect(out).toContain('ran imported 1');
+    expect(code).toBe(0);
+  }, 90_000);
 });
