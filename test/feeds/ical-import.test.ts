@@ -100,6 +100,15 @@ describe.each(DIALECTS)('iCalendar feeds that change, on $name', ({ url }) => {
     expect((await t.importText('google.ics', v1, { overwrite: true })).report).toMatchObject({ updated: 3, trashed: 0 });
     expect(await statusOf('5h2j4k6l8m0n1b3v5c7x9z@google.com')).toBe('publish');
     expect(await archive(t, FROM, TO)).toEqual(expandFeed(v1, FROM, TO));
+
+    // The edited and the cancelled occurrence leave the feed: both show the series again.
+    const v4 = v1
+      .replace(/BEGIN:VEVENT\r\nDTSTART;TZID=Europe\/Berlin:2027032[\s\S]*?END:VEVENT\r\n/, '')
+      .replace(/BEGIN:VEVENT\r\nDTSTART;TZID=Europe\/Berlin:20270414[\s\S]*?END:VEVENT\r\n/, '');
+    expect(v4.match(/RECURRENCE-ID/g)).toBeNull();
+    expect((await t.importText('google.ics', v4)).report).toMatchObject({ updated: 1, skipped: [] });
+    expect(await archive(t, FROM, TO)).toEqual(expandFeed(v4, FROM, TO));
+    expect((await t.importText('google.ics', v4)).report).toMatchObject({ updated: 0 });
   });
 
   it("imports this library's own feed (/ics/events) as ical.js expands it", async () => {
