@@ -70,10 +70,10 @@ export interface EventListQuery {
    */
   near?: GeoFilter;
   /**
-   * The venues `near` keeps, read first by {@link EventStore.list} (`null`: more than it lists,
+   * What `near` keeps, read first by {@link EventStore.list} (`null`: more venues than it lists,
    * the filter then stays a subquery).
    */
-  nearVenueIds?: readonly number[] | null;
+  nearListed?: NearListed | null;
   /** Tests of the fields a host declared (`fields/`), all of which an event passes. */
   fields?: readonly FieldFilter[];
   featured?: boolean;
@@ -93,6 +93,12 @@ const validIds = (ids: readonly number[]) => ids.filter(isStoredId);
 
 /** The tables as a distance filter's venue query names them. */
 type NearDatabase = Database & { gv: Database['venues']; gp: Database['posts'] };
+
+/** The venues a distance filter keeps, and the recurring events held there (`null`: too many to list). */
+interface NearListed {
+  venues: readonly number[];
+  contents: readonly number[] | null;
+}
 
 /** Most venues a distance filter lists by id; beyond, the events are filtered by a subquery. */
 const NEAR_LISTED = 500;
@@ -231,12 +237,15 @@ export class EventStore {
     if (q.venueIds) s = s.where('events.venue_id', 'in', q.venueIds.length ? [...q.venueIds] : [0]);
     if (q.near) {
       const near = q.near;
-      const listed = q.nearVenueIds;
+      const listed = q.nearListed;
       // The venues near, listed: the planners then read the events by venue (a subquery's size
       // is unknown to SQLite's, which walked the whole window instead: 200 ms at 100k events).
       s = listed
-        ? s.where('events.venue_id', 'in', listed.length ? [...listed] : [0])
+        ? s.where('events.venue_id', 'in', listed.venues.length ? [...listed.venues] : [0])
         : s.where('events.venue_id', 'in', (eb) => openVenuesNear(eb.selectFrom('venues as gv').innerJoin('posts as gp', 'gp.id', 'gv.post_id'), near));
+      // Occurrences by the series (and edits) held there, rather than by a walk of the window.
+      const contents = listed?.contents;
+      if (from === 'occurrences' && contents) s = s.where(sql.ref('occurrences.content_id'), 'in', contents.length ? [...contents] : [0]);
     }
     if (q.organizerIds) {
       const ids = q.organizerIds.length ? [...q.organizerIds] : [0];
@@ -266,17 +275,30 @@ export class EventStore {
     return s;
   }
 
-  /** Venue ids kept by distance filters, per store version and area. */
-  private readonly nearby = new VersionedValues<number[] | null>();
+  /** What distance filters keep, per store version and area. */
+  private readonly nearby = new VersionedValues<NearListed | null>();
 
-  /** The venues a distance filter keeps, up to {@link NEAR_LISTED} (`null` beyond), per store version. */
-  private venuesNear(near: GeoFilter, version: string | undefined): Promise<number[] | null> {
+  /**
+   * The venues a distance filter keeps, up to {@link NEAR_LISTED} (`null` beyond), and the series
+   * and edited occurrences held there (up to as many, else `null`), per store version.
+   */
+  private venuesNear(near: GeoFilter, version: string | undefined): Promise<NearListed | null> {
     return this.nearby.get(JSON.stringify(near), version, async () => {
       const base = this.db.selectFrom('venues as gv').innerJoin('posts as gp', 'gp.id', 'gv.post_id');
       const rows = await openVenuesNear(base, near)
         .limit(NEAR_LISTED + 1)
         .execute();
-      return rows.length > NEAR_LISTED ? null : rows.map((r) => Number(r.post_id));
+      if (rows.length > NEAR_LISTED) return null;
+      const venues = rows.map((r) => Number(r.post_id));
+      if (!venues.length) return { venues, contents: [] };
+      const recurring = await this.db
+        .selectFrom('events')
+        .select('post_id')
+        .where('venue_id', 'in', venues)
+        .where('series_id', 'is not', null)
+        .limit(NEAR_LISTED + 1)
+        .execute();
+      return { venues, contents: recurring.length > NEAR_LISTED ? null : recurring.map((r) => Number(r.post_id)) };
     });
   }
 
@@ -298,7 +320,8 @@ export class EventStore {
     // written after the trash, and would answer a probe. So no trashed event is found by one;
     // a searched feed's subscribers drop it when it leaves the feed, as for a deleted event.
     if (q.trashed && q.search) return { keys: [], total: 0 };
-    if (q.near && q.nearVenueIds === undefined) return this.list({ ...q, nearVenueIds: await this.venuesNear(q.near, version) }, version);
+    if (q.near && q.nearListed === undefined) return this.list({ ...q, nearListed: await this.venuesNear(q.near, version) }, version);
+    if (q.nearListed?.venues.length === 0) return { keys: [], total: 0 };
     const parts = q.search !== undefined && (await this.searchIndex.available(this.db)) ? indexedParts(q.search.include) : [];
     // Counts read every match: from the search index's candidates.
     let plain = this.filtered(q, 'events', { parts, fromCandidates: true });
