@@ -1,13 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { dialectOf } from '../dialects/index.js';
-import { searchIndexNames, trigramsOf } from '../search-index.js';
+import { searchIndexNames } from '../search-index.js';
 import type { MigrationContext } from './001_init.js';
-
-/** Posts read per batch when the MySQL side table is filled for the posts already stored. */
-const FILL_BATCH = 200;
-
-/** Rows of the side table written per statement while it is filled. */
-const INSERT_ROWS = 1_000;
 
 /** The columns indexed, in the order the index holds them. */
 const COLUMNS = ['title', 'excerpt', 'content'] as const;
@@ -29,8 +23,8 @@ function warnScanning(reason: string, error: unknown): void {
  * of (trigram, post) rows of the lower-cased columns, kept by triggers. Triggers keep the index
  * whatever writes `posts` (the API, imports, seeding, SQL by hand). Where the database cannot
  * have the index (no FTS5, no `pg_trgm`, no right to create triggers) the migration warns and
- * searches scan as before. The posts already stored are indexed by the database
- * (`rebuild`, `create index`) or read in batches, never all at once.
+ * searches scan as before. The posts already stored are indexed by the database, never read
+ * all at once (`rebuild`, `create index`, a procedure on MySQL).
  */
 export async function up({ db, prefix }: MigrationContext): Promise<void> {
   const name = dialectOf(db).name;
@@ -87,15 +81,16 @@ async function upPostgres(db: Kysely<unknown>, prefix: string): Promise<void> {
 }
 
 /**
- * The statements of a MySQL trigger that add the trigrams of `text` (a column of `new`) to the
- * side table: the lower-cased text is cut 100 characters at a time (`substring` counts from the
- * start of a UTF-8 text, so positions far in would make the work grow with the square of it),
- * each cut's trigrams inserted by one statement over the numbers 1 to 100.
+ * The statements of a MySQL trigger or procedure that add the trigrams of `text` (of the post
+ * `id`) to the side table, with the variables `s` and `n`: the lower-cased text is cut 100
+ * characters at a time (`substring` counts from the start of a UTF-8 text, so positions far in
+ * would make the work grow with the square of it), each cut's trigrams inserted by one statement
+ * over the numbers 1 to 100.
  */
-function addTrigrams(table: string, column: string): RawBuilder<unknown> {
+function addTrigrams(table: string, text: RawBuilder<unknown>, id: RawBuilder<unknown>): RawBuilder<unknown> {
   const digits = sql.raw(Array.from({ length: 10 }, (_, i) => `select ${i} as k`).join(' union all '));
   // One line: a script of `migrate --dry-run` ends a statement with a line ending in `;`.
-  return sql`set s = lower(new.${sql.id(column)}); set n = char_length(s); while n >= 3 do insert ignore into ${sql.table(table)} (trigram, post_id) select substring(s, d.k, 3), new.id from (select a.k * 10 + b.k + 1 as k from (${digits}) a cross join (${digits}) b) d where d.k <= n - 2; set s = substring(s, 101); set n = char_length(s); end while;`;
+  return sql`set s = lower(${text}); set n = char_length(s); while n >= 3 do insert ignore into ${sql.table(table)} (trigram, post_id) select substring(s, d.k, 3), ${id} from (select a.k * 10 + b.k + 1 as k from (${digits}) a cross join (${digits}) b) d where d.k <= n - 2; set s = substring(s, 101); set n = char_length(s); end while;`;
 }
 
 async function upMysql(db: Kysely<unknown>, prefix: string): Promise<void> {
@@ -108,7 +103,7 @@ async function upMysql(db: Kysely<unknown>, prefix: string): Promise<void> {
   );
   const declare = sql`declare s longtext character set utf8mb4 collate utf8mb4_bin; declare n integer;`;
   const addAll = sql.join(
-    COLUMNS.map((c) => addTrigrams(table, c)),
+    COLUMNS.map((c) => addTrigrams(table, sql`new.${sql.id(c)}`, sql`new.id`)),
     sql` `,
   );
   // Binary comparisons: the collation pads with spaces, and a trailing space is a trigram.
@@ -129,23 +124,34 @@ async function upMysql(db: Kysely<unknown>, prefix: string): Promise<void> {
     warnScanning('the triggers that keep it could not be created', error);
     return;
   }
-  await fillMysql(db, prefix);
+  try {
+    await fillMysql(db, prefix);
+  } catch (error) {
+    await downMysql(db, prefix);
+    warnScanning('the posts already stored could not be indexed', error);
+  }
 }
 
-/** Adds the trigrams of the posts already stored, a batch at a time (lower-cased by the database, as the triggers do). */
+/**
+ * Adds the trigrams of the posts already stored, one post at a time in id order, by a procedure
+ * that is created, called and dropped: the statements are the same whatever the store holds, so
+ * that a script of `migrate --dry-run` run by hand indexes them too.
+ */
 async function fillMysql(db: Kysely<unknown>, prefix: string): Promise<void> {
-  const side = sql.table(searchIndexNames(prefix).table);
-  let after = 0;
-  for (;;) {
-    const { rows } = await sql<{ id: number; title: string; excerpt: string; content: string }>`
-      select id, lower(title) as title, lower(excerpt) as excerpt, lower(content) as content
-      from ${sql.table(`${prefix}posts`)} where id > ${after} order by id limit ${FILL_BATCH}`.execute(db);
-    if (!rows.length) return;
-    const values = rows.flatMap((r) => [...new Set(COLUMNS.flatMap((c) => trigramsOf(r[c])))].map((g) => sql`(${g}, ${r.id})`));
-    for (let i = 0; i < values.length; i += INSERT_ROWS) {
-      await sql`insert ignore into ${side} (trigram, post_id) values ${sql.join(values.slice(i, i + INSERT_ROWS))}`.execute(db);
-    }
-    after = Number(rows[rows.length - 1]?.id);
+  const { table, fill } = { ...searchIndexNames(prefix), fill: sql.id(`${prefix}posts_search_fill`) };
+  const addAll = sql.join(
+    COLUMNS.map((c) => addTrigrams(table, sql.id(`p_${c}`), sql`p_id`)),
+    sql` `,
+  );
+  const text = sql`longtext character set utf8mb4 collate utf8mb4_bin`;
+  // A `select … into` that finds no row leaves the variables as they were: `p_title` stays null.
+  await sql`create procedure ${fill}() begin declare p_id integer default 0; declare p_title, p_excerpt, p_content, s ${text}; declare n integer; fill: loop set p_title = null; select id, title, excerpt, content into p_id, p_title, p_excerpt, p_content from ${sql.table(`${prefix}posts`)} where id > p_id order by id limit 1; if p_title is null then leave fill; end if; ${addAll} end loop; end`.execute(
+    db,
+  );
+  try {
+    await sql`call ${fill}()`.execute(db);
+  } finally {
+    await sql`drop procedure if exists ${fill}`.execute(db);
   }
 }
 
