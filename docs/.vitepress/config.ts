@@ -49,6 +49,7 @@ export default defineConfig({
           { text: 'Change feed and webhooks', link: '/concepts/changes' },
           { text: 'Calendar feeds (iCalendar)', link: '/concepts/feeds' },
           { text: 'Recurring events', link: '/concepts/recurring-events' },
+          { text: 'Search', link: '/concepts/search' },
           { text: 'Venue coordinates and distance', link: '/concepts/geo' },
           { text: 'Read replicas', link: '/concepts/replicas' },
           { text: 'Extending: fields, routes, hooks', link: '/concepts/extending' },
