@@ -176,7 +176,13 @@ export class FeedApplier {
   }
 
   async #write(method: string, path: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const answer = await this.o.call(method, path, { params, user: this.o.user });
+    let answer = await this.o.call(method, path, { params, user: this.o.user });
+    // An image that cannot be side-loaded (a CSV's featured_image) costs the event its image, not the event.
+    if (answer.status === 400 && params.image !== undefined && /\bimage\b/.test(JSON.stringify(answer.body))) {
+      const { image, ...rest } = params;
+      this.report.warnings.push(`${String(params.title ?? path)}: image ${JSON.stringify(String(image).slice(0, 100))} could not be side-loaded: left out`);
+      answer = await this.o.call(method, path, { params: rest, user: this.o.user });
+    }
     if (answer.status >= 400) throw new Refused(apiMessage(answer));
     return (answer.body ?? {}) as Record<string, unknown>;
   }
@@ -226,7 +232,7 @@ export class FeedApplier {
 
   /** An entry's write parameters, its venue, organizers and categories resolved (venues and organizers found by name, else created with it). */
   async #params(entry: FeedEntry): Promise<Record<string, unknown>> {
-    const params: Record<string, unknown> = { ...entry.params, website: entry.params.website ?? '', status: this.o.status };
+    const params: Record<string, unknown> = { ...entry.params, website: entry.params.website ?? '', status: entry.private ? 'private' : this.o.status };
     // A write refuses an empty description: none is sent (an update then keeps the one it had).
     if (!entry.params.description) delete params.description;
     const categories = [...new Set([...entry.categories, ...this.o.categories])];
@@ -282,7 +288,7 @@ export class FeedApplier {
   /** The digest of what an entry writes, with the run's own settings (a change of them writes it again). */
   #digest(entry: FeedEntry): string {
     const { params, venue, organizers, categories, cancelled } = entry;
-    return sha256(JSON.stringify([params, venue, organizers, categories, cancelled, this.o.status, this.o.categories]));
+    return sha256(JSON.stringify([params, venue, organizers, categories, cancelled, entry.private === true, this.o.status, this.o.categories]));
   }
 
   /** An event and the exceptions that edit or cancel its occurrences. */

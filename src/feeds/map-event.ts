@@ -31,6 +31,8 @@ export interface FeedEntry {
   /** The occurrence it edits or cancels (a wall clock in the series' zone); absent for a whole event. */
   recurrenceId?: string;
   cancelled: boolean;
+  /** `CLASS:PRIVATE` or `CONFIDENTIAL` (a secret address shows them whole): written as a private event, which only editors see. */
+  private?: boolean;
   /** The parameters of its event write (without venue, organizer and categories). */
   params: EventParams;
   venue?: EntryVenue;
@@ -309,6 +311,7 @@ export async function mapEvent(c: ICAL.Component, ctx: MapContext, series?: { zo
     uid,
     ...(recurrenceId !== undefined ? { recurrenceId } : {}),
     cancelled: textOf(c, 'status').toUpperCase() === 'CANCELLED',
+    ...(['PRIVATE', 'CONFIDENTIAL'].includes(textOf(c, 'class').toUpperCase()) ? { private: true } : {}),
     params,
     ...(location ? { venue: { name: location, ...(geo ? { geo } : {}) } } : {}),
     organizers: organizersOf(c),

@@ -120,5 +120,15 @@ describe.each(DIALECTS)('CSV import on $name', ({ url }) => {
       ),
     ).rejects.toThrow(/no event_name or event_start_date column/);
     await expect(run(V1, { dateFormat: 'd/m' })).rejects.toThrow(/--date-format/);
+    // An image the policy refuses: the event without it.
+    const image = await run(
+      [
+        ['event_name', 'event_start_date', 'featured_image'],
+        ['Poster talk', '01/07/2031', 'http://127.0.0.1:9/poster.png'],
+      ],
+      { file: '/data/image.csv', mapping: new Map() },
+    );
+    expect(image).toMatchObject({ created: 1, skipped: [] });
+    expect(image.warnings).toContain('Poster talk: image "http://127.0.0.1:9/poster.png" could not be side-loaded: left out');
   });
 });

@@ -95,6 +95,8 @@ export function expandFeed(text: string, from: string, to: string): Shown[] {
   const out: Shown[] = [];
   const shown = (item: ICAL.Event, start: ICAL.Time, end: ICAL.Time) => {
     if (String(item.component.getFirstPropertyValue('status') ?? '').toUpperCase() === 'CANCELLED') return;
+    // Private events are imported as private: the public archive does not list them.
+    if (['PRIVATE', 'CONFIDENTIAL'].includes(String(item.component.getFirstPropertyValue('class') ?? '').toUpperCase())) return;
     const day = wall(start).slice(0, 10);
     if (day < from || day > to) return;
     if (start.isDate) {

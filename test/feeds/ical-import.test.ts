@@ -67,6 +67,8 @@ describe.each(DIALECTS)('iCalendar feeds that change, on $name', ({ url }) => {
     // Plain text escaped; Google's HTML filtered as an API write filters it.
     expect(board.description).toContain('5 &lt; 6 &amp; so on');
     expect(board.organizer[0]).toMatchObject({ organizer: 'Community Centre', email: 'board@example.org' });
+    // A secret address's private event: imported private, which the public does not see.
+    expect(await statusOf('9p8o7i6u5z4t3r2e1w0q@google.com')).toBe('private');
     const jam = await eventOf('7kukuqrfedlm2f9t0vr8ta6gf0@google.com');
     expect(jam.description).toContain('<b>instrument</b>');
     expect(jam.description).not.toContain('<script>');
