@@ -56,6 +56,8 @@ export interface FeedImportOptions extends FeedLimits {
   /** The validators of the last fetch: an unchanged feed answers 304 and nothing is read. */
   validators?: { etag: string; lastModified: string };
   onProgress?: (done: number, total: number) => void;
+  /** Stops the fetch, and the run at its next slice (the events written so far stay). */
+  signal?: AbortSignal;
 }
 
 /** What an import did: the report, or that the feed had not changed; the new validators. */
@@ -82,6 +84,7 @@ export async function importFeed(o: FeedImportOptions): Promise<FeedImport> {
       timeoutMs: limits.timeoutMs,
       etag: validators.etag,
       lastModified: validators.lastModified,
+      ...(o.signal ? { signal: o.signal } : {}),
     });
     if (answer.status === 304) return { notModified: true, validators, seconds: (performance.now() - started) / 1000 };
     text = answer.text;
@@ -90,7 +93,7 @@ export async function importFeed(o: FeedImportOptions): Promise<FeedImport> {
     key = feedKey(o.source.file);
     text = o.source.text;
   }
-  const clock = sliceClock(limits.runTimeoutMs);
+  const clock = sliceClock(limits.runTimeoutMs, o.signal);
   const parsed = await parseFeed(text, { maxEvents: limits.maxEvents, clock });
   const applier = new FeedApplier(
     {

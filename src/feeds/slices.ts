@@ -13,15 +13,17 @@ export interface SliceClock {
   sliceStart: number;
   /** `performance.now()` after which the run gives up. */
   deadline: number;
+  /** Aborted when the run must stop (its calendar closes). */
+  signal?: AbortSignal;
 }
 
 /** A run that took longer than its time limit. */
 export class FeedTimeout extends Error {}
 
-/** A clock for a run that may take `timeoutMs` in all. */
-export function sliceClock(timeoutMs: number): SliceClock {
+/** A clock for a run that may take `timeoutMs` in all, and stops when `signal` is aborted. */
+export function sliceClock(timeoutMs: number, signal?: AbortSignal): SliceClock {
   const now = performance.now();
-  return { sliceStart: now, deadline: now + timeoutMs };
+  return { sliceStart: now, deadline: now + timeoutMs, ...(signal ? { signal } : {}) };
 }
 
 /** Gives the event loop a turn when the slice has run its time; throws {@link FeedTimeout} past the deadline. */
@@ -29,6 +31,7 @@ export async function yieldIfLate(clock: SliceClock): Promise<void> {
   const now = performance.now();
   if (now - clock.sliceStart < SLICE_MS) return;
   if (now > clock.deadline) throw new FeedTimeout('the feed took longer than its time limit to read');
+  if (clock.signal?.aborted) throw new FeedTimeout('stopped: the calendar is closing (the next run goes on)');
   await nextTurn();
   clock.sliceStart = performance.now();
 }

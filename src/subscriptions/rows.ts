@@ -138,6 +138,11 @@ export class SubscriptionRows {
     return Number(r.numUpdatedRows) === 1;
   }
 
+  /** Gives the lease back without recording a run (one stopped as its calendar closed: due again at once). */
+  async release(name: string, owner: string): Promise<void> {
+    await this.db.updateTable('subscriptions').set({ lease_owner: '', lease_until: '' }).where('name', '=', name).where('lease_owner', '=', owner).execute();
+  }
+
   /** Records a run and gives the lease back (only the lease's owner: one whose lease ran out writes nothing). */
   async finish(name: string, owner: string, run: RunOutcome, everyMinutes: number, now: Date): Promise<void> {
     await this.db

@@ -42,6 +42,8 @@ export class SubscriptionScheduler {
   readonly #o: ResolvedSubscriptions;
   #timer: ReturnType<typeof setInterval> | undefined;
   #stopped = false;
+  /** Stops the run under way when the calendar closes (the next run goes on from what it wrote). */
+  #abort = new AbortController();
   /** The runs of this instance go one at a time: the one under way. */
   #queue: Promise<unknown> = Promise.resolve();
   /** The option's feeds are written to the store once. */
@@ -63,17 +65,19 @@ export class SubscriptionScheduler {
     this.#tick();
   }
 
-  /** Stops the timer, once the run under way has ended (its fetch is not waited for past its time limit). */
+  /** Stops the timer and the run under way (at its next slice: its events written so far stay). */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#abort.abort();
     await this.#queue.catch(() => undefined);
   }
 
   /** Lets a stopped scheduler start again (after an uninstall and a migrate). */
   restart(): void {
     this.#stopped = false;
+    this.#abort = new AbortController();
     this.start();
   }
 
@@ -141,6 +145,11 @@ export class SubscriptionScheduler {
     const row = await this.#rows.get(name);
     if (!row) return;
     const outcome = await this.#import(row);
+    // Stopped as the calendar closes: not a failure of the feed.
+    if (outcome.outcome === 'failed' && this.#abort.signal.aborted) {
+      await this.#rows.release(name, this.#owner);
+      return;
+    }
     await this.#rows.finish(name, this.#owner, outcome, settingsOf(row).everyMinutes, new Date());
     if (outcome.outcome === 'failed') this.deps.onError(new Error(`calendar-events-rest: subscription ${JSON.stringify(name)} failed: ${outcome.error ?? ''}`));
     const after = await this.#rows.get(name);
@@ -166,6 +175,7 @@ export class SubscriptionScheduler {
         runTimeoutMs: this.#o.runTimeoutMs,
         maxEvents: this.#o.maxEvents,
         validators: { etag: row.etag, lastModified: row.last_modified },
+        signal: this.#abort.signal,
       });
       return done.report ? { outcome: 'imported', report: done.report, validators: done.validators } : { outcome: 'not-modified', validators: done.validators };
     } catch (e) {

@@ -161,3 +161,34 @@ describe('the subscriptions timer', () => {
     expect(code).toBe(0);
   }, 90_000);
 });
+
+describe('closing a calendar during a run', () => {
+  it('stops the run under way: close() does not wait for a feed that never ends', async () => {
+    let arrived: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (arrived = resolve));
+    // Answers the head and a first line, then nothing more.
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/calendar' });
+      res.write('BEGIN:VCALENDAR\r\n');
+      arrived();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const errors: unknown[] = [];
+    const calendar = createCalendar({
+      db: ':memory:',
+      autoMigrate: true,
+      onError: (e) => errors.push(e),
+      subscriptions: { feeds: [{ url: `http://127.0.0.1:${port}/slow.ics` }], allowHosts: [`127.0.0.1:${port}`] },
+    });
+    try {
+      await asked;
+      // The fetch's own limit is 30 s, past this test's: only the abort ends it in time.
+      await calendar.close();
+      expect(errors).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
