@@ -232,7 +232,13 @@ export class FeedApplier {
 
   /** An entry's write parameters, its venue, organizers and categories resolved (venues and organizers found by name, else created with it). */
   async #params(entry: FeedEntry): Promise<Record<string, unknown>> {
-    const params: Record<string, unknown> = { ...entry.params, website: entry.params.website ?? '', status: entry.private ? 'private' : this.o.status };
+    const params: Record<string, unknown> = {
+      ...entry.params,
+      website: entry.params.website ?? '',
+      // An event that no longer recurs stops being a series.
+      recurrence: entry.params.recurrence ?? [],
+      status: entry.private ? 'private' : this.o.status,
+    };
     // A write refuses an empty description: none is sent (an update then keeps the one it had).
     if (!entry.params.description) delete params.description;
     const categories = [...new Set([...entry.categories, ...this.o.categories])];

@@ -111,6 +111,11 @@ describe.each(DIALECTS)('iCalendar feeds that change, on $name', ({ url }) => {
     expect((await t.importText('google.ics', v4)).report).toMatchObject({ updated: 1, skipped: [] });
     expect(await archive(t, FROM, TO)).toEqual(expandFeed(v4, FROM, TO));
     expect((await t.importText('google.ics', v4)).report).toMatchObject({ updated: 0 });
+
+    // No longer recurring: one event.
+    const v5 = v4.replace(/RRULE:FREQ=WEEKLY[^\r]*\r\n/, '').replace(/EXDATE[^\r]*\r\n/, '');
+    expect((await t.importText('google.ics', v5)).report).toMatchObject({ updated: 1, skipped: [] });
+    expect(await archive(t, FROM, TO)).toEqual(expandFeed(v5, FROM, TO));
   });
 
   it("imports this library's own feed (/ics/events) as ical.js expands it", async () => {
