@@ -16,8 +16,6 @@ export interface ParsedFeed {
   events: ICAL.Component[];
   /** VTIMEZONE components by TZID. */
   timezones: Map<string, ICAL.Component>;
-  /** The calendar's own zone (`X-WR-TIMEZONE`, Google and Apple), for floating times. */
-  calendarZone?: string;
   /** The calendar's name (`X-WR-CALNAME`). */
   name?: string;
   /** VEVENTs past `maxEvents`, not read. */
@@ -81,7 +79,6 @@ export async function parseFeed(text: string, options: { maxEvents: number; cloc
     }
   }
   const header = firstComponent < 0 ? body : body.slice(0, firstComponent);
-  out.calendarZone = headerProperty(header, 'X-WR-TIMEZONE');
   out.name = headerProperty(header, 'X-WR-CALNAME');
   return out;
 }
