@@ -73,6 +73,13 @@ function spread<T>(items: readonly T[], most: number): T[] {
   return Array.from({ length: most }, (_, i) => items[Math.round((i * (items.length - 1)) / (most - 1))] as T);
 }
 
+/** The FTS5 query for `parts`: every trigram (up to a bound), each a string of one token (the table keeps no positions for phrases). */
+function ftsMatch(parts: readonly string[]): string {
+  return spread([...new Set(parts.flatMap(trigramsOf))], MOST_FTS_TRIGRAMS)
+    .map((g) => `"${g.replace(/"/g, '""')}"`)
+    .join(' AND ');
+}
+
 /** A `LIKE` pattern (backslash escapes, PostgreSQL's default) for a text anywhere in a value. */
 function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -118,21 +125,27 @@ export class SearchIndex {
     return (await query.execute(db)).rows.length > 0;
   }
 
+  /** How many posts the index gives as candidates for `parts` (SQLite, whose planner cannot tell). */
+  async count(db: Kysely<Database>, parts: readonly string[]): Promise<number> {
+    const { table } = searchIndexNames(this.prefix);
+    const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where ${sql.table(table)} match ${ftsMatch(parts)}`.execute(db);
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /**
    * The condition that a post may hold every one of `parts` (from {@link indexedParts}) in its
    * title, excerpt or content, from the index: a superset of the posts that hold the words they
-   * come from, which the exact test then narrows.
+   * come from, which the exact test then narrows. With `start`, the query may start from them;
+   * without, it tests them after another filter's index (SQLite).
    */
-  candidates(eb: ExpressionBuilder<Database, 'posts'>, parts: readonly string[]): Expression<SqlBool> {
+  candidates(eb: ExpressionBuilder<Database, 'posts'>, parts: readonly string[], start: boolean): Expression<SqlBool> {
     const { table } = searchIndexNames(this.prefix);
     const id = eb.ref('posts.id');
     switch (this.dialect.name) {
       case 'sqlite': {
-        // Every trigram, each an FTS5 string of one token (the table keeps no positions for phrases).
-        const match = spread([...new Set(parts.flatMap(trigramsOf))], MOST_FTS_TRIGRAMS)
-          .map((g) => `"${g.replace(/"/g, '""')}"`)
-          .join(' AND ');
-        return sql<SqlBool>`${id} in (select rowid from ${sql.table(table)} where ${sql.table(table)} match ${match})`;
+        // Not `start`: a unary `+` keeps the planner from starting from the candidates (it takes them for few).
+        const candidates = sql`(select rowid from ${sql.table(table)} where ${sql.table(table)} match ${ftsMatch(parts)})`;
+        return start ? sql<SqlBool>`${id} in ${candidates}` : sql<SqlBool>`+${id} in ${candidates}`;
       }
       case 'postgres': {
         // The indexed expression exactly (migration 010), so that the GIN index serves the LIKE.

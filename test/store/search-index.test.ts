@@ -176,7 +176,7 @@ describe.each(DIALECTS)('search index on $name', ({ name, url }) => {
   let db: Kysely<Database>;
   let prefix: string;
   let indexed: EventStore;
-  /** The same, reading every page in start order (as for a search of many matches). */
+  /** The same, reading pages in start order and testing the candidates after an ids filter (as for a search of many matches). */
   let walking: EventStore;
   let scanning: EventStore;
   const recorder = new Recorder();
@@ -190,7 +190,7 @@ describe.each(DIALECTS)('search index on $name', ({ name, url }) => {
     db = raw.withPlugin(recorder).withPlugin(new TablePrefixPlugin(prefix, TABLES)) as unknown as Kysely<Database>;
     const fields = new FieldStore(db);
     indexed = new EventStore(db, dialect, fields, new SearchIndex(dialect, prefix));
-    walking = new EventStore(db, dialect, fields, new SearchIndex(dialect, prefix), 0);
+    walking = new EventStore(db, dialect, fields, new SearchIndex(dialect, prefix), { matches: 0, candidates: 0 });
     // A store whose index is never found: it scans, as every search did before the index.
     scanning = new EventStore(db, dialect, fields, new SearchIndex(dialect, `${prefix}none_`));
     expect(await new SearchIndex(dialect, prefix).available(db)).toBe(true);
