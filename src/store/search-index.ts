@@ -44,14 +44,14 @@ function plain(ch: string): boolean {
  * narrow (shorter, or mostly letters such as `é`), which is then tested on every post.
  */
 export function indexedPart(word: string): string | undefined {
-  let best: string[] = [];
-  let run: string[] = [];
-  for (const ch of word.toLowerCase()) {
-    if (plain(ch)) run.push(ch);
-    else run = [];
-    if (run.length > best.length) best = [...run];
-  }
-  return best.length >= TRIGRAM_LENGTH ? best.join('') : undefined;
+  // Linear: a search may be one phrase of 100,000 characters.
+  const chars = [...word.toLowerCase()];
+  let [bestStart, bestLength, start] = [0, 0, 0];
+  chars.forEach((ch, i) => {
+    if (!plain(ch)) start = i + 1;
+    else if (i + 1 - start > bestLength) [bestStart, bestLength] = [start, i + 1 - start];
+  });
+  return bestLength >= TRIGRAM_LENGTH ? chars.slice(bestStart, bestStart + bestLength).join('') : undefined;
 }
 
 /** The distinct {@link indexedPart}s of search words: what the index is asked for. */

@@ -168,6 +168,13 @@ describe('indexedPart', () => {
     expect(indexedParts(['jazz', 'JAZZ', 'ab'])).toEqual(['jazz']);
     expect(trigramsOf('🎷sax')).toEqual(['🎷sa', 'sax']);
   });
+
+  it('reads a phrase of 100,000 characters in one pass', () => {
+    // Quadratic copying of the run took seconds here: checked by the result, not by the clock.
+    const long = `${'ab'.repeat(50_000)}é${'x'.repeat(10)}`;
+    expect(indexedPart(long)).toBe('ab'.repeat(50_000));
+    expect(indexedPart(`é${'Ab1'.repeat(3)}éxyzw`)).toBe('ab1'.repeat(3));
+  });
 });
 
 describe.each(DIALECTS)('search index on $name', ({ name, url }) => {
