@@ -14,6 +14,9 @@ import type { StoreDialect } from './dialects/dialect.js';
 /** A trigram index finds a text of at least this many characters. */
 export const TRIGRAM_LENGTH = 3;
 
+/** Most characters of a search word the index is asked for (more narrow the candidates no further). */
+const LONGEST_PART = 64;
+
 /** Most trigrams the MySQL side table is asked for per search (each is one more join). */
 const MOST_TRIGRAMS = 8;
 
@@ -30,28 +33,28 @@ export function searchIndexNames(prefix: string): { table: string; index: string
 }
 
 /**
- * Whether a character of a lower-cased search word matches, in every database's case-insensitive
- * test, only itself and (for an ASCII letter) its capital: ASCII, or a character without case.
- * A letter such as `é` also matches `É` through `foldCase`'s `replace()`, which no index holds.
+ * Runs of characters of a lower-cased search word that match, in every database's
+ * case-insensitive test, only themselves and (for an ASCII letter) their capital: ASCII, or
+ * characters no case mapping changes. A letter such as `é` also matches `É` through
+ * `foldCase`'s `replace()`, which no index holds.
  */
-function plain(ch: string): boolean {
-  return ch <= '\x7f' || (ch.toLowerCase() === ch && ch.toUpperCase() === ch);
-}
+const PLAIN_RUN = /(?:[\0-\x7f]|\P{Changes_When_Casemapped})+/gu;
 
 /**
- * The part of a search word the index is asked for: the longest run of {@link plain} characters
- * of the lower-cased word, when it has at least three; `undefined` for a word the index cannot
- * narrow (shorter, or mostly letters such as `é`), which is then tested on every post.
+ * The part of a search word the index is asked for: the longest of its {@link PLAIN_RUN}s (the
+ * first of 64 characters, when there is one), when it has at least three; `undefined` for a word
+ * the index cannot narrow (shorter, or mostly letters such as `é`), which is then tested on
+ * every post.
  */
 export function indexedPart(word: string): string | undefined {
-  // Linear: a search may be one phrase of 100,000 characters.
-  const chars = [...word.toLowerCase()];
-  let [bestStart, bestLength, start] = [0, 0, 0];
-  chars.forEach((ch, i) => {
-    if (!plain(ch)) start = i + 1;
-    else if (i + 1 - start > bestLength) [bestStart, bestLength] = [start, i + 1 - start];
-  });
-  return bestLength >= TRIGRAM_LENGTH ? chars.slice(bestStart, bestStart + bestLength).join('') : undefined;
+  // A search may be one phrase of 100,000 characters: one pass of a regular expression.
+  let best: string[] = [];
+  for (const [run] of word.toLowerCase().matchAll(PLAIN_RUN)) {
+    const chars = [...run];
+    if (chars.length >= LONGEST_PART) return chars.slice(0, LONGEST_PART).join('');
+    if (chars.length > best.length) best = chars;
+  }
+  return best.length >= TRIGRAM_LENGTH ? best.join('') : undefined;
 }
 
 /** The distinct {@link indexedPart}s of search words: what the index is asked for. */
