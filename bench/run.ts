@@ -397,7 +397,7 @@ async function main(): Promise<void> {
     ),
     ...fieldsTargets(results.filter((r) => !r.base)),
     ...baseTargets(results),
-    ...aloneTargets(results.filter((r) => !r.base)),
+    ...aloneTargets(results.filter((r) => !r.base && !r.fields)),
     ...replicaTargets,
   ];
   // The soak's verdicts are listed in its own section of the Markdown.
