@@ -138,17 +138,14 @@ export class SearchIndex {
   /**
    * The condition that a post may hold every one of `parts` (from {@link indexedParts}) in its
    * title, excerpt or content, from the index: a superset of the posts that hold the words they
-   * come from, which the exact test then narrows. With `start`, the query may start from them;
-   * without, it tests them after another filter's index (SQLite).
+   * come from, which the exact test then narrows.
    */
-  candidates(eb: ExpressionBuilder<Database, 'posts'>, parts: readonly string[], start: boolean): Expression<SqlBool> {
+  candidates(eb: ExpressionBuilder<Database, 'posts'>, parts: readonly string[]): Expression<SqlBool> {
     const { table } = searchIndexNames(this.prefix);
     const id = eb.ref('posts.id');
     switch (this.dialect.name) {
       case 'sqlite': {
-        // Not `start`: a unary `+` keeps the planner from starting from the candidates (it takes them for few).
-        const candidates = sql`(select rowid from ${sql.table(table)} where ${sql.table(table)} match ${ftsMatch(parts)})`;
-        return start ? sql<SqlBool>`${id} in ${candidates}` : sql<SqlBool>`+${id} in ${candidates}`;
+        return sql<SqlBool>`${id} in (select rowid from ${sql.table(table)} where ${sql.table(table)} match ${ftsMatch(parts)})`;
       }
       case 'postgres': {
         // The indexed expression exactly (migration 010), so that the GIN index serves the LIKE.

@@ -183,7 +183,7 @@ describe.each(DIALECTS)('search index on $name', ({ name, url }) => {
   let db: Kysely<Database>;
   let prefix: string;
   let indexed: EventStore;
-  /** The same, reading pages in start order and testing the candidates after an ids filter (as for a search of many matches). */
+  /** The same, reading pages in start order and leaving the index out beside an ids filter (as for a search of many matches or candidates). */
   let walking: EventStore;
   let scanning: EventStore;
   const recorder = new Recorder();

@@ -117,18 +117,13 @@ function openVenuesNear(query: SelectQueryBuilder<NearDatabase, 'gv' | 'gp', obj
 /** A search with at most this many matches reads its page from the search index's candidates. */
 const FEW_MATCHES = 1_000;
 
-/** A search whose index gives at most this many candidates starts from them even beside a venue or ids filter (SQLite). */
+/** Beside a venue or ids filter, a search whose index gives more candidates than this reads that filter's events instead (SQLite). */
 const FEW_CANDIDATES = 256;
 
-/**
- * How a query uses the search index: the parts of its words it looks up, whether it reads from
- * the candidates (rather than walking the listing index in start order), and whether it starts
- * from them (rather than from another filter's index, the candidates tested after it).
- */
+/** How a query uses the search index: the parts of its words it looks up, and whether it reads from the candidates (rather than walking the listing index in start order). */
 interface SearchPlan {
   parts: readonly string[];
   fromCandidates: boolean;
-  startFromCandidates: boolean;
 }
 
 /** Keys of archive pages kept per store version, all pages together. */
@@ -154,8 +149,20 @@ export class EventStore {
    */
   private readonly pages = new VersionedItems<EventKey[]>({ maxSize: PAGE_KEYS, sizeOf: (keys) => keys.length + 1 });
 
-  private base() {
-    return this.db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').where('posts.type', '=', 'event');
+  /** Event posts with their details; `hideType`: with the type's index hidden from SQLite's planner (see `hidesListing`). */
+  private base(hideType = false) {
+    const type = hideType ? sql<string>`+${sql.ref('posts.type')}` : sql.ref<string>('posts.type');
+    return this.db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').where(type, '=', 'event');
+  }
+
+  /**
+   * Whether SQLite's planner is kept (a unary `+`) from the indexes by start and by type and
+   * status: it would walk them over the whole window, testing each event against the search
+   * index's candidates, and its statistics (`pragma optimize`'s) take a type for a few hundred
+   * posts. It then starts from the candidates, or from a venue's or ids' index.
+   */
+  private hidesListing(search: SearchPlan): boolean {
+    return search.fromCandidates && search.parts.length > 0 && this.dialect.name === 'sqlite';
   }
 
   private rows() {
@@ -193,7 +200,7 @@ export class EventStore {
     // The filters name `posts` and `events` only, and the occurrence's columns through `sql.ref`:
     // the occurrences' query is typed as the events' one to share them.
     const base: SelectQueryBuilder<Database, 'posts' | 'events', object> =
-      from === 'events' ? this.base().where('events.series_id', 'is', null) : this.occurrenceBase();
+      from === 'events' ? this.base(this.hidesListing(search)).where('events.series_id', 'is', null) : this.occurrenceBase();
     return this.filters(base, q, statuses, from, search);
   }
 
@@ -204,17 +211,15 @@ export class EventStore {
     from: 'events' | 'occurrences',
     search: SearchPlan,
   ) {
-    // SQLite would walk the listing index over the whole window, testing each event against the
-    // search index's candidates; with its columns hidden from it (a unary `+`) it starts from the
-    // candidates, a few rows, then sorts them.
-    const hide = search.fromCandidates && search.parts.length > 0 && this.dialect.name === 'sqlite';
+    // See `hidesListing`.
+    const hide = this.hidesListing(search);
     const column = <T>(name: string) => (hide ? sql<T>`+${sql.ref(name)}` : sql.ref<T>(name));
     const start = column<string>(`${from}.start_local`);
     const end = column<string>(`${from}.end_local`);
     let s = base.where(column<number>('events.hidden'), '=', 0);
     s = q.trashed
       ? s.where('posts.status', '=', 'trash').where('posts.status_before_trash', 'in', statuses).where('posts.modified_utc', '>=', q.trashed.since)
-      : s.where('posts.status', 'in', statuses);
+      : s.where(column<string>('posts.status'), 'in', statuses);
     if (q.startsOnOrAfter !== undefined) s = s.where(start, '>=', q.startsOnOrAfter);
     // An event never ends before it starts (the store's writes keep `end_local >= start_local`):
     // a bound on its end bounds its start too, which the listing index (by start) can use, so a
@@ -230,7 +235,7 @@ export class EventStore {
       // The index's candidates first (words of three plain characters or more), which the
       // exact tests below narrow: the same events as a scan, without reading every post.
       const { parts } = search;
-      if (parts.length) s = s.where((eb) => this.searchIndex.candidates(eb, parts, search.startFromCandidates));
+      if (parts.length) s = s.where((eb) => this.searchIndex.candidates(eb, parts));
     }
     const withTerm = (ids: readonly number[]) => (eb: ExpressionBuilder<Database, 'posts' | 'events'>) =>
       eb.exists(
@@ -311,15 +316,18 @@ export class EventStore {
   }
 
   /**
-   * Whether a search's queries start from the search index's candidates. SQLite's planner takes
-   * them for a few rows whatever their number: when a venue or ids filter has an index to start
-   * from, the candidates are counted in the index alone (cheap), and when many, tested after it
-   * (at 100,000 events, `jazz` at one venue: 15 ms from the candidates, 4 ms from the venue).
-   * The other databases' planners know the index's statistics and choose by themselves.
+   * The parts of a search's words the index is asked for, or none where it would cost more than
+   * it saves. SQLite's planner takes the candidates for a few rows whatever their number: beside
+   * a venue or ids filter, whose index reads a bounded set of events, they are counted in the
+   * index alone (cheap, kept per store version) and when many, the index is left out (1M events,
+   * `jazz` at one venue: 34 ms with the candidates tested after the venue's events, 20 ms
+   * without). The other databases' planners know the index's statistics and choose by themselves.
    */
-  private async startsFromCandidates(q: EventListQuery, parts: readonly string[]): Promise<boolean> {
-    if (!parts.length || this.dialect.name !== 'sqlite' || (!q.venueIds && !q.include)) return true;
-    return (await this.searchIndex.count(this.db, parts)) <= this.few.candidates;
+  private async searchParts(q: EventListQuery, key: string, version: string | undefined): Promise<readonly string[]> {
+    const parts = q.search !== undefined && (await this.searchIndex.available(this.db)) ? indexedParts(q.search.include) : [];
+    if (!parts.length || this.dialect.name !== 'sqlite' || (!q.venueIds && !q.include)) return parts;
+    const candidates = await this.totals.get(`${key}\ncandidates`, version, () => this.searchIndex.count(this.db, parts));
+    return candidates <= this.few.candidates ? parts : [];
   }
 
   /** Whether the store holds any series, per store version: without one, the archive reads events only. */
@@ -342,18 +350,16 @@ export class EventStore {
     if (q.trashed && q.search) return { keys: [], total: 0 };
     if (q.near && q.nearListed === undefined) return this.list({ ...q, nearListed: await this.venuesNear(q.near, version) }, version);
     if (q.nearListed?.venues.length === 0) return { keys: [], total: 0 };
-    const parts = q.search !== undefined && (await this.searchIndex.available(this.db)) ? indexedParts(q.search.include) : [];
-    // Counts read every match: from the search index's candidates (see `startsFromCandidates`).
-    let starts: Promise<boolean> | undefined;
-    const startFromCandidates = () => (starts ??= this.startsFromCandidates(q, parts));
-    const series = !q.trashed && (await this.hasSeries(version));
-    const countOf = (from: 'events' | 'occurrences') => async () => {
-      const query = this.filtered(q, from, { parts, fromCandidates: true, startFromCandidates: await startFromCandidates() });
-      return Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-    };
     const { offset: _offset, limit: _limit, ...shape } = q;
     // Hashed: a filter may carry a search of 100,000 characters, and 500 totals are kept.
     const key = createHash('sha256').update(JSON.stringify(shape)).digest('base64');
+    const parts = await this.searchParts(q, key, version);
+    const series = !q.trashed && (await this.hasSeries(version));
+    // Counts read every match: from the search index's candidates.
+    const countOf = (from: 'events' | 'occurrences') => async () => {
+      const query = this.filtered(q, from, { parts, fromCandidates: true });
+      return Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    };
     const n = await this.totals.get(key, version, countOf('events'));
     const m = series ? await this.totals.get(`${key}\noccurrences`, version, countOf('occurrences')) : 0;
     const pageKey = `${key}\n${q.offset}\n${q.limit}`;
@@ -361,8 +367,7 @@ export class EventStore {
     if (kept) return { keys: kept, total: n + m };
     // A page of a search with many matches is found soonest in start order (the listing index),
     // one with few from the candidates.
-    const few = parts.length > 0 && n + m <= this.few.matches;
-    const page: SearchPlan = { parts, fromCandidates: few, startFromCandidates: few && (await startFromCandidates()) };
+    const page: SearchPlan = { parts, fromCandidates: parts.length > 0 && n + m <= this.few.matches };
     const plain = this.filtered(q, 'events', page);
     const occurrences = series ? this.filtered(q, 'occurrences', page) : undefined;
     let keys: EventKey[];
