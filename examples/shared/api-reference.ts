@@ -50,6 +50,8 @@ export function mountApiReference(app: Express, { root, namespace }: { root: str
     res.type('html').send(page);
   });
   app.get(`${API_REFERENCE_PATH}${SCRIPT_NAME}`, (_req, res) => {
-    res.type('text/javascript').sendFile(bundle, { maxAge: '1h' });
+    // The path is node_modules' own, never the request's: a checkout under a dot folder (CI's
+    // trees of other Node versions live in .tmp/) must not turn it into a 404.
+    res.type('text/javascript').sendFile(bundle, { maxAge: '1h', dotfiles: 'allow' });
   });
 }
