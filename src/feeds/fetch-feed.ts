@@ -7,12 +7,11 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { pipeline, type Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { stripBrackets } from '../images/address-policy.js';
 import { allowsUrl, parseAllowedHost } from '../images/allowed-hosts.js';
 import { checkOutboundUrl } from '../images/fetch-image.js';
 import { guardedLookup } from '../images/guarded-lookup.js';
+import { decodedBody } from '../images/decoded-body.js';
 
 /** Limits and validators of one fetch. */
 export interface FeedFetchOptions {
@@ -40,22 +39,6 @@ const MAX_REDIRECTS = 5;
 /** `webcal://` (how calendar apps are handed feeds) as the `https://` it stands for. */
 export function feedUrl(raw: string): string {
   return raw.replace(/^webcals?:\/\//i, 'https://');
-}
-
-/** The body of an answer, decompressed as its `Content-Encoding` says. */
-function decoded(res: IncomingMessage): Readable {
-  const encoding = String(res.headers['content-encoding'] ?? '')
-    .trim()
-    .toLowerCase();
-  const decompress =
-    encoding === 'gzip' || encoding === 'x-gzip'
-      ? createGunzip()
-      : encoding === 'deflate'
-        ? createInflate()
-        : encoding === 'br'
-          ? createBrotliDecompress()
-          : undefined;
-  return decompress ? pipeline(res, decompress, () => undefined) : res;
 }
 
 /** Fetches a feed (http, https or webcal) if it changed since the validators given. */
@@ -88,7 +71,7 @@ export async function fetchFeed(raw: string, o: FeedFetchOptions): Promise<FeedA
         const decoder = new TextDecoder();
         const parts: string[] = [];
         let size = 0;
-        for await (const chunk of decoded(res)) {
+        for await (const chunk of decodedBody(res)) {
           const bytes = chunk as Buffer;
           size += bytes.length;
           if (size > o.maxBytes) throw new FeedFetchError(`${url.href.slice(0, 200)}: the feed is larger than ${o.maxBytes} bytes`);

@@ -10,12 +10,11 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { pipeline, type Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { stripBrackets } from '../images/address-policy.js';
 import { ImageFetchError } from '../images/errors.js';
 import { guardedLookup } from '../images/guarded-lookup.js';
 import type { AllowedUrl, OutboundPolicy } from './outbound.js';
+import { decodedBody } from '../images/decoded-body.js';
 
 /** Redirects one request follows at most. */
 export const MAX_REDIRECTS = 5;
@@ -84,7 +83,7 @@ export class SourceConnection {
       const decoder = new TextDecoder();
       const parts: string[] = [];
       let size = 0;
-      for await (const chunk of decoded(res)) {
+      for await (const chunk of decodedBody(res)) {
         const bytes = chunk as Buffer;
         size += bytes.length;
         if (size > this.maxBytes) throw this.#tooLarge(target.url, 'it goes on past that');
@@ -131,23 +130,6 @@ export class SourceConnection {
       req.end();
     });
   }
-}
-
-/** The body of an answer, decompressed as its `Content-Encoding` says. */
-function decoded(res: IncomingMessage): Readable {
-  const encoding = String(res.headers['content-encoding'] ?? '')
-    .trim()
-    .toLowerCase();
-  const decompress =
-    encoding === 'gzip' || encoding === 'x-gzip'
-      ? createGunzip()
-      : encoding === 'deflate'
-        ? createInflate()
-        : encoding === 'br'
-          ? createBrotliDecompress()
-          : undefined;
-  // Errors of either end reach the reader through the stream it reads.
-  return decompress ? pipeline(res, decompress, () => undefined) : res;
 }
 
 /** Node's header object as `Headers`. */
