@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { connectDatabase, databaseTarget, type DatabaseTarget } from '../store/connect.js';
 import { hidePassword } from '../option-error.js';
+import { migrateToLatest, migrationStatus } from '../store/migrate.js';
 import { CliError, failureLine } from './failure.js';
+import { printLine } from './output.js';
 
 /** The database the example servers use (examples/shared/env.ts), so that the CLI prepares the store they open. */
 export function defaultTarget(env: NodeJS.ProcessEnv = process.env): string {
@@ -51,4 +53,20 @@ export async function withDatabase<T>(target: string, work: (db: Kysely<unknown>
   } finally {
     await db?.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * Readies a store for a feed or file import: migrated to the latest (each migration applied
+ * printed), or, for a dry run, which writes nothing, refused unless it already is.
+ */
+export async function readyForImport(db: Kysely<unknown>, o: { db: string; tablePrefix: string; dryRun?: boolean }): Promise<void> {
+  if (!o.dryRun) {
+    for (const name of await migrateToLatest(db, o.tablePrefix)) printLine(`applied ${name}`);
+    return;
+  }
+  const { pending } = await migrationStatus(db, o.tablePrefix);
+  if (pending.length)
+    throw new CliError(
+      `${describeTarget(o.db)}: ${pending.length} migrations pending; a dry run reads a migrated store (run \`calendar-events-rest migrate\` first)`,
+    );
 }

@@ -7,8 +7,7 @@ import { FeedTimeout } from '../../feeds/slices.js';
 import { parseMapping, type CsvKey } from '../../import/csv/columns.js';
 import { importCsv } from '../../import/csv/import-csv.js';
 import { Store } from '../../resources/store.js';
-import { migrateToLatest, migrationStatus } from '../../store/migrate.js';
-import { describeTarget, isMissingSqliteFile, withDatabase } from '../database-target.js';
+import { describeTarget, isMissingSqliteFile, readyForImport, withDatabase } from '../database-target.js';
 import { CliError } from '../failure.js';
 import { printLine } from '../output.js';
 import { startProgress, type Progress } from '../progress.js';
@@ -53,13 +52,7 @@ export async function runImportCsv(o: ImportCsvCommandOptions): Promise<number> 
   const started = performance.now();
   let bar: Progress | undefined;
   const report = await withDatabase(o.db, async (conn) => {
-    if (o.dryRun) {
-      const { pending } = await migrationStatus(conn, o.tablePrefix);
-      if (pending.length)
-        throw new CliError(
-          `${describeTarget(o.db)}: ${pending.length} migrations pending; a dry run reads a migrated store (run \`calendar-events-rest migrate\` first)`,
-        );
-    } else for (const name of await migrateToLatest(conn, o.tablePrefix)) printLine(`applied ${name}`);
+    await readyForImport(conn, o);
     const calendar = createCalendar({ db: conn, tablePrefix: o.tablePrefix, timezone: o.timezone });
     try {
       return await importCsv({

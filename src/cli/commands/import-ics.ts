@@ -7,8 +7,7 @@ import { importFeed, type FeedImport } from '../../feeds/import-feed.js';
 import { NotICalendar } from '../../feeds/parse.js';
 import { FeedTimeout } from '../../feeds/slices.js';
 import { Store } from '../../resources/store.js';
-import { migrateToLatest, migrationStatus } from '../../store/migrate.js';
-import { describeTarget, isMissingSqliteFile, withDatabase } from '../database-target.js';
+import { describeTarget, isMissingSqliteFile, readyForImport, withDatabase } from '../database-target.js';
 import { CliError } from '../failure.js';
 import { printLine } from '../output.js';
 import { startProgress, type Progress } from '../progress.js';
@@ -76,13 +75,7 @@ export async function runImportIcs(o: ImportIcsCommandOptions): Promise<number> 
   const source = isUrl(o.source) ? { url: o.source } : { file: resolve(o.source), text: await readFeedFile(o.source, o.maxBytes) };
   let bar: Progress | undefined;
   const done: FeedImport = await withDatabase(o.db, async (conn) => {
-    if (o.dryRun) {
-      const { pending } = await migrationStatus(conn, o.tablePrefix);
-      if (pending.length)
-        throw new CliError(
-          `${describeTarget(o.db)}: ${pending.length} migrations pending; a dry run reads a migrated store (run \`calendar-events-rest migrate\` first)`,
-        );
-    } else for (const name of await migrateToLatest(conn, o.tablePrefix)) printLine(`applied ${name}`);
+    await readyForImport(conn, o);
     const calendar = createCalendar({ db: conn, tablePrefix: o.tablePrefix, timezone: o.timezone });
     try {
       return await importFeed({
