@@ -63,21 +63,34 @@ export class HostFields {
     if (values.size) await store.save(this.family(collection), id, values);
   }
 
-  /** Stores the values `input` gives for item `id`, with `store` (the write's transaction's); `created`: a new item. */
-  async save(store: FieldStore, collection: Collection, id: number, input: object, { created = false } = {}): Promise<void> {
+  /**
+   * Stores the values `input` gives for item `id`, with `store` (the write's transaction's);
+   * `created`: a new item. Returns the values now stored that it sent (`null` removes one, so is
+   * left out): for a new item, all it has, which its rendering then need not read again.
+   */
+  async save(store: FieldStore, collection: Collection, id: number, input: object, { created = false } = {}): Promise<ReadonlyMap<string, unknown>> {
     const values = this.given(collection, input);
     if (values.size) await store.save(this.family(collection), id, values, { created });
+    for (const [name, value] of values) if (value === null) values.delete(name);
+    return values;
   }
 
   /**
    * Adds each field's value (else its default, else `null`) to the items as they are shown;
-   * `ids` are the items whose values they show, where not their own (an occurrence shows its event's).
+   * `ids` are the items whose values they show, where not their own (an occurrence shows its event's);
+   * `known`: every value of items a write has just created (what {@link save} returned), not read again.
    */
-  async decorate<J extends { id: number }>(store: FieldStore, collection: Collection, items: J[], ids?: readonly number[]): Promise<J[]> {
+  async decorate<J extends { id: number }>(
+    store: FieldStore,
+    collection: Collection,
+    items: J[],
+    ids?: readonly number[],
+    known?: ReadonlyMap<number, ReadonlyMap<string, unknown>>,
+  ): Promise<J[]> {
     const fields = this.registry.of(collection);
     if (!fields.length || !items.length) return items;
     const owners = ids ?? items.map((i) => i.id);
-    const values = await store.load(this.family(collection), owners, fields);
+    const values = known && owners.every((id) => known.has(id)) ? known : await store.load(this.family(collection), owners, fields);
     return items.map((item, i) => {
       const stored = values.get(owners[i] ?? item.id);
       const shown = Object.fromEntries(fields.map((f) => [f.name, stored?.has(f.name) ? stored.get(f.name) : (f.declaration.default ?? null)]));

@@ -145,4 +145,6 @@ export interface EventLinks {
   terms: readonly { taxonomy: Taxonomy; id: number }[];
   venueRows?: readonly LinkedRow<'venues'>[];
   organizerRows?: readonly LinkedRow<'organizers'>[];
+  /** A new event's host field values, all it has (`HostFields.save`): its rendering reads none. */
+  fieldValues?: ReadonlyMap<string, unknown>;
 }

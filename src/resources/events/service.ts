@@ -59,6 +59,14 @@ async function withKnown<R extends { id: number }>(wanted: readonly number[], ro
   return missing.length ? [...known, ...(await read(missing))] : known;
 }
 
+/** The host field values a write has just stored for the events it created (none read again). */
+function knownValues(links: ReadonlyMap<number, EventLinks> | undefined): Map<number, ReadonlyMap<string, unknown>> | undefined {
+  if (!links) return undefined;
+  const known = new Map<number, ReadonlyMap<string, unknown>>();
+  for (const [id, { fieldValues }] of links) if (fieldValues) known.set(id, fieldValues);
+  return known;
+}
+
 /** The event whose links an event row shows: an occurrence shows those of the series, or of its override. */
 const linkId = (row: EventRow) => row.occurrence?.contentId ?? row.id;
 
@@ -289,7 +297,7 @@ export class EventService {
             : undefined,
       });
     });
-    const decorated = this.deps.fields ? await this.deps.fields.decorate(this.store.fields, 'events', events, rows.map(linkId)) : events;
+    const decorated = this.deps.fields ? await this.deps.fields.decorate(this.store.fields, 'events', events, rows.map(linkId), knownValues(links)) : events;
     return this.deps.hooks ? this.deps.hooks.read('events', decorated, view.principal) : decorated;
   }
 

@@ -117,12 +117,12 @@ export class EventWrites {
         const { venue, organizers, venueRows, organizerRows } = await link(this.deps, tx, entries, p, now);
         const id = await insertPost(tx, await this.newPost(tx, input, p, state, image));
         await tx.events.insertDetails(id, newDetails(input, times, cost, venue));
-        await this.deps.fields?.save(tx.fields, 'events', id, input, { created: true });
+        const fieldValues = await this.deps.fields?.save(tx.fields, 'events', id, input, { created: true });
         if (recurrence) await this.deps.series.create(tx, id, { ...seriesTimesOf(times, site), recurrence }, now);
         if (organizers?.length) await tx.events.setOrganizers(id, organizers, { status: state.status });
         const terms = await this.assignTerms(tx, id, input, p, { status: state.status });
         tx.changes.record('event', id, 'created');
-        return { row: await tx.events.get(id), links: { organizers: organizers ?? [], terms, venueRows, organizerRows } };
+        return { row: await tx.events.get(id), links: { organizers: organizers ?? [], terms, venueRows, organizerRows, fieldValues } };
       }),
     );
     if (!created.row) throw eventNotCreated();
