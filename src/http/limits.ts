@@ -9,6 +9,12 @@ import { invalidOption } from '../option-error.js';
 export interface Limits extends ParseLimits {
   /** Most words (events) or fragments (venues, organizers) one `search` is cut into. */
   searchTerms: number;
+  /**
+   * Most events one events `search` may test on SQLite, where the test runs on the server's own
+   * thread: the search index's candidates, or, for words it cannot look up (under three
+   * characters), every event of the window asked. A search beyond it is refused (400).
+   */
+  searchTests: number;
   /** Largest image side-loaded from a URL, in bytes. */
   imageBytes: number;
   /** Bytes of images being side-loaded at once, all requests together (bodies wait their turn). */
@@ -21,6 +27,7 @@ export interface Limits extends ParseLimits {
 export const DEFAULT_LIMITS: Limits = {
   ...DEFAULT_PARSE_LIMITS,
   searchTerms: 32,
+  searchTests: 5_000,
   imageBytes: 10 * 1024 * 1024,
   imageBytesInFlight: 32 * 1024 * 1024,
   imagesPerRequest: 10,

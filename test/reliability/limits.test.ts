@@ -46,6 +46,7 @@ describe('default limits', () => {
       stringLength: 100_000,
       listItems: 200,
       searchTerms: 32,
+      searchTests: 5_000,
       imageBytes: 10 * 1024 * 1024,
       imageBytesInFlight: 32 * 1024 * 1024,
       imagesPerRequest: 10,

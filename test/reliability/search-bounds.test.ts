@@ -30,7 +30,7 @@ function expectTooManyWords(r: TestResponse, most: number): void {
   });
 }
 
-describe.each(DIALECTS)('search bounds ($name)', ({ url }) => {
+describe.each(DIALECTS)('search bounds ($name)', ({ name, url }) => {
   let t: StoreCalendar;
   beforeAll(async () => {
     t = await storeCalendar(url);
@@ -73,6 +73,47 @@ describe.each(DIALECTS)('search bounds ($name)', ({ url }) => {
       // Event terms as WordPress keeps them: `at` is a stop word.
       expect((await small.request('GET', '/events', { query: { search: 'jazz at night' } })).status).toBe(200);
       expectTooManyWords(await small.request('GET', '/events', { query: { search: 'jazz blues night' } }), 2);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('refuses, on SQLite, a search that would test more events than limits.searchTests, unless its window has few enough', async () => {
+    const small = await storeCalendar(url, { limits: { searchTests: 3 } });
+    try {
+      const days = ['2031-03-01', '2031-03-02', '2031-03-03', '2031-03-04', '2031-03-05'];
+      for (const [i, day] of days.entries()) {
+        const json = { title: i === 4 ? 'Folk ab night' : `Jazz ab ${i}`, start_date: `${day} 10:00:00`, end_date: `${day} 11:00:00` };
+        expect((await small.request('POST', '/events', { as: 'admin', json })).status).toBe(201);
+      }
+      const all = { start_date: '2031-01-01', end_date: '2031-12-31' };
+      const two = { start_date: '2031-03-01', end_date: '2031-03-02 23:00:00' };
+      const found = async (query: Record<string, string>) => {
+        const r = await small.request('GET', '/events', { query });
+        return r.status === 200 ? r.body.events.map((e: { title: string }) => e.title) : r;
+      };
+      const sqlite = name === 'sqlite';
+      for (const search of ['jazz', 'ab']) {
+        // Four candidates of `jazz` in the index, five events of the year for `ab` (too short for it).
+        const broad = await found({ ...all, search });
+        if (!sqlite) expect(broad).toHaveLength(search === 'jazz' ? 4 : 5);
+        else {
+          const r = broad as TestResponse;
+          const message = 'search would test more than 3 events: use longer or rarer words, or narrow it (start_date and end_date, venue, categories).';
+          expect(r.status, r.text).toBe(400);
+          expect(r.body).toEqual({
+            code: 'rest_invalid_param',
+            message: 'Invalid parameter(s): search',
+            data: { status: 400, params: { search: message }, details: { search: { code: 'rest_search_too_broad', message, data: { param: 'search', most: 3 } } } },
+          });
+          // The iCalendar feed takes the same filters, and the same bound.
+          expect((await small.request('GET', '/ics/events', { query: { ...all, search } })).status).toBe(400);
+        }
+        // Two days hold two events: few enough to test them all, whatever the index gives.
+        expect(await found({ ...two, search })).toEqual(['Jazz ab 0', 'Jazz ab 1']);
+      }
+      // A rare word has few candidates: the whole year is searched through them.
+      expect(await found({ ...all, search: 'folk' })).toEqual(['Folk ab night']);
     } finally {
       await small.close();
     }

@@ -1,5 +1,5 @@
 /** The errors event routes and rules answer with: each code and message written once, as upstream words them. */
-import { apiError, type ApiError } from '../../http/errors.js';
+import { apiError, invalidParams, type ApiError } from '../../http/errors.js';
 
 /** 404 `rest-event-not-found`: no event has this id (upstream says ID 0 when a slug finds none). */
 export const eventNotFound = (id: number | string = 0): ApiError => apiError('rest-event-not-found', `Event with ID ${id} does not exist.`, 404);
@@ -27,3 +27,12 @@ export const eventPageNotFound = (): ApiError => apiError('event-archive-page-no
 
 /** 400 `could-not-create-event`: a create whose event cannot be read back. */
 export const eventNotCreated = (): ApiError => apiError('could-not-create-event', 'The event could not be created from the provided data', 400);
+
+/**
+ * 400 `rest_invalid_param` on `search`: it would test more than `most` events (README "Limits",
+ * `searchTests`), its words too common or too short for the search index within the window asked.
+ */
+export function searchTooBroad(most: number): ApiError {
+  const message = `search would test more than ${most} events: use longer or rarer words, or narrow it (start_date and end_date, venue, categories).`;
+  return invalidParams(new Map([['search', { message, detail: { code: 'rest_search_too_broad', message, data: { param: 'search', most } } }]]));
+}

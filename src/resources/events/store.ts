@@ -15,6 +15,7 @@ import type { FieldFilter, FieldStore } from '../../fields/store.js';
 import type { GeoFilter } from '../../geo/area.js';
 import { geoCondition } from '../../store/geo-filter.js';
 import { indexedParts, type SearchIndex } from '../../store/search-index.js';
+import { searchTooBroad } from './errors.js';
 
 /** Which occurrence of a series an event row shows (`occurrences`). */
 export interface OccurrenceRef {
@@ -60,6 +61,8 @@ export interface EventListQuery {
   search?: SearchWords;
   /** Which password-protected events `search` may find. */
   searchPasswords?: SearchablePasswords;
+  /** Most events `search` may test on SQLite (`limits.searchTests`); unbounded when absent. */
+  searchTests?: number;
   categoryIds?: readonly number[];
   tagIds?: readonly number[];
   venueIds?: readonly number[];
@@ -330,6 +333,27 @@ export class EventStore {
     return candidates <= this.few.candidates ? parts : [];
   }
 
+  /**
+   * The parts a search looks up, within `q.searchTests` (README "Limits"): on SQLite, whose
+   * queries run on the server's own thread, a search tests each candidate the index gives (about
+   * 6 µs each: 111 ms for a common word at 1M events) or, without one, every event of the window
+   * (about 2 µs each). Beyond the bound it tests the window's events when they are fewer, and
+   * is refused when both are more. The window is counted only as far as the bound, per store version.
+   */
+  private async boundedSearch(q: EventListQuery, key: string, version: string | undefined, series: boolean, parts: readonly string[]): Promise<readonly string[]> {
+    const most = q.searchTests;
+    if (!q.search || most === undefined || this.dialect.name !== 'sqlite') return parts;
+    if (parts.length && (await this.totals.get(`${key}\ncandidates`, version, () => this.searchIndex.count(this.db, parts))) <= most) return parts;
+    const open: EventListQuery = { ...q, search: undefined, searchPasswords: undefined };
+    const upTo = async (from: 'events' | 'occurrences') => {
+      const rows = this.filtered(open, from, { parts: [], fromCandidates: false }).select(sql.lit(1).as('one')).limit(most + 1);
+      return Number((await this.db.selectFrom(rows.as('w')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    };
+    const window = await this.totals.get(`${key}\nwindow`, version, async () => (await upTo('events')) + (series ? await upTo('occurrences') : 0));
+    if (window <= most) return [];
+    throw searchTooBroad(most);
+  }
+
   /** Whether the store holds any series, per store version: without one, the archive reads events only. */
   private async hasSeries(version: string | undefined): Promise<boolean> {
     return (
@@ -353,8 +377,8 @@ export class EventStore {
     const { offset: _offset, limit: _limit, ...shape } = q;
     // Hashed: a filter may carry a search of 100,000 characters, and 500 totals are kept.
     const key = createHash('sha256').update(JSON.stringify(shape)).digest('base64');
-    const parts = await this.searchParts(q, key, version);
     const series = !q.trashed && (await this.hasSeries(version));
+    const parts = await this.boundedSearch(q, key, version, series, await this.searchParts(q, key, version));
     // Counts read every match: from the search index's candidates.
     const countOf = (from: 'events' | 'occurrences') => async () => {
       const query = this.filtered(q, from, { parts, fromCandidates: true });
