@@ -105,6 +105,10 @@ describe.each(DIALECTS)('host fields on $name', ({ url }) => {
     expect(single.body.color).toBe('#ff0000');
     const list = await t.request('GET', '/categories', { query: { hide_empty: 'false' } });
     expect(list.body.categories.find((c: { id: number }) => c.id === res.body.id).color).toBe('#ff0000');
+    // Embedded in an event, as venues are.
+    const filed = await event('Filed under jazz', { categories: [res.body.id] });
+    expect(filed.body.categories.map((c: { color: unknown }) => c.color)).toEqual(['#ff0000']);
+    expect((await t.request('GET', `/events/${filed.body.id}`)).body.categories[0].color).toBe('#ff0000');
   });
 
   it('shows them in the change feed and, where marked, in the iCalendar feed', async () => {

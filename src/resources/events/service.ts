@@ -328,15 +328,22 @@ export class EventService {
       (ids) => this.deps.organizers.getMany(ids),
     );
     const organizers = byId(organizerRows, await this.deps.organizers.render(organizerRows, linkedView));
-    return { images, organizerIds, termIds, series, venues, organizers, terms: await this.termsById([...termIds.values()].flat(), view.urls) };
+    return { images, organizerIds, termIds, series, venues, organizers, terms: await this.termsById([...termIds.values()].flat(), view) };
   }
 
-  /** The terms of a page as events embed them, by id. */
-  private async termsById(links: readonly { taxonomy: string; id: number }[], urls: Urls): Promise<Map<number, EventTerm>> {
+  /**
+   * The terms of a page as events embed them, by id: with the host's fields on their kind and
+   * as its `afterRead` hook shows them to the viewer, as embedded venues and organizers are.
+   */
+  private async termsById(links: readonly { taxonomy: string; id: number }[], view: Pick<EventRenderView, 'urls' | 'principal'>): Promise<Map<number, EventTerm>> {
     const terms = new Map<number, EventTerm>();
     for (const kind of [CATEGORIES, TAGS]) {
       const wanted = links.filter((t) => t.taxonomy === kind.taxonomy).map((t) => t.id);
-      for (const row of await this.store.terms.getMany(kind.taxonomy, wanted)) terms.set(row.id, embeddedTermJson(kind, row, urls));
+      const rows = await this.store.terms.getMany(kind.taxonomy, wanted);
+      let items = rows.map((row) => embeddedTermJson(kind, row, view.urls));
+      if (this.deps.fields) items = await this.deps.fields.decorate(this.store.fields, kind.collection, items);
+      if (this.deps.hooks) items = await this.deps.hooks.read(kind.collection, items, view.principal);
+      items.forEach((item, i) => terms.set(rows[i]?.id ?? item.id, item));
     }
     return terms;
   }
