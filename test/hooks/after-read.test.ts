@@ -157,7 +157,11 @@ describe.each(DIALECTS)('afterRead hooks on $name', ({ name, url }) => {
     const times = { start_date: '2027-06-03 20:00:00', end_date: '2027-06-03 22:00:00', status: 'publish' };
     const tagged = await t.request('POST', '/events', { json: { title: 'Filed', categories: [made.body.id], ...times }, as: 'admin' });
     expect(tagged.body.categories.map((c: { viewer: unknown }) => c.viewer)).toEqual([1]);
-    for (const [as, viewer] of [[undefined, 'anonymous'], ['editor', 2], [undefined, 'anonymous']] as const) {
+    for (const [as, viewer] of [
+      [undefined, 'anonymous'],
+      ['editor', 2],
+      [undefined, 'anonymous'],
+    ] as const) {
       const single = await t.request('GET', `/events/${tagged.body.id}`, as ? { as } : {});
       expect(single.body.categories.map((c: { viewer: unknown }) => c.viewer)).toEqual([viewer]);
     }

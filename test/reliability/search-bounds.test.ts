@@ -104,7 +104,11 @@ describe.each(DIALECTS)('search bounds ($name)', ({ name, url }) => {
           expect(r.body).toEqual({
             code: 'rest_invalid_param',
             message: 'Invalid parameter(s): search',
-            data: { status: 400, params: { search: message }, details: { search: { code: 'rest_search_too_broad', message, data: { param: 'search', most: 3 } } } },
+            data: {
+              status: 400,
+              params: { search: message },
+              details: { search: { code: 'rest_search_too_broad', message, data: { param: 'search', most: 3 } } },
+            },
           });
           // The iCalendar feed takes the same filters, and the same bound.
           expect((await small.request('GET', '/ics/events', { query: { ...all, search } })).status).toBe(400);

@@ -335,7 +335,10 @@ export class EventService {
    * The terms of a page as events embed them, by id: with the host's fields on their kind and
    * as its `afterRead` hook shows them to the viewer, as embedded venues and organizers are.
    */
-  private async termsById(links: readonly { taxonomy: string; id: number }[], view: Pick<EventRenderView, 'urls' | 'principal'>): Promise<Map<number, EventTerm>> {
+  private async termsById(
+    links: readonly { taxonomy: string; id: number }[],
+    view: Pick<EventRenderView, 'urls' | 'principal'>,
+  ): Promise<Map<number, EventTerm>> {
     const terms = new Map<number, EventTerm>();
     for (const kind of [CATEGORIES, TAGS]) {
       const wanted = links.filter((t) => t.taxonomy === kind.taxonomy).map((t) => t.id);
