@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { ChangeKind, ChangeType, ChangesTable, Database } from '../store/database.js';
+import { PreparedQuery } from '../store/prepared.js';
 
 /** A change as the log keeps it. */
 export type ChangeRow = ChangesTable;
@@ -26,6 +27,26 @@ const PRUNE_EVERY = 256;
  * 4 ms for 20,000 positions); the loop is let go between stretches.
  */
 const SCAN_SPAN = 20_000;
+
+/** The next `n` positions taken on the sequence row: its new last position read back with them, or after (MySQL). */
+const TAKE = new PreparedQuery((db, v: { n: number }) =>
+  db
+    .updateTable('change_sequence')
+    .set((eb) => ({ last_seq: eb('last_seq', '+', v.n) }))
+    .where('id', '=', 1),
+);
+const TAKE_RETURNING = new PreparedQuery((db, v: { n: number }) =>
+  db
+    .updateTable('change_sequence')
+    .set((eb) => ({ last_seq: eb('last_seq', '+', v.n) }))
+    .where('id', '=', 1)
+    .returning('last_seq'),
+);
+const LAST_SEQ = new PreparedQuery((db) => db.selectFrom('change_sequence').select('last_seq').where('id', '=', 1));
+/** One entry written: most transactions log one change. */
+const INSERT_ONE = new PreparedQuery((db, v: ChangesTable) =>
+  db.insertInto('changes').values({ seq: v.seq, kind: v.kind, item_id: v.item_id, change_type: v.change_type, at_utc: v.at_utc, scope: v.scope }),
+);
 
 interface Pending {
   kind: ChangeKind;
@@ -77,21 +98,20 @@ export class ChangeLog {
   async flush(now: Date): Promise<ChangeRow[]> {
     const n = this.#pending.length;
     if (!n) return [];
-    const take = this.db
-      .updateTable('change_sequence')
-      .set((eb) => ({ last_seq: eb('last_seq', '+', n) }))
-      .where('id', '=', 1);
     let last: number;
     if (this.returning) {
-      last = Number((await take.returning('last_seq').executeTakeFirstOrThrow()).last_seq);
+      last = Number((await TAKE_RETURNING.execute(this.db, { n })).rows[0]?.last_seq);
     } else {
-      await take.execute();
+      await TAKE.execute(this.db, { n });
       // The row this transaction has just updated: its own value, whatever its snapshot.
-      last = Number((await this.db.selectFrom('change_sequence').select('last_seq').where('id', '=', 1).executeTakeFirstOrThrow()).last_seq);
+      last = Number((await LAST_SEQ.execute(this.db, {})).rows[0]?.last_seq);
     }
+    if (!Number.isSafeInteger(last)) throw new Error('calendar: the change log has no sequence row (run the migrations)');
     const at = now.toISOString();
     const rows = this.#pending.map((p, i) => ({ seq: last - n + 1 + i, kind: p.kind, item_id: p.itemId, change_type: p.type, at_utc: at, scope: p.scope }));
-    await this.db.insertInto('changes').values(rows).execute();
+    const [only] = rows;
+    if (only && rows.length === 1) await INSERT_ONE.execute(this.db, only);
+    else await this.db.insertInto('changes').values(rows).execute();
     this.#pending.length = 0;
     if (Math.floor(last / PRUNE_EVERY) !== Math.floor((last - n) / PRUNE_EVERY)) await this.#prune(now);
     return rows;

@@ -1,9 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
 import { isStoredId, storedIds } from '../ids.js';
 import type { AttachmentsTable, Database } from '../store/database.js';
+import { PreparedQuery } from '../store/prepared.js';
 
 /** A stored image attachment. */
 export type AttachmentRow = Selectable<AttachmentsTable>;
+
+/** Attachments by ids: the images of a page of items. */
+const BY_IDS = new PreparedQuery((db, v: { ids: number[] }) => db.selectFrom('attachments').selectAll().where('post_id', 'in', v.ids));
 
 /** Image attachments (featured images of events, venues and organizers). */
 /** What image records need of a store (a transaction's, or the calendar's): its attachments. */
@@ -30,7 +34,7 @@ export class AttachmentStore {
   async getMany(ids: readonly number[]): Promise<AttachmentRow[]> {
     const valid = storedIds(ids);
     if (!valid.length) return [];
-    return this.db.selectFrom('attachments').selectAll().where('post_id', 'in', valid).execute();
+    return BY_IDS.rows(this.db, { ids: valid });
   }
 
   /** An attachment already made from this URL. */

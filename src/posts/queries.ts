@@ -3,6 +3,17 @@ import { isStoredId } from '../ids.js';
 import type { Database, PostType, PostsTable } from '../store/database.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
 import { adjustTermCounts, termIdsOf } from '../store/term-counts.js';
+import { PreparedQuery } from '../store/prepared.js';
+
+/** A post's type by id: the check of every id an event write names. */
+const TYPE_OF = new PreparedQuery((db, v: { id: number }) => db.selectFrom('posts').select('type').where('id', '=', v.id));
+/** Whether a slug is taken in a type (the free slug of a new post), and the same but for one post (an edit). */
+const SLUG_TAKEN = new PreparedQuery((db, v: { type: PostType; slug: string }) =>
+  db.selectFrom('posts').select('id').where('type', '=', v.type).where('slug', '=', v.slug).limit(1),
+);
+const SLUG_TAKEN_BUT = new PreparedQuery((db, v: { type: PostType; slug: string; except: number }) =>
+  db.selectFrom('posts').select('id').where('type', '=', v.type).where('slug', '=', v.slug).where('id', '!=', v.except).limit(1),
+);
 
 /** A stored post row. */
 export type PostRow = Selectable<PostsTable>;
@@ -22,8 +33,7 @@ export class PostStore {
   /** The type of the post with this id, if there is one. */
   async typeOf(id: number): Promise<PostType | undefined> {
     if (!isStoredId(id)) return undefined;
-    const row = await this.db.selectFrom('posts').select('type').where('id', '=', id).executeTakeFirst();
-    return row?.type;
+    return (await TYPE_OF.first(this.db, { id }))?.type;
   }
 
   /** The post with this id, whatever its type. */
@@ -54,8 +64,8 @@ export class PostStore {
 
   /** Whether a slug is used by another post of the type. */
   async slugTaken(type: PostType, slug: string, exceptId?: number): Promise<boolean> {
-    let q = this.db.selectFrom('posts').select('id').where('type', '=', type).where('slug', '=', slug);
-    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-    return (await q.executeTakeFirst()) !== undefined;
+    const taken =
+      exceptId === undefined ? await SLUG_TAKEN.first(this.db, { type, slug }) : await SLUG_TAKEN_BUT.first(this.db, { type, slug, except: exceptId });
+    return taken !== undefined;
   }
 }

@@ -2,12 +2,16 @@ import { sql, type Insertable, type Kysely, type Selectable, type Updateable } f
 import type { Database, OccurrencesTable, SeriesTable } from '../store/database.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
 import { isStoredId } from '../ids.js';
+import { PreparedQuery } from '../store/prepared.js';
 
 /** A stored occurrence. */
 export type OccurrenceRow = Selectable<OccurrencesTable>;
 
 /** A stored series row. */
 export type SeriesRow = Selectable<SeriesTable>;
+
+/** Series rows by ids: those of a page of events. */
+const SERIES_BY_IDS = new PreparedQuery((db, v: { ids: number[] }) => db.selectFrom('series').selectAll().where('id', 'in', v.ids));
 
 /** Queries and writes of series and their occurrence index. */
 export class OccurrenceStore {
@@ -25,7 +29,7 @@ export class OccurrenceStore {
   async seriesMany(ids: readonly number[]): Promise<Map<number, SeriesRow>> {
     const wanted = [...new Set(ids)].filter(isStoredId);
     if (!wanted.length) return new Map();
-    const rows = await this.db.selectFrom('series').selectAll().where('id', 'in', wanted).execute();
+    const rows = await SERIES_BY_IDS.rows(this.db, { ids: wanted });
     return new Map(rows.map((r) => [r.id, r]));
   }
 

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { TABLES, type Database } from './database.js';
 import { dialectOf, type StoreDialect } from './dialects/index.js';
 import type { Replication, ReplicaState } from './dialects/dialect.js';
+import { compilesLike } from './prepared.js';
 import { SearchIndex } from './search-index.js';
 import { TablePrefixPlugin } from './table-prefix.js';
 import { StoreVersion } from './version.js';
@@ -62,7 +63,10 @@ export class Connection {
   transaction<T>(work: (tx: Connection) => Promise<T>): Promise<T> {
     return this.db
       .transaction()
-      .execute((trx) => work(new Connection(trx, this.dialect, this.prefix, this.versions, true, this.searchIndex)))
+      .execute((trx) => {
+        compilesLike(trx, this.db);
+        return work(new Connection(trx, this.dialect, this.prefix, this.versions, true, this.searchIndex));
+      })
       .finally(() => this.versions.bump());
   }
 }

@@ -16,6 +16,7 @@ import type { GeoFilter } from '../../geo/area.js';
 import { geoCondition } from '../../store/geo-filter.js';
 import { indexedParts, type SearchIndex } from '../../store/search-index.js';
 import { searchTooBroad } from './errors.js';
+import { PreparedQuery } from '../../store/prepared.js';
 
 /** Which occurrence of a series an event row shows (`occurrences`). */
 export interface OccurrenceRef {
@@ -132,6 +133,34 @@ interface SearchPlan {
 /** Keys of archive pages kept per store version, all pages together. */
 const PAGE_KEYS = 20_000;
 
+/** Event posts with their details; `hideType`: with the type's index hidden from SQLite's planner (see `EventStore.hidesListing`). */
+function eventPosts(db: Kysely<Database>, hideType = false) {
+  const type = hideType ? sql<string>`+${sql.ref('posts.type')}` : sql.ref<string>('posts.type');
+  return db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').where(type, '=', 'event');
+}
+
+/** Event posts with all their columns and details'. */
+const eventRows = (db: Kysely<Database>) => eventPosts(db).selectAll('posts').selectAll('events');
+
+/** An event by id with its details: the query single reads and writes read an event with. */
+const EVENT_BY_ID = new PreparedQuery((db, v: { id: number }) => eventRows(db).where('posts.id', '=', v.id));
+/** An event by slug with its details (`/events/by-slug/…`). */
+const EVENT_BY_SLUG = new PreparedQuery((db, v: { slug: string }) => eventRows(db).where('posts.slug', '=', v.slug));
+/** Events by ids with their details: a page's, read once its keys are known. */
+const EVENTS_BY_IDS = new PreparedQuery((db, v: { ids: number[] }) => eventRows(db).where('posts.id', 'in', v.ids));
+/** The organizers of a page's events, in link order. */
+const ORGANIZER_LINKS = new PreparedQuery((db, v: { ids: number[] }) =>
+  db.selectFrom('event_organizers').select(['event_id', 'organizer_id']).where('event_id', 'in', v.ids).orderBy('event_id').orderBy('position'),
+);
+/** The terms of a page's events. */
+const TERM_LINKS = new PreparedQuery((db, v: { ids: number[] }) =>
+  db
+    .selectFrom('term_relationships as tr')
+    .innerJoin('terms', 'terms.id', 'tr.term_id')
+    .select(['tr.post_id', 'terms.id', 'terms.taxonomy'])
+    .where('tr.post_id', 'in', v.ids),
+);
+
 /** Queries and writes of events and their links. */
 export class EventStore {
   constructor(
@@ -154,8 +183,7 @@ export class EventStore {
 
   /** Event posts with their details; `hideType`: with the type's index hidden from SQLite's planner (see `hidesListing`). */
   private base(hideType = false) {
-    const type = hideType ? sql<string>`+${sql.ref('posts.type')}` : sql.ref<string>('posts.type');
-    return this.db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').where(type, '=', 'event');
+    return eventPosts(this.db, hideType);
   }
 
   /**
@@ -169,19 +197,19 @@ export class EventStore {
   }
 
   private rows() {
-    return this.base().selectAll('posts').selectAll('events');
+    return eventRows(this.db);
   }
 
   /** The event with this id. */
   async get(id: number, { lock = false }: ReadOptions = {}): Promise<EventRow | undefined> {
     if (!isStoredId(id)) return undefined;
-    const query = this.rows().where('posts.id', '=', id);
-    return await (lock ? this.dialect.locking(query) : query).executeTakeFirst();
+    if (!lock) return EVENT_BY_ID.first(this.db, { id });
+    return await this.dialect.locking(this.rows().where('posts.id', '=', id)).executeTakeFirst();
   }
 
   /** The event with this slug. */
   async bySlug(slug: string): Promise<EventRow | undefined> {
-    return await this.rows().where('posts.slug', '=', slug).executeTakeFirst();
+    return EVENT_BY_SLUG.first(this.db, { slug });
   }
 
   /** Occurrences of series, each with the post and details of the event it shows, as `posts` and `events`. */
@@ -340,14 +368,29 @@ export class EventStore {
    * (about 2 µs each). Beyond the bound it tests the window's events when they are fewer, and
    * is refused when both are more. The window is counted only as far as the bound, per store version.
    */
-  private async boundedSearch(q: EventListQuery, key: string, version: string | undefined, series: boolean, parts: readonly string[]): Promise<readonly string[]> {
+  private async boundedSearch(
+    q: EventListQuery,
+    key: string,
+    version: string | undefined,
+    series: boolean,
+    parts: readonly string[],
+  ): Promise<readonly string[]> {
     const most = q.searchTests;
     if (!q.search || most === undefined || this.dialect.name !== 'sqlite') return parts;
     if (parts.length && (await this.totals.get(`${key}\ncandidates`, version, () => this.searchIndex.count(this.db, parts))) <= most) return parts;
     const open: EventListQuery = { ...q, search: undefined, searchPasswords: undefined };
     const upTo = async (from: 'events' | 'occurrences') => {
-      const rows = this.filtered(open, from, { parts: [], fromCandidates: false }).select(sql.lit(1).as('one')).limit(most + 1);
-      return Number((await this.db.selectFrom(rows.as('w')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const rows = this.filtered(open, from, { parts: [], fromCandidates: false })
+        .select(sql.lit(1).as('one'))
+        .limit(most + 1);
+      return Number(
+        (
+          await this.db
+            .selectFrom(rows.as('w'))
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     };
     const window = await this.totals.get(`${key}\nwindow`, version, async () => (await upTo('events')) + (series ? await upTo('occurrences') : 0));
     if (window <= most) return [];
@@ -444,7 +487,7 @@ export class EventStore {
   async getMany(ids: readonly number[]): Promise<EventRow[]> {
     const wanted = validIds(ids);
     if (!wanted.length) return [];
-    const rows = (await this.rows().where('posts.id', 'in', wanted).execute()) as EventRow[];
+    const rows: EventRow[] = await EVENTS_BY_IDS.rows(this.db, { ids: wanted });
     const byId = new Map(rows.map((row) => [row.id, row]));
     const others = wanted.filter((id) => !byId.has(id));
     if (others.length) for (const row of await this.occurrences(others)) byId.set(row.id, row);
@@ -514,13 +557,7 @@ export class EventStore {
     const out = new Map<number, number[]>();
     const ids = validIds(eventIds);
     if (!ids.length) return out;
-    const rows = await this.db
-      .selectFrom('event_organizers')
-      .select(['event_id', 'organizer_id'])
-      .where('event_id', 'in', ids)
-      .orderBy('event_id')
-      .orderBy('position')
-      .execute();
+    const rows = await ORGANIZER_LINKS.rows(this.db, { ids });
     for (const r of rows) out.set(r.event_id, [...(out.get(r.event_id) ?? []), r.organizer_id]);
     return out;
   }
@@ -541,12 +578,7 @@ export class EventStore {
     const out = new Map<number, { taxonomy: Taxonomy; id: number }[]>();
     const ids = validIds(eventIds);
     if (!ids.length) return out;
-    const rows = await this.db
-      .selectFrom('term_relationships as tr')
-      .innerJoin('terms', 'terms.id', 'tr.term_id')
-      .select(['tr.post_id', 'terms.id', 'terms.taxonomy'])
-      .where('tr.post_id', 'in', ids)
-      .execute();
+    const rows = await TERM_LINKS.rows(this.db, { ids });
     for (const r of rows) out.set(r.post_id, [...(out.get(r.post_id) ?? []), { taxonomy: r.taxonomy, id: r.id }]);
     return out;
   }

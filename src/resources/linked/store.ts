@@ -8,6 +8,7 @@ import type { ReadOptions } from '../../store/row-lock.js';
 import { searchableByPassword } from '../../posts/password-filter.js';
 import type { GeoFilter } from '../../geo/area.js';
 import { geoCondition } from '../../store/geo-filter.js';
+import { PreparedQuery } from '../../store/prepared.js';
 
 /** The detail tables of the two linked-post kinds. */
 export type LinkedTable = 'venues' | 'organizers';
@@ -42,6 +43,34 @@ export interface LinkedListQuery {
 
 type Eb = ExpressionBuilder<Database, 'posts'>;
 
+/** The posts of a linked kind joined with their details. */
+function linkedPosts(db: Kysely<Database>, table: LinkedTable, type: 'venue' | 'organizer') {
+  // One typed detail table stands for both: they share the `post_id` key.
+  return db
+    .selectFrom('posts')
+    .innerJoin(`${table as 'venues'} as d`, 'd.post_id', 'posts.id')
+    .where('posts.type', '=', type);
+}
+
+/** The posts of a linked kind with all their columns and details'. */
+const linkedRows = (db: Kysely<Database>, table: LinkedTable, type: 'venue' | 'organizer') => linkedPosts(db, table, type).selectAll('posts').selectAll('d');
+
+/** An item by id with its details, per kind: the query an event write reads the items it links with. */
+const BY_ID = {
+  venues: new PreparedQuery((db, v: { id: number }) => linkedRows(db, 'venues', 'venue').where('posts.id', '=', v.id)),
+  organizers: new PreparedQuery((db, v: { id: number }) => linkedRows(db, 'organizers', 'organizer').where('posts.id', '=', v.id)),
+};
+/** An item by slug with its details, per kind. */
+const BY_SLUG = {
+  venues: new PreparedQuery((db, v: { slug: string }) => linkedRows(db, 'venues', 'venue').where('posts.slug', '=', v.slug)),
+  organizers: new PreparedQuery((db, v: { slug: string }) => linkedRows(db, 'organizers', 'organizer').where('posts.slug', '=', v.slug)),
+};
+/** Items by ids with their details, per kind: those a page of events shows. */
+const BY_IDS = {
+  venues: new PreparedQuery((db, v: { ids: number[] }) => linkedRows(db, 'venues', 'venue').where('posts.id', 'in', v.ids)),
+  organizers: new PreparedQuery((db, v: { ids: number[] }) => linkedRows(db, 'organizers', 'organizer').where('posts.id', 'in', v.ids)),
+};
+
 /** Queries over venues or organizers: the post row plus its detail row. */
 export class LinkedPostStore<T extends LinkedTable> {
   constructor(
@@ -54,34 +83,30 @@ export class LinkedPostStore<T extends LinkedTable> {
   ) {}
 
   private base() {
-    // One typed detail table stands for both: they share the `post_id` key.
-    return this.db
-      .selectFrom('posts')
-      .innerJoin(`${this.table as 'venues'} as d`, 'd.post_id', 'posts.id')
-      .where('posts.type', '=', this.type);
+    return linkedPosts(this.db, this.table, this.type);
   }
 
   private rows() {
-    return this.base().selectAll('posts').selectAll('d');
+    return linkedRows(this.db, this.table, this.type);
   }
 
   /** The item with this id. */
   async get(id: number, { lock = false }: ReadOptions = {}): Promise<LinkedRow<T> | undefined> {
     if (!isStoredId(id)) return undefined;
-    const query = this.rows().where('posts.id', '=', id);
-    return (await (lock ? this.dialect.locking(query) : query).executeTakeFirst()) as LinkedRow<T> | undefined;
+    if (!lock) return (await BY_ID[this.table].first(this.db, { id })) as LinkedRow<T> | undefined;
+    return (await this.dialect.locking(this.rows().where('posts.id', '=', id)).executeTakeFirst()) as LinkedRow<T> | undefined;
   }
 
   /** Items by id, any order. */
   async getMany(ids: readonly number[]): Promise<LinkedRow<T>[]> {
     const valid = ids.filter(isStoredId);
     if (!valid.length) return [];
-    return (await this.rows().where('posts.id', 'in', valid).execute()) as LinkedRow<T>[];
+    return (await BY_IDS[this.table].rows(this.db, { ids: valid })) as LinkedRow<T>[];
   }
 
   /** The item with this slug. */
   async bySlug(slug: string): Promise<LinkedRow<T> | undefined> {
-    return (await this.rows().where('posts.slug', '=', slug).executeTakeFirst()) as LinkedRow<T> | undefined;
+    return (await BY_SLUG[this.table].first(this.db, { slug })) as LinkedRow<T> | undefined;
   }
 
   /**

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { isStoredId } from '../../ids.js';
 import type { Database, Taxonomy, TermsTable } from '../../store/database.js';
 import { containsIgnoringCase } from '../../store/like.js';
+import { PreparedQuery } from '../../store/prepared.js';
 
 /**
  * The longest values the terms table holds on every dialect: `name` is `varchar(200)` and
@@ -40,6 +41,17 @@ function toRow(r: Selectable<TermsTable> & { count: unknown }): TermRow {
   return { ...r, count: Number(r.count) };
 }
 
+/** A term by id, and by slug: the look-ups of the terms an event write names. */
+const BY_ID = new PreparedQuery((db, v: { taxonomy: Taxonomy; id: number }) =>
+  db.selectFrom('terms').selectAll('terms').where('terms.id', '=', v.id).where('terms.taxonomy', '=', v.taxonomy),
+);
+const BY_IDS = new PreparedQuery((db, v: { taxonomy: Taxonomy; ids: number[] }) =>
+  db.selectFrom('terms').selectAll('terms').where('terms.id', 'in', v.ids).where('terms.taxonomy', '=', v.taxonomy),
+);
+const BY_SLUG = new PreparedQuery((db, v: { taxonomy: Taxonomy; slug: string }) =>
+  db.selectFrom('terms').selectAll('terms').where('terms.taxonomy', '=', v.taxonomy).where('terms.slug', '=', v.slug).limit(1),
+);
+
 /** Queries and writes of categories and tags. */
 export class TermStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -51,7 +63,7 @@ export class TermStore {
   /** A term of the taxonomy by id. */
   async get(taxonomy: Taxonomy, id: number): Promise<TermRow | undefined> {
     if (!isStoredId(id)) return undefined;
-    const r = await this.select().where('terms.id', '=', id).where('terms.taxonomy', '=', taxonomy).executeTakeFirst();
+    const r = await BY_ID.first(this.db, { taxonomy, id });
     return r && toRow(r);
   }
 
@@ -59,13 +71,13 @@ export class TermStore {
   async getMany(taxonomy: Taxonomy, ids: readonly number[]): Promise<TermRow[]> {
     const valid = ids.filter(isStoredId);
     if (!valid.length) return [];
-    const rows = await this.select().where('terms.id', 'in', valid).where('terms.taxonomy', '=', taxonomy).execute();
+    const rows = await BY_IDS.rows(this.db, { taxonomy, ids: valid });
     return rows.map(toRow);
   }
 
   /** A term by slug. */
   async bySlug(taxonomy: Taxonomy, slug: string): Promise<TermRow | undefined> {
-    const r = await this.select().where('terms.taxonomy', '=', taxonomy).where('terms.slug', '=', slug).executeTakeFirst();
+    const r = await BY_SLUG.first(this.db, { taxonomy, slug });
     return r && toRow(r);
   }
 

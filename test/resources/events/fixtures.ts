@@ -142,24 +142,22 @@ export function withoutJsonLd<T>(value: T): T {
 export const idsOf = (res: TestResponse): number[] => (res.body.events as { id: number }[]).map((e) => e.id);
 
 /**
- * Counts the queries a Kysely instance runs, and can make chosen queries fail. Queries run
- * already compiled (the store version) skip `transformQuery`: they are counted by their result.
+ * Counts the queries a Kysely instance runs, by their results: queries run already compiled
+ * (the store version, prepared queries) skip `transformQuery`. It can make chosen queries fail
+ * as they are built (prepared queries only as they are first compiled).
  */
 export class QueryProbe implements KyselyPlugin {
   count = 0;
   /** When set, a query whose operation node matches throws before it reaches the database. */
   failWhen: ((node: RootOperationNode) => boolean) | undefined;
-  readonly #built = new WeakSet<object>();
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    this.count++;
-    this.#built.add(args.queryId);
     if (this.failWhen?.(args.node)) throw new Error('injected failure');
     return args.node;
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    if (!this.#built.has(args.queryId)) this.count++;
+    this.count++;
     return args.result;
   }
 }

@@ -24,14 +24,20 @@ function names(node: unknown, name: string): boolean {
   return Object.values(node).some((v) => (Array.isArray(v) ? v.some((e) => names(e, name)) : names(v, name)));
 }
 
-/** Records the statements that name the `terms` table, in the order they run. */
+/**
+ * Records the statements that name the `terms` table, in the order they run: known as they are
+ * compiled, recorded by their results (prepared queries are compiled once and run again).
+ */
 class TermStatements implements KyselyPlugin {
   readonly seen: string[] = [];
+  readonly #kinds = new WeakMap<object, string>();
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    if (names(args.node, 'terms')) this.seen.push(args.node.kind);
+    if (names(args.node, 'terms')) this.#kinds.set(args.queryId, args.node.kind);
     return args.node;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const kind = this.#kinds.get(args.queryId);
+    if (kind) this.seen.push(kind);
     return args.result;
   }
 }
