@@ -11,10 +11,12 @@ import type { Headers } from './types.js';
 /**
  * The strong entity tag of an answer: a digest of its exact bytes, so that it differs
  * whenever what the caller is shown differs (their own drafts, a redacted password, the mount's
- * URLs), and two instances give equal answers equal tags.
+ * URLs), and two instances give equal answers equal tags. JSON that keeps its digest (a page of
+ * kept items, `RawJson`) gives it, computed from its parts.
  */
-export function entityTag(body: Uint8Array): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+export function entityTag(body: Uint8Array | { digest(): Buffer }): string {
+  const digest = body instanceof Uint8Array ? createHash('sha1').update(body).digest() : body.digest();
+  return `"${digest.toString('base64url')}"`;
 }
 
 /** The tags of an `If-Match` / `If-None-Match` value: `*`, or the listed tags (weak ones with `W/`). */

@@ -6,7 +6,7 @@ import { notModified, notModifiedHeaders, entityTag } from '../conditional.js';
 import type { ContextOptions, Reply } from '../context.js';
 import { callerHeaders } from '../cors.js';
 import { commonHeaders } from '../headers.js';
-import { bodyBytes } from '../raw-json.js';
+import { bodyBytes, RawJson } from '../raw-json.js';
 import type { CachedResponse } from '../response-cache.js';
 import type { CoreRequest, CoreResponse } from '../types.js';
 import type { Urls } from '../urls.js';
@@ -55,7 +55,7 @@ export function render(x: Exchange, urls: Urls, verb: string, reply: Reply): Cac
   if (x.allow !== undefined) headers.Allow = x.allow;
   const body = bodyBytes(reply.body);
   if (status === 200 && verb === 'GET') {
-    headers.ETag = entityTag(body);
+    headers.ETag = entityTag(reply.body instanceof RawJson ? reply.body : body);
     if (x.principal === null) headers['Cache-Control'] = `public, max-age=${x.core.options.httpCache.maxAge}`;
   }
   return { status, headers, body };
