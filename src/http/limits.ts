@@ -12,7 +12,8 @@ export interface Limits extends ParseLimits {
   /**
    * Most events one events `search` may test on SQLite, where the test runs on the server's own
    * thread: the search index's candidates, or, for words it cannot look up (under three
-   * characters), every event of the window asked. A search beyond it is refused (400).
+   * characters) or too common, every event of the window asked, up to half as many (each is
+   * read twice: counted, then tested). A search beyond it is refused (400).
    */
   searchTests: number;
   /** Largest image side-loaded from a URL, in bytes. */
