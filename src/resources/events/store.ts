@@ -139,7 +139,7 @@ function eventPosts(db: Kysely<Database>, hideType = false) {
   return db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').where(type, '=', 'event');
 }
 
-/** Event posts with all their columns and details'. */
+/** Event posts with every column of the post and of its details. */
 const eventRows = (db: Kysely<Database>) => eventPosts(db).selectAll('posts').selectAll('events');
 
 /** An event by id with its details: the query single reads and writes read an event with. */

@@ -52,7 +52,7 @@ function linkedPosts(db: Kysely<Database>, table: LinkedTable, type: 'venue' | '
     .where('posts.type', '=', type);
 }
 
-/** The posts of a linked kind with all their columns and details'. */
+/** The posts of a linked kind with every column of the post and of its details. */
 const linkedRows = (db: Kysely<Database>, table: LinkedTable, type: 'venue' | 'organizer') => linkedPosts(db, table, type).selectAll('posts').selectAll('d');
 
 /** An item by id with its details, per kind: the query an event write reads the items it links with. */
