@@ -2,6 +2,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database, FieldValuesTable } from '../store/database.js';
 import type { DeclaredField, FilterColumn } from './registry.js';
+import { PreparedQuery } from '../store/prepared.js';
 
 /** Longest text the `text` column keeps for equality filters (longer texts are not found by them). */
 const TEXT_COLUMN = 191;
@@ -24,6 +25,11 @@ function comparable(value: unknown): Pick<FieldValuesTable, 'number' | 'text'> {
 
 /** The comparable form of a filter's value in its column. */
 export const filterValue = (column: FilterColumn, value: unknown): string | number => (column === 'number' ? Number(value) : String(value));
+
+/** One value stored: a write most often sends one field. */
+const INSERT_ONE = new PreparedQuery((db, v: FieldValuesTable) =>
+  db.insertInto('field_values').values({ family: v.family, item_id: v.item_id, name: v.name, value: v.value, number: v.number, text: v.text }),
+);
 
 /** Reads and writes field values over one connection (a transaction's inside a write). */
 export class FieldStore {
@@ -66,12 +72,12 @@ export class FieldStore {
         .where('name', 'in', [...values.keys()])
         .execute();
     }
-    const rows = [...values].filter(([, value]) => value !== null && value !== undefined);
-    if (!rows.length) return;
-    await this.db
-      .insertInto('field_values')
-      .values(rows.map(([name, value]) => ({ family, item_id: id, name, value: JSON.stringify(value), ...comparable(value) })))
-      .execute();
+    const rows = [...values]
+      .filter(([, value]) => value !== null && value !== undefined)
+      .map(([name, value]): FieldValuesTable => ({ family, item_id: id, name, value: JSON.stringify(value), ...comparable(value) }));
+    const [only] = rows;
+    if (only && rows.length === 1) await INSERT_ONE.execute(this.db, only);
+    else if (rows.length) await this.db.insertInto('field_values').values(rows).execute();
   }
 
   /** Removes every value of an item (deleted for good). */
