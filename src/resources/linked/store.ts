@@ -55,21 +55,20 @@ function linkedPosts(db: Kysely<Database>, table: LinkedTable, type: 'venue' | '
 /** The posts of a linked kind with every column of the post and of its details. */
 const linkedRows = (db: Kysely<Database>, table: LinkedTable, type: 'venue' | 'organizer') => linkedPosts(db, table, type).selectAll('posts').selectAll('d');
 
+/** A prepared query of each linked kind's rows, narrowed alike. */
+function perKind<V extends object>(narrow: (rows: ReturnType<typeof linkedRows>, v: V) => ReturnType<typeof linkedRows>) {
+  return {
+    venues: new PreparedQuery((db, v: V) => narrow(linkedRows(db, 'venues', 'venue'), v)),
+    organizers: new PreparedQuery((db, v: V) => narrow(linkedRows(db, 'organizers', 'organizer'), v)),
+  };
+}
+
 /** An item by id with its details, per kind: the query an event write reads the items it links with. */
-const BY_ID = {
-  venues: new PreparedQuery((db, v: { id: number }) => linkedRows(db, 'venues', 'venue').where('posts.id', '=', v.id)),
-  organizers: new PreparedQuery((db, v: { id: number }) => linkedRows(db, 'organizers', 'organizer').where('posts.id', '=', v.id)),
-};
+const BY_ID = perKind((rows, v: { id: number }) => rows.where('posts.id', '=', v.id));
 /** An item by slug with its details, per kind. */
-const BY_SLUG = {
-  venues: new PreparedQuery((db, v: { slug: string }) => linkedRows(db, 'venues', 'venue').where('posts.slug', '=', v.slug)),
-  organizers: new PreparedQuery((db, v: { slug: string }) => linkedRows(db, 'organizers', 'organizer').where('posts.slug', '=', v.slug)),
-};
+const BY_SLUG = perKind((rows, v: { slug: string }) => rows.where('posts.slug', '=', v.slug));
 /** Items by ids with their details, per kind: those a page of events shows. */
-const BY_IDS = {
-  venues: new PreparedQuery((db, v: { ids: number[] }) => linkedRows(db, 'venues', 'venue').where('posts.id', 'in', v.ids)),
-  organizers: new PreparedQuery((db, v: { ids: number[] }) => linkedRows(db, 'organizers', 'organizer').where('posts.id', 'in', v.ids)),
-};
+const BY_IDS = perKind((rows, v: { ids: number[] }) => rows.where('posts.id', 'in', v.ids));
 
 /** Queries over venues or organizers: the post row plus its detail row. */
 export class LinkedPostStore<T extends LinkedTable> {
