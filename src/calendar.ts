@@ -7,7 +7,7 @@ import type { CoreRequest, CoreResponse, Headers as CoreHeaders } from './http/t
 import { resolveOptions, type CalendarOptions, type ResolvedOptions } from './options.js';
 import type { User } from './auth/capabilities.js';
 import { rootIndex } from './resources/index/root.js';
-import { ROUTES } from './resources/registry.js';
+import { ROUTES, routesOf } from './resources/registry.js';
 import { routesWithFields } from './resources/fields.js';
 import { withHostRoutes } from './http/host-routes.js';
 import { createServices, type Services } from './resources/services.js';
@@ -18,6 +18,7 @@ import { migrationStatus, type MigrationStatus } from './store/migrate.js';
 import { isDatabaseUnavailable } from './store/unavailable.js';
 import { ApiError } from './http/errors.js';
 import type { FieldsOption, HostFieldsOf } from './fields/declare.js';
+import type { KindsOption } from './host-kinds/declare.js';
 import type { Route } from './http/context.js';
 import type { CalendarEvent, Organizer, Term, Venue } from './schemas/types.js';
 import { ChangeEvents, type ChangeListener, type Unsubscribe } from './hooks/change-events.js';
@@ -32,7 +33,7 @@ export { ROUTES };
  * A calendar: one store, its services, and the request handler every adapter calls. `F` is the
  * type of its `fields` option, which {@link EventOf} and the tRPC router read.
  */
-export interface Calendar<F extends FieldsOption = FieldsOption> {
+export interface Calendar<F extends FieldsOption = FieldsOption, K extends KindsOption = Record<never, never>> {
   /** Answers one request; `null` when its path is outside the calendar's namespace. */
   handle(request: CoreRequest): Promise<CoreResponse | null>;
   /**
@@ -81,6 +82,8 @@ export interface Calendar<F extends FieldsOption = FieldsOption> {
   readonly routes: readonly Route[];
   /** Type only (never set): the fields declared, for {@link EventOf} and the tRPC router's types. */
   readonly '~fields'?: F;
+  /** Type only (never set): the kinds declared, for the tRPC router's types. */
+  readonly '~kinds'?: K;
 }
 
 /** A calendar's subscriptions (docs "Subscriptions and imports"). */
@@ -148,11 +151,11 @@ function notMigrated(pending: string[]): ApiError {
 }
 
 /** Creates a calendar over a database (a Kysely instance, or a connection string). */
-export function createCalendar<const F extends FieldsOption = Record<never, never>>(
-  options: Omit<CalendarOptions, 'hooks'> & { fields?: F; hooks?: HooksOption<F> },
-): Calendar<F> {
+export function createCalendar<const F extends FieldsOption = Record<never, never>, const K extends KindsOption = Record<never, never>>(
+  options: Omit<CalendarOptions, 'hooks' | 'kinds'> & { fields?: F; kinds?: K; hooks?: HooksOption<F> },
+): Calendar<F, K> {
   const resolved = resolveOptions(options);
-  const routes = routesWithFields(withHostRoutes(ROUTES, resolved.hostRoutes), resolved.fields);
+  const routes = routesWithFields(withHostRoutes(resolved.kinds.list.length ? routesOf(resolved.kinds) : ROUTES, resolved.hostRoutes), resolved.fields);
   const ownsDb = typeof options.db === 'string';
   const raw: Promise<Kysely<unknown>> = typeof options.db === 'string' ? connectDatabase(options.db) : Promise.resolve(options.db as Kysely<unknown>);
   // A replica that does not answer is skipped sooner than the primary is given up on.
@@ -165,7 +168,7 @@ export function createCalendar<const F extends FieldsOption = Record<never, neve
   /** Starts delivering webhooks over `store` (again after an uninstall and a migrate), unless closed. */
   const startWebhooks = (store: Store) => {
     if (!resolved.webhooks || closed || deliverer?.running) return;
-    deliverer = new WebhookDeliverer(store, resolved.webhooks, ready, readItem, resolved.onError, resolved.recurrence.idBase);
+    deliverer = new WebhookDeliverer(store, resolved.webhooks, ready, readItem, resolved.onError, resolved.recurrence.idBase, resolved.kinds);
     deliverer.start();
   };
   let opened: Store | undefined;
@@ -309,7 +312,7 @@ export function createCalendar<const F extends FieldsOption = Record<never, neve
     return { status: response?.status ?? 404, body: body === undefined ? undefined : JSON.parse(Buffer.from(body).toString('utf8')) };
   };
 
-  const calendar: Calendar<F> = {
+  const calendar: Calendar<F, K> = {
     options: resolved,
     routes,
     handle,

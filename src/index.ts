@@ -13,6 +13,7 @@ export {
 } from './calendar.js';
 export type { CalendarOptions, ResolvedOptions } from './options.js';
 export { field, type FieldDeclaration, type FieldsOption, type FieldValues } from './fields/declare.js';
+export { kind, type KindDeclaration, type KindsOption } from './host-kinds/declare.js';
 export { calendarRoute, type HostRouteDeclaration, type HostEndpoint } from './http/host-routes.js';
 export { arg, type Arg, type ArgDoc } from './args/arg.js';
 export type { RequestContext, HandlerContext, Reply } from './http/context.js';

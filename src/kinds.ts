@@ -35,3 +35,18 @@ export const KIND_NAMES: readonly Kind[] = Object.keys(KINDS).filter(isKind);
 
 /** The path of an item of a kind, under the namespace, up to its id (`/events/`). */
 export const itemPath = (kind: Kind): string => `/${KINDS[kind].collection}/`;
+
+/**
+ * The noun of a kind a host declared (the `kinds` option, `host-kinds/`): any other name, so
+ * that a union with the built-in kinds still lists theirs. Its items are posts.
+ */
+export type HostKindName = string & NonNullable<unknown>;
+
+/** The collection of a kind a host declared (`/sponsors`). */
+export type HostCollection = string & NonNullable<unknown>;
+
+/** A kind of post, built in or a host's. */
+export type AnyPostKindName = PostKindName | HostKindName;
+
+/** A kind of item, built in or a host's: what the change log records. */
+export type AnyKind = Kind | HostKindName;

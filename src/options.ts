@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Route } from './http/context.js';
 import { FieldRegistry } from './fields/registry.js';
+import { KindRegistry } from './host-kinds/registry.js';
+import type { KindsOption } from './host-kinds/declare.js';
 import type { FieldsOption } from './fields/declare.js';
 import type { RoleGrants, User } from './auth/capabilities.js';
 import type { CoreRequest } from './http/types.js';
@@ -95,6 +97,13 @@ export interface CalendarOptions {
    * fields"): validated on writes, stored, shown in items, filterable, in the index and `/doc`.
    */
   fields?: FieldsOption;
+  /**
+   * The host's own kinds of item, by collection, each declared once with `kind()` (docs
+   * "Extending the calendar": kinds): posts with a name, a description and the fields declared
+   * for their collection in `fields`, with the routes, index, `/doc` and tRPC procedures of
+   * venues and organizers.
+   */
+  kinds?: KindsOption;
   /**
    * The host's own routes inside the namespace, made with `calendarRoute()` (README "Extending:
    * routes"): checked, permitted and answered like the calendar's, listed in the index and `/doc`.
@@ -245,6 +254,7 @@ const OPTION_SHAPES: ShapesOf<CalendarOptions> = {
   strictAuthor: checkedLater,
   routes: aList(checkedLater, 'a list of routes made with calendarRoute()'),
   fields: aRecord('an object of field declarations by collection, such as { events: { capacity: field({ type: z.number().int() }) } }'),
+  kinds: aRecord("an object of kinds by collection, such as { sponsors: kind({ noun: 'sponsor' }) }"),
   hooks: aRecord('an object of hooks by collection, such as { events: { beforeChange, afterChange, afterRead } }'),
   roles: aRecord("an object of roles, such as { manager: { inherits: 'editor', add: ['manage_categories'] } }"),
   dictionaries: aRecord('an object of dictionaries by locale'),
@@ -391,6 +401,8 @@ export interface ResolvedOptions {
   strictAuthor: boolean;
   /** The host's fields, resolved. */
   fields: FieldRegistry;
+  /** The host's kinds, resolved. */
+  kinds: KindRegistry;
   /** The host's routes (`routes`). */
   hostRoutes: readonly Route[];
   /** The host's hooks, checked. */
@@ -465,9 +477,17 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
   // Clients of other origins send back and read the log position of what they wrote.
   const cors = corsPolicy(o.cors, replicas.length ? [POSITION_HEADER] : []);
   const onError = o.onError ?? ((error) => console.error('[calendar] unexpected error:', error)); // eslint-disable-line no-console -- the documented default of onError is console.error
-  const fields = new FieldRegistry(o.fields);
+  const kinds = new KindRegistry(o.kinds);
+  const fields = new FieldRegistry(
+    o.fields,
+    kinds.list.map((k) => k.collection),
+  );
   // A declared field's capability is one a host role may grant.
-  const roles = resolveRoles(o.roles, fieldCapabilities(o.fields));
+  const roles = resolveRoles(
+    o.roles,
+    fieldCapabilities(o.fields),
+    kinds.list.map((k) => k.collection),
+  );
   return {
     replicas,
     replication: {
@@ -486,6 +506,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     userExists: o.userExists ?? ((id) => Number.isInteger(id) && id > 0),
     strictAuthor: flag('strictAuthor', o.strictAuthor ?? false),
     fields,
+    kinds,
     hostRoutes: o.routes ?? [],
     hooks: new CalendarHooks(o.hooks, onError),
     roles,
@@ -503,6 +524,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     webhooks: resolveWebhooks(
       o.webhooks,
       (o.imageHosts ?? []).map((h) => h.toLowerCase()),
+      kinds.names,
     ),
     cors,
     csrf: csrfGuard(o.csrf, cors, onError),

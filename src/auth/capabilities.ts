@@ -1,4 +1,4 @@
-import type { CapabilityKind } from '../kinds.js';
+import type { CapabilityKind, HostCollection } from '../kinds.js';
 
 /** The five WordPress roles whose default grants the API knows. */
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
@@ -28,8 +28,8 @@ export interface RoleGrants {
   capabilities(role: string): readonly string[] | undefined;
 }
 
-/** The kinds of post the API writes, named as in the capability suffixes. */
-export type PostKind = CapabilityKind;
+/** The kinds of post the API writes, named as in the capability suffixes (a host's kinds: their collection). */
+export type PostKind = CapabilityKind | HostCollection;
 
 const ALL = [
   'read',
@@ -67,9 +67,16 @@ function postCapability(grant: string, kind: PostKind): string {
   return `${grant}_tribe_${kind}`;
 }
 
-/** The capabilities a role grants by default. */
-export function roleCapabilities(role: string): string[] {
+/**
+ * The capabilities a role grants by default; `hostKinds` are the capability suffixes of the
+ * host's kinds (their collections), granted as the built-in kinds' are.
+ */
+export function roleCapabilities(role: string, hostKinds: readonly string[] = []): string[] {
   if (!isRole(role)) return [];
+  if (hostKinds.length) {
+    const post = GRANTS[role].post;
+    return [...new Set([...roleCapabilities(role), ...hostKinds.flatMap((kind) => post.map((g) => postCapability(g, kind)))])];
+  }
   let caps = ROLE_CAPABILITIES.get(role);
   if (!caps) {
     const grant = GRANTS[role];

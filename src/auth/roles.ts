@@ -26,8 +26,14 @@ const BUILT_IN_CAPABILITIES: readonly string[] = [...new Set(ROLES.flatMap((r) =
 /** The roles a calendar knows beyond the built-in ones, resolved to their capabilities. */
 export class RoleTable {
   readonly #grants: ReadonlyMap<string, readonly string[]>;
+  /** The built-in roles' grants, with the host's kinds' capabilities, built once each. */
+  readonly #builtIn = new Map<string, readonly string[]>();
 
-  constructor(grants: ReadonlyMap<string, readonly string[]> = new Map()) {
+  constructor(
+    grants: ReadonlyMap<string, readonly string[]> = new Map(),
+    /** The capability suffixes of the host's kinds (`kinds` option), granted by the built-in roles as the calendar's own. */
+    private readonly hostKinds: readonly string[] = [],
+  ) {
     this.#grants = grants;
   }
 
@@ -35,7 +41,11 @@ export class RoleTable {
   capabilities(role: string): readonly string[] | undefined {
     const own = this.#grants.get(role);
     if (own) return own;
-    return isRole(role) ? roleCapabilities(role) : undefined;
+    if (!isRole(role)) return undefined;
+    if (!this.hostKinds.length) return roleCapabilities(role);
+    let caps = this.#builtIn.get(role);
+    if (!caps) this.#builtIn.set(role, (caps = roleCapabilities(role, this.hostKinds)));
+    return caps;
   }
 
   /** The names of every role it knows, built-in first. */
@@ -56,12 +66,12 @@ function badRole(path: string, message: string): TypeError {
  * Resolves the `roles` option; `extra` are capability names the host's own declarations
  * introduce (a declared field's `capability`), known as well as the built-in ones.
  */
-export function resolveRoles(option: RolesOption | undefined, extra: Iterable<string> = []): RoleTable {
-  if (option === undefined) return BUILT_IN_ROLES;
+export function resolveRoles(option: RolesOption | undefined, extra: Iterable<string> = [], hostKinds: readonly string[] = []): RoleTable {
+  if (option === undefined) return hostKinds.length ? new RoleTable(new Map(), hostKinds) : BUILT_IN_ROLES;
   if (typeof option !== 'object' || option === null || Array.isArray(option)) {
     throw new TypeError("calendar-events-rest: option `roles` takes an object of roles such as { manager: { inherits: 'editor' } }");
   }
-  const known = [...new Set([...BUILT_IN_CAPABILITIES, ...extra])];
+  const known = [...new Set([...BUILT_IN_CAPABILITIES, ...ROLES.flatMap((r) => roleCapabilities(r, hostKinds)), ...extra])];
   const knownSet = new Set(known);
   const checked = (path: string, names: unknown): string[] => {
     if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) throw badRole(path, 'takes a list of capability names');
@@ -82,7 +92,7 @@ export function resolveRoles(option: RolesOption | undefined, extra: Iterable<st
     if (done) return done;
     const definition: unknown = Object.hasOwn(option, name) ? option[name] : undefined;
     if (definition === undefined) {
-      if (isRole(name)) return roleCapabilities(name);
+      if (isRole(name)) return roleCapabilities(name, hostKinds);
       throw badRole(name, `is not a role`);
     }
     if (resolving.has(name)) throw badRole(name, `inherits from itself (${[...resolving, name].join(' → ')})`);
@@ -97,7 +107,7 @@ export function resolveRoles(option: RolesOption | undefined, extra: Iterable<st
       }
       const removed = new Set(checked(`${name}.remove`, remove));
       // A built-in role redefined from its own grants (`editor: { inherits: 'editor', remove: [...] }`).
-      const base = inherits === name && isRole(name) ? roleCapabilities(name) : resolve(inherits);
+      const base = inherits === name && isRole(name) ? roleCapabilities(name, hostKinds) : resolve(inherits);
       caps = [...new Set([...base, ...checked(`${name}.add`, add)])].filter((c) => !removed.has(c));
     } else throw badRole(name, "takes a list of capabilities or { inherits: 'editor', add: [...], remove: [...] }");
     resolving.delete(name);
@@ -105,5 +115,5 @@ export function resolveRoles(option: RolesOption | undefined, extra: Iterable<st
     return caps;
   };
   for (const name of Object.keys(option)) resolve(name);
-  return new RoleTable(grants);
+  return new RoleTable(grants, hostKinds);
 }

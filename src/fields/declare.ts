@@ -5,7 +5,7 @@
  * derive from the declaration (`fields/registry.ts`).
  */
 import { type z } from 'zod';
-import type { Collection } from '../kinds.js';
+import type { Collection, HostCollection } from '../kinds.js';
 import type { LocalizedText } from '../i18n/index.js';
 
 /** One field of a kind, as a host declares it. `T` is the type of its value. */
@@ -34,8 +34,11 @@ export function field<const T>(declaration: FieldDeclaration<T>): FieldDeclarati
   return declaration;
 }
 
-/** The fields of each kind, by collection (`events`, `venues`, `organizers`, `categories`, `tags`). */
-export type FieldsOption = { readonly [C in Collection]?: Readonly<Record<string, FieldDeclaration<unknown>>> };
+/** The fields of one kind, by name. */
+export type KindFields = Readonly<Record<string, FieldDeclaration<unknown>>>;
+
+/** The fields of each kind, by collection (`events`, `venues`, `organizers`, `categories`, `tags`, a host's kinds'). */
+export type FieldsOption = { readonly [C in Collection]?: KindFields } & { readonly [collection: HostCollection]: KindFields | undefined };
 
 /** The value a declared field shows: its type, or `null` where it has no default. */
 type ShownValue<D> = D extends { readonly type: z.ZodType<infer T> } ? (D extends { readonly default: unknown } ? T : T | null) : never;
@@ -50,4 +53,4 @@ export type FieldValues<D> =
     : object;
 
 /** What the fields of `F` add to the items of collection `C`. */
-export type HostFieldsOf<F, C extends Collection> = F extends FieldsOption ? FieldValues<F[C]> : object;
+export type HostFieldsOf<F, C extends string> = F extends FieldsOption ? FieldValues<F[C]> : object;

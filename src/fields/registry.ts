@@ -3,7 +3,7 @@
  * what storage, filters and documents need to know of each value's type.
  */
 import { z } from 'zod';
-import { KINDS, KIND_NAMES, type Collection } from '../kinds.js';
+import { KINDS, KIND_NAMES, type Collection, type HostCollection } from '../kinds.js';
 import { typeSchemas, type WpType } from '../args/arg.js';
 import type { FieldDeclaration, FieldsOption } from './declare.js';
 
@@ -13,8 +13,8 @@ export type FilterColumn = 'number' | 'text';
 /** One declared field, resolved. */
 export interface DeclaredField {
   readonly name: string;
-  readonly collection: Collection;
-  /** Where its item's id comes from: posts (events, venues, organizers) or terms. */
+  readonly collection: Collection | HostCollection;
+  /** Where its item's id comes from: posts (events, venues, organizers, a host's kinds) or terms. */
   readonly family: 'post' | 'term';
   readonly declaration: FieldDeclaration;
   /** Its value's JSON Schema (zod's). */
@@ -53,12 +53,27 @@ function filterOf(name: string, type: WpType | undefined, schema: Readonly<Recor
 
 /** The fields of a calendar, by collection. */
 export class FieldRegistry {
-  readonly #byCollection = new Map<Collection, readonly DeclaredField[]>();
+  readonly #byCollection = new Map<string, readonly DeclaredField[]>();
+  readonly #collections: readonly (Collection | HostCollection)[];
 
-  /** Resolves the `fields` option; throws on a name that cannot be a field. */
-  constructor(option: FieldsOption = {}) {
-    for (const kind of KIND_NAMES) {
-      const { collection, family } = KINDS[kind];
+  /**
+   * Resolves the `fields` option; throws on a name that cannot be a field, or fields of a
+   * collection that is neither built in nor one of `hostCollections` (the `kinds` option's).
+   */
+  constructor(option: FieldsOption = {}, hostCollections: readonly HostCollection[] = []) {
+    const collections = [
+      ...KIND_NAMES.map((k) => ({ collection: KINDS[k].collection, family: KINDS[k].family })),
+      ...hostCollections.map((c) => ({ collection: c, family: 'post' as const })),
+    ];
+    this.#collections = collections.map((c) => c.collection);
+    for (const key of Object.keys(option)) {
+      if (!collections.some((c) => c.collection === key)) {
+        throw new Error(
+          `calendar-events-rest: fields.${key}: no kind has the collection '${key}' (${collections.map((c) => c.collection).join(', ')}; a host's own kind is declared in \`kinds\`)`,
+        );
+      }
+    }
+    for (const { collection, family } of collections) {
       const declared = option[collection];
       if (!declared) continue;
       const fields = Object.entries(declared).map(([name, declaration]): DeclaredField => {
@@ -87,8 +102,13 @@ export class FieldRegistry {
     }
   }
 
+  /** Every collection fields may be declared for: the built-in kinds', then the host's kinds'. */
+  get collections(): readonly (Collection | HostCollection)[] {
+    return this.#collections;
+  }
+
   /** The fields of a collection, in declaration order. */
-  of(collection: Collection): readonly DeclaredField[] {
+  of(collection: Collection | HostCollection): readonly DeclaredField[] {
     return this.#byCollection.get(collection) ?? [];
   }
 

@@ -3,7 +3,7 @@
  * transaction, and the values items show, loaded for a whole page at once.
  */
 import { invalidParam } from '../http/errors.js';
-import type { Collection } from '../kinds.js';
+import type { Collection, HostCollection } from '../kinds.js';
 import type { FieldStore } from './store.js';
 import { FieldRegistry, readFieldValue } from './registry.js';
 
@@ -24,7 +24,7 @@ export class HostFields {
    * Values are checked again here: an item created inside another's write (a venue given as
    * data in an event write) did not pass the route's arguments.
    */
-  given(collection: Collection, input: object): Map<string, unknown> {
+  given(collection: Collection | HostCollection, input: object): Map<string, unknown> {
     const out = new Map<string, unknown>();
     const fields = this.registry.of(collection);
     if (!fields.length) return out;
@@ -44,7 +44,7 @@ export class HostFields {
    * with the same declarations): the keys named as a field, each checked by it; values it
    * refuses are left out and returned, for the import's report.
    */
-  fromSource(collection: Collection, item: object): { values: Map<string, unknown>; refused: { field: string; from: string }[] } {
+  fromSource(collection: Collection | HostCollection, item: object): { values: Map<string, unknown>; refused: { field: string; from: string }[] } {
     const values = new Map<string, unknown>();
     const refused: { field: string; from: string }[] = [];
     const shown = new Map<string, unknown>(Object.entries(item));
@@ -59,7 +59,7 @@ export class HostFields {
   }
 
   /** Stores values already checked (`fromSource`) for item `id`. */
-  async saveValues(store: FieldStore, collection: Collection, id: number, values: ReadonlyMap<string, unknown>): Promise<void> {
+  async saveValues(store: FieldStore, collection: Collection | HostCollection, id: number, values: ReadonlyMap<string, unknown>): Promise<void> {
     if (values.size) await store.save(this.family(collection), id, values);
   }
 
@@ -68,7 +68,13 @@ export class HostFields {
    * `created`: a new item. Returns the values now stored that it sent (`null` removes one, so is
    * left out): for a new item, all it has, which its rendering then need not read again.
    */
-  async save(store: FieldStore, collection: Collection, id: number, input: object, { created = false } = {}): Promise<ReadonlyMap<string, unknown>> {
+  async save(
+    store: FieldStore,
+    collection: Collection | HostCollection,
+    id: number,
+    input: object,
+    { created = false } = {},
+  ): Promise<ReadonlyMap<string, unknown>> {
     const values = this.given(collection, input);
     if (values.size) await store.save(this.family(collection), id, values, { created });
     for (const [name, value] of values) if (value === null) values.delete(name);
@@ -82,7 +88,7 @@ export class HostFields {
    */
   async decorate<J extends { id: number }>(
     store: FieldStore,
-    collection: Collection,
+    collection: Collection | HostCollection,
     items: J[],
     ids?: readonly number[],
     known?: ReadonlyMap<number, ReadonlyMap<string, unknown>>,
@@ -98,7 +104,7 @@ export class HostFields {
     });
   }
 
-  private family(collection: Collection): 'post' | 'term' {
+  private family(collection: Collection | HostCollection): 'post' | 'term' {
     return this.registry.of(collection)[0]?.family ?? 'post';
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { Principal, User } from '../auth/capabilities.js';
 import type { ChangeRow } from '../changes/log.js';
-import { KINDS, itemPath, type Collection } from '../kinds.js';
+import { KINDS, isKind, itemPath, type Collection, type HostCollection } from '../kinds.js';
 import type { ChangeType } from '../store/database.js';
 import type { AfterChangeArgs, BeforeChangeArgs, HookKind, HooksOption, ReadItem, ReadResult, StoredItem, WriteInput, WriteOperation } from './types.js';
 
@@ -21,6 +21,9 @@ interface OpenHooks {
 }
 
 const COLLECTIONS: readonly Collection[] = Object.values(KINDS).map((k) => k.collection);
+
+/** Whether a collection is a built-in kind's, the ones hooks are given for. */
+const isCollection = (name: string): name is Collection => COLLECTIONS.some((c) => c === name);
 
 /** What the change log's types are as operations. */
 const OPERATION: Record<ChangeType, WriteOperation> = { created: 'create', updated: 'update', deleted: 'delete' };
@@ -41,7 +44,8 @@ function userOf(p: Principal | null): User | null {
 
 /** A calendar's hooks, checked once. */
 export class CalendarHooks {
-  readonly #byKind = new Map<HookKind, OpenHooks>();
+  // Keyed by collection; a host's own kinds take no hooks (yet), so they find none.
+  readonly #byKind = new Map<string, OpenHooks>();
   /** The `afterRead` hooks told the viewer. */
   readonly #byUser: readonly NonNullable<OpenHooks['afterRead']>[];
 
@@ -79,9 +83,9 @@ export class CalendarHooks {
    * Runs the kind's `beforeChange` (inside the write's transaction): the input the write goes on
    * with, the one given when the hook returned nothing. What the hook throws ends the write.
    */
-  async before<I extends object>(kind: HookKind, operation: WriteOperation, input: I, p: Principal | null, item?: StoredItem): Promise<I> {
+  async before<I extends object>(kind: HookKind | HostCollection, operation: WriteOperation, input: I, p: Principal | null, item?: StoredItem): Promise<I> {
     const hook = this.#byKind.get(kind)?.beforeChange;
-    if (!hook) return input;
+    if (!hook || !isCollection(kind)) return input;
     const given = await hook({ kind, operation, input: { ...(input as Record<string, unknown>) }, ...(item ? { item } : {}), user: userOf(p) });
     if (given === undefined || given === null) return input;
     if (typeof given !== 'object' || Array.isArray(given))
@@ -91,7 +95,7 @@ export class CalendarHooks {
   }
 
   /** Whether any `beforeChange` is declared for `kind`. */
-  changes(kind: HookKind): boolean {
+  changes(kind: HookKind | HostCollection): boolean {
     return this.#byKind.get(kind)?.beforeChange !== undefined;
   }
 
@@ -101,12 +105,14 @@ export class CalendarHooks {
    */
   async committed(rows: readonly ChangeRow[], reader?: ItemReader): Promise<void> {
     for (const row of rows) {
+      if (!isKind(row.kind)) continue;
       const kind = KINDS[row.kind].collection;
+      const path = `${itemPath(row.kind)}${row.item_id}`;
       const hook = this.#byKind.get(kind)?.afterChange;
       if (!hook) continue;
       const read = async (user: User | null = null) => {
         if (!reader || row.change_type === 'deleted') return null;
-        const answer = await reader(`${itemPath(row.kind)}${row.item_id}`, user);
+        const answer = await reader(path, user);
         // The route's JSON answer: the item as the API shows it.
         return answer.status === 200 && typeof answer.body === 'object' && answer.body !== null ? (answer.body as ReadItem<HookKind>) : null;
       };
@@ -126,9 +132,9 @@ export class CalendarHooks {
   }
 
   /** The items as the kind's `afterRead` shows them to `p`. */
-  async read<J extends object>(kind: HookKind, items: J[], p: Principal | null): Promise<J[]> {
+  async read<J extends object>(kind: HookKind | HostCollection, items: J[], p: Principal | null): Promise<J[]> {
     const hook = this.#byKind.get(kind)?.afterRead;
-    if (!hook || !items.length) return items;
+    if (!hook || !items.length || !isCollection(kind)) return items;
     const user = hook.vary === 'user' ? userOf(p) : undefined;
     const out: J[] = [];
     for (const item of items) {

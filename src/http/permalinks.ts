@@ -1,4 +1,4 @@
-import type { Kind } from '../kinds.js';
+import { isKind, type AnyKind, type Kind } from '../kinds.js';
 
 import { invalidOption } from '../option-error.js';
 
@@ -7,7 +7,8 @@ export type PageKind = Kind;
 
 /** What a permalink function is given: the item, and the path of its slug (a category's includes its ancestors'). */
 export interface PageItem {
-  kind: PageKind;
+  /** Its kind: a host's own kinds' items take the default page (the option names built-in kinds). */
+  kind: AnyKind;
   id: number;
   /** The slug (`parent/child` for a sub-category); empty for a post that has none yet. */
   slug: string;
@@ -50,7 +51,7 @@ export function resolvePermalinks(given: Permalinks | undefined): Permalinks {
  * absolute with the site home.
  */
 export function hostPage(permalinks: Permalinks | undefined, item: PageItem, home: string, isPublic: boolean): string | undefined {
-  const link = permalinks?.[item.kind];
+  const link = isKind(item.kind) ? permalinks?.[item.kind] : undefined;
   if (link === undefined) return undefined;
   let url: string;
   if (typeof link === 'function') url = link(item);

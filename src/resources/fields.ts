@@ -3,7 +3,8 @@
  * endpoints take its fields, its archive their filters. A field may not take the name of
  * anything the kind already has (an argument of one of its routes, or a key of its items).
  */
-import { KINDS, KIND_NAMES, type Collection } from '../kinds.js';
+import type { Collection, HostCollection } from '../kinds.js';
+import type { Resource } from './resource.js';
 import type { Route } from '../http/route.js';
 import { fieldDescription, fieldFilterArgNames, fieldFilterArgs, fieldWriteArgs } from '../fields/args.js';
 import { isRecord } from '../args/checks.js';
@@ -18,23 +19,26 @@ const ITEM_SCHEMA = { events: 'Event', venues: 'Venue', organizers: 'Organizer',
 >;
 
 /** The collection a route serves items of (`/events`, `/events/{id}`, `/events/by-slug/{slug}`), if any. */
-function collectionOf(route: Route): Collection | undefined {
+function collectionOf(route: Route, registry: FieldRegistry): Collection | HostCollection | undefined {
   const [, first = '', ...rest] = route.pattern.split('/');
-  const kind = KIND_NAMES.find((k) => KINDS[k].collection === first);
-  if (!kind) return undefined;
+  const collection = registry.collections.find((c) => c === first);
+  if (!collection) return undefined;
   // Not the routes below an item (`/events/{id}/occurrences`).
   const item = rest.length === 0 || (rest.length === 1 && rest[0]?.startsWith('(?P<id>')) || (rest.length === 2 && rest[0] === 'by-slug');
-  return item ? KINDS[kind].collection : undefined;
+  return item ? collection : undefined;
 }
+
+/** The keys of a collection's items: its schema's (a host's kind's: an organizer's, its name under its noun being an argument). */
+const itemKeys = (collection: string): readonly string[] =>
+  Object.keys(SCHEMAS[Object.hasOwn(ITEM_SCHEMA, collection) ? ITEM_SCHEMA[collection as Collection] : 'Organizer']);
 
 /** Refuses a field named as something its kind already has. */
 function assertFree(routes: readonly Route[], registry: FieldRegistry): void {
-  for (const kind of KIND_NAMES) {
-    const collection = KINDS[kind].collection;
+  for (const collection of registry.collections) {
     const fields = registry.of(collection);
     if (!fields.length) continue;
-    const taken = new Set<string>(Object.keys(SCHEMAS[ITEM_SCHEMA[collection]]));
-    for (const r of routes) if (collectionOf(r) === collection) for (const e of r.endpoints) for (const name of Object.keys(e.args)) taken.add(name);
+    const taken = new Set<string>(itemKeys(collection));
+    for (const r of routes) if (collectionOf(r, registry) === collection) for (const e of r.endpoints) for (const name of Object.keys(e.args)) taken.add(name);
     for (const name of [...fields.map((f) => f.name), ...fieldFilterArgNames(fields)]) {
       if (taken.has(name)) {
         throw new Error(`calendar-events-rest: fields.${collection}: '${name}' is already a field or an argument of ${collection}; choose another name`);
@@ -51,18 +55,25 @@ const COLLECTIONS_OF: Readonly<Record<string, readonly Collection[]>> = {
   Term: ['categories', 'tags'],
 };
 
-/** The fields a response schema's items carry (a term's: those of categories and of tags). */
-function fieldsOfSchema(registry: FieldRegistry, schema: string) {
-  return (COLLECTIONS_OF[schema] ?? []).flatMap((c) => registry.of(c));
+/** The fields a response schema's items carry (a term's: those of categories and of tags; a host's kind's: its own). */
+function fieldsOfSchema(registry: FieldRegistry, schema: string, resources: readonly Resource[]) {
+  const hosted = resources.filter((r) => r.schemas && r.doc.schema === schema).map((r) => r.collection);
+  return [...(COLLECTIONS_OF[schema] ?? []), ...hosted].flatMap((c) => registry.of(c));
 }
 
 /**
  * Adds the declared fields to the response schemas of a `/doc` document: as upstream's document
  * describes a property (its type and description) or, `complete`, with the value's whole schema.
  */
-export function withFieldProperties(schemas: Record<string, unknown>, registry: FieldRegistry, t: (d: Description) => string, complete: boolean): void {
+export function withFieldProperties(
+  schemas: Record<string, unknown>,
+  registry: FieldRegistry,
+  t: (d: Description) => string,
+  complete: boolean,
+  resources: readonly Resource[] = [],
+): void {
   for (const [name, schema] of Object.entries(schemas)) {
-    const fields = fieldsOfSchema(registry, name);
+    const fields = fieldsOfSchema(registry, name, resources);
     const properties = isRecord(schema) ? schema.properties : undefined;
     if (!fields.length || !isRecord(schema) || !isRecord(properties)) continue;
     for (const f of fields) {
@@ -86,7 +97,7 @@ export function routesWithFields(routes: readonly Route[], registry: FieldRegist
   return routes.map((r) => {
     // The events' feed takes every filter of the events archive.
     if (r.pattern === ICAL_FEED) return { ...r, endpoints: r.endpoints.map((e) => ({ ...e, args: { ...e.args, ...eventFilters } })) };
-    const collection = collectionOf(r);
+    const collection = collectionOf(r, registry);
     const fields = collection ? registry.of(collection) : [];
     if (!fields.length) return r;
     const archive = r.pattern === `/${collection}`;

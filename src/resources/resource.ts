@@ -1,4 +1,6 @@
 import type { Route } from '../http/route.js';
+import type { HostCollection } from '../kinds.js';
+import type { Field } from '../schemas/responses.js';
 import type { Collection, ResourceDoc } from './doc/resources.js';
 
 /**
@@ -7,7 +9,9 @@ import type { Collection, ResourceDoc } from './doc/resources.js';
  */
 export interface Resource {
   /** The first segment of its route patterns, and the key of its descriptions in `/doc`. */
-  collection: Collection;
+  collection: Collection | HostCollection;
   routes: readonly Route[];
   doc: ResourceDoc;
+  /** Response schemas of its own, beside the API's (a host's kind's items and lists), by name. */
+  schemas?: Readonly<Record<string, Readonly<Record<string, Field>>>>;
 }

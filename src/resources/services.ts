@@ -4,7 +4,9 @@ import type { Limits } from '../http/limits.js';
 import type { RecurrenceOptions } from '../recurrence/series.js';
 import type { PostKindInfo } from '../posts/kinds.js';
 import type { Store } from './store.js';
-import type { LinkedTable } from './linked/store.js';
+import type { ItemTable } from './linked/store.js';
+import type { KindRegistry } from '../host-kinds/registry.js';
+import { hostLinkedKind } from './host-kinds/kind.js';
 import type { PostStore } from '../posts/queries.js';
 import { ImageService } from '../images/service.js';
 import { LinkedPostService } from './linked/service.js';
@@ -36,8 +38,8 @@ export interface Services {
   horizon: HorizonKeeper;
   /** The fields the host declared, by kind: their values written and shown. */
   fields: HostFields;
-  /** The service of a linked kind (venue or organizer). */
-  linked(kind: PostKindInfo): LinkedPostService<LinkedTable>;
+  /** The service of a linked kind (venue or organizer) or of a host's kind (`kinds` option). */
+  linked(kind: PostKindInfo): LinkedPostService<ItemTable>;
 }
 
 // A request reaches these services as `ctx.services` (the HTTP core names no resource).
@@ -57,6 +59,8 @@ export interface ServiceOptions {
   strictAuthor: boolean;
   /** The fields the host declared (`fields/`). */
   fields: FieldRegistry;
+  /** The kinds the host declared (`host-kinds/`). */
+  kinds?: KindRegistry;
   /** The host's hooks (`hooks/`). */
   hooks?: CalendarHooks;
   /** The host's geocoder (`geo.geocoder`) and how long a write waits for it. */
@@ -71,6 +75,9 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const locator = new VenueLocator(options.geo ?? { geocoder: undefined, timeoutMs: 1 }, options.onError);
   const venues = new LinkedPostService(store, images, venueKind, options.strictAuthor, fields, hooks, (input, current) => locator.locate(input, current));
   const organizers = new LinkedPostService(store, images, organizerKind, options.strictAuthor, fields, hooks);
+  const hosted = new Map(
+    (options.kinds?.list ?? []).map((k) => [k.collection, new LinkedPostService(store, images, hostLinkedKind(k), options.strictAuthor, fields, hooks)]),
+  );
   const terms = new TermService(store, fields, hooks);
   const series = new SeriesService(options.recurrence, options.onError);
   const events = new EventService(store, {
@@ -97,6 +104,12 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     venues,
     organizers,
     fields,
-    linked: (kind) => (kind.type === 'venue' ? venues : organizers),
+    linked(kind) {
+      if (kind.type === 'venue') return venues;
+      if (kind.type === 'organizer') return organizers;
+      const service = hosted.get(kind.collection);
+      if (!service) throw new Error(`calendar: no service for ${kind.collection}`);
+      return service;
+    },
   };
 }

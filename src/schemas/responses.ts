@@ -1,4 +1,5 @@
 import type { DescriptionKey } from '../i18n/en.js';
+import type { Description } from '../i18n/index.js';
 import type { JsonSchema } from './json-schema.js';
 
 /** The response schemas of upstream's `/doc`, in upstream order. */
@@ -33,7 +34,8 @@ export type SchemaRef = `#/components/schemas/${ResponseSchemaName}`;
  * be served as it is, so both are kept, side by side).
  */
 export interface Field {
-  readonly description: DescriptionKey;
+  /** A key of the dictionaries; a host's kind's own texts (`resources/host-kinds/`). */
+  readonly description: Description;
   readonly documented?: PropertyDoc;
   /** The key upstream's document spells the property with, when it differs. */
   readonly documentedKey?: string;

@@ -60,3 +60,9 @@ export type WrittenOrganizer = Omit<Organizer, 'organizer'> & { organizer: strin
  * item as it was). `if (answer.deleted) answer.previous.id; else answer.status // 'trash'`.
  */
 export type Deleted<T> = (T & { deleted?: false }) | { deleted: true; previous: T };
+
+/**
+ * An item of a host's kind (`kinds` option) as the API answers it: an organizer's keys but its
+ * own details; its name is under its noun, and its fields follow (`HostItemOf` in `trpc/types.ts`).
+ */
+export type HostItem = Omit<Organizer, 'organizer' | 'phone' | 'website' | 'email' | 'json_ld'> & { readonly [key: string]: unknown };

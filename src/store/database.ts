@@ -1,8 +1,8 @@
 import type { Generated } from 'kysely';
-import type { Kind, KINDS, PostKindName, TermKindName } from '../kinds.js';
+import type { AnyKind, HostKindName, Kind, KINDS, PostKindName, TermKindName } from '../kinds.js';
 
 /** Post types sharing the post id space, as WordPress posts do. */
-export type PostType = PostKindName | 'attachment';
+export type PostType = PostKindName | 'attachment' | HostKindName;
 
 /** Taxonomies of the API's terms. */
 export type Taxonomy = (typeof KINDS)[TermKindName]['wordpress'];
@@ -129,7 +129,7 @@ export interface TermRelationshipsTable {
 }
 
 /** The kinds of item the change log records. */
-export type ChangeKind = Kind;
+export type ChangeKind = AnyKind;
 
 /** What happened to an item: created, updated (trash and status changes included) or deleted for good. */
 export type ChangeType = 'created' | 'updated' | 'deleted';

@@ -4,7 +4,8 @@ import type { Calendar } from '../calendar.js';
 import type { FieldsOption, HostFieldsOf } from '../fields/declare.js';
 import { ApiError } from '../http/errors.js';
 import type { Method, Route } from '../http/route.js';
-import type { Collection } from '../kinds.js';
+import type { KindsOption } from '../host-kinds/declare.js';
+import type { HostKind, KindRegistry } from '../host-kinds/registry.js';
 import type { CalendarContext } from './context.js';
 import { calendarErrorFormatter, toTRPCError } from './errors.js';
 import { operation as operationOn, operationInputError, perform, type Operation } from './operations.js';
@@ -40,9 +41,9 @@ const FORCE = { force: { type: 'boolean', required: false, plain: false } } as c
 type OperationOf = <I>(verb: Method, patterns: readonly string[], extra?: Parameters<typeof operationOn>[2]) => Operation<I>;
 
 /** What the declared fields add to an item of a collection (`F`: the calendar's `fields` option). */
-type Host<F, C extends Collection> = HostFieldsOf<F, C>;
+type Host<F, C extends string> = HostFieldsOf<F, C>;
 /** What a write may send for them: any of them, or `''` to clear one. */
-type HostInput<F, C extends Collection> = { [K in keyof HostFieldsOf<F, C>]?: HostFieldsOf<F, C>[K] | '' };
+type HostInput<F, C extends string> = { [K in keyof HostFieldsOf<F, C>]?: HostFieldsOf<F, C>[K] | '' };
 const single = (collection: string) => [`/${collection}/(?P<id>\\d+)`, `/${collection}/by-slug/(?P<slug>[^/]+)`];
 
 /**
@@ -73,6 +74,33 @@ function termProcedures<K extends string, Item, ListI, CreateI, UpdateI>(calenda
     update: mutation<UpdateI, Item>(calendar, operation('PATCH', item)),
     delete: mutation<T.TermKeyInput, Item>(calendar, operation('DELETE', item)),
   });
+}
+
+/** The procedures of one host's kind, collection `C` and noun `N` (`kinds` option), its fields `F[C]` typed in. */
+type HostKindProcedures<F, C extends string, N extends string> = ReturnType<
+  typeof postProcedures<
+    C,
+    T.HostItemOf<N> & Host<F, C>,
+    T.HostListInput,
+    T.LinkedGetInput,
+    T.HostCreateInput<N> & HostInput<F, C>,
+    T.HostUpdateInput<N> & HostInput<F, C>,
+    T.LinkedDeleteInput
+  >
+>;
+
+/** The procedures of every host's kind, by collection. */
+type HostKindsProcedures<F, K> = { [C in keyof K & string]: HostKindProcedures<F, C, K[C] extends { readonly noun: infer N extends string } ? N : string> };
+
+/**
+ * list/get/create/update/delete of each host's kind, beside the API's own: the same shapes as
+ * venues' and organizers', under the kind's collection.
+ */
+// The collections given are those of `K` (the `kinds` option, resolved), so the record built has
+// the mapped type's keys; its procedures' types come from `K` and `F`, which no value carries.
+function hostKindProcedures<F, K>(calendar: Pick<Calendar, 'call'>, operation: OperationOf, kinds: readonly HostKind[]): HostKindsProcedures<F, K>;
+function hostKindProcedures(calendar: Pick<Calendar, 'call'>, operation: OperationOf, kinds: readonly HostKind[]): Record<string, unknown> {
+  return Object.fromEntries(kinds.map((k) => [k.collection, postProcedures(calendar, operation, k.collection)]));
 }
 
 /** The input of the host routes' procedures: the route's path with its captures filled in, its verb, its parameters. */
@@ -109,8 +137,8 @@ function hostProcedures(calendar: Pick<Calendar, 'call'>, routes: readonly Route
  * TRPCErrors whose `cause` is the API error (read it with `apiErrorOf`, or over HTTP in
  * `data.api` through `calendarErrorFormatter`).
  */
-export function createCalendarRouter<F extends FieldsOption = FieldsOption>(
-  calendar: Pick<Calendar<F>, 'call' | '~fields'> & { readonly routes?: readonly Route[] },
+export function createCalendarRouter<F extends FieldsOption = FieldsOption, K extends KindsOption = Record<never, never>>(
+  calendar: Pick<Calendar<F, K>, 'call' | '~fields' | '~kinds'> & { readonly routes?: readonly Route[]; readonly options?: { readonly kinds: KindRegistry } },
 ) {
   const { routes } = calendar;
   const operation: OperationOf = (verb, patterns, extra) => operationOn(verb, patterns, extra, routes);
@@ -171,10 +199,12 @@ export function createCalendarRouter<F extends FieldsOption = FieldsOption>(
       operation,
       'tags',
     ),
+    // The host's own kinds (`kinds` option), by collection.
+    ...hostKindProcedures<F, K>(calendar, operation, calendar.options?.kinds.list ?? []),
     // The host's own routes, by path.
     routes: hostProcedures(calendar, routes ?? []),
   });
 }
 
-/** The router's type, for `createTRPCClient<CalendarRouter>` and `inferRouterInputs`. */
-export type CalendarRouter = ReturnType<typeof createCalendarRouter>;
+/** The router's type, for `createTRPCClient<CalendarRouter>` and `inferRouterInputs`; a calendar's own fields and kinds: `CalendarRouter<F, K>`. */
+export type CalendarRouter<F extends FieldsOption = FieldsOption, K extends KindsOption = Record<never, never>> = ReturnType<typeof createCalendarRouter<F, K>>;

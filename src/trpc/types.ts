@@ -6,6 +6,7 @@ import type { changeFeedArgs } from '../resources/changes/args.js';
 import type { eventFileArgs, eventFileBySlugArgs, feedArgs } from '../resources/ical/args.js';
 import type { FeedChange } from '../resources/changes/routes.js';
 import type { ArgsInput } from './inputs.js';
+import type { HostItem } from '../schemas/types.js';
 
 // Input types are computed from the argument declarations the routes use; the router
 // builds the runtime schemas from the routes themselves (test/trpc.test.ts checks that
@@ -48,6 +49,17 @@ export type VenueUpdateInput = LinkedKeyInput & ArgsInput<ReturnType<typeof venu
 export type OrganizerCreateInput = ArgsInput<ReturnType<typeof organizerWriteArgs<true>>>;
 export type OrganizerUpdateInput = LinkedKeyInput & ArgsInput<ReturnType<typeof organizerWriteArgs<false>>>;
 
+/** What a write of a host's kind (`kinds` option) takes beside its name: an organizer's, without the contact details. */
+type HostItemFields = Omit<OrganizerCreateInput, 'organizer' | 'phone' | 'website' | 'email'>;
+/** The archive of a host's kind: no links to events to filter by. */
+export type HostListInput = Optional<Pick<NonNullable<LinkedListInput>, 'page' | 'per_page' | 'search' | 'status'>>;
+/** A new item of a host's kind: its name under its noun `N`. */
+export type HostCreateInput<N extends string> = HostItemFields & { [P in N]: string };
+/** A change to an item of a host's kind, by id or slug. */
+export type HostUpdateInput<N extends string> = LinkedKeyInput & HostItemFields & { [P in N]?: string };
+/** An item of a host's kind whose noun is `N`, as the API answers it (its name may be missing when empty). */
+export type HostItemOf<N extends string> = HostItem & { [P in N]?: string };
+
 type TermArchive = ArgsInput<ReturnType<typeof termArchiveArgs>>;
 type TermCreate = ArgsInput<ReturnType<typeof termWriteArgs<true>>>;
 type TermFields = ArgsInput<ReturnType<typeof termWriteArgs<false>>>;
@@ -79,7 +91,7 @@ export type IcalEventInput = ArgsInput<typeof eventFileArgs> | ArgsInput<typeof 
 export type JsonObject = Record<string, unknown>;
 
 // The JSON the procedures answer has the main entry's types, named the same here.
-export type { CalendarEvent, Venue, Organizer, Term, WrittenVenue, WrittenOrganizer, Deleted } from '../schemas/types.js';
+export type { CalendarEvent, Venue, Organizer, Term, WrittenVenue, WrittenOrganizer, Deleted, HostItem } from '../schemas/types.js';
 
 /** An archive envelope: the page's items under their collection key, with totals and paging URLs. */
 export type Archive<K extends string, T> = { [P in K]: T[] } & {

@@ -1,4 +1,4 @@
-import { itemPath } from '../kinds.js';
+import type { KindRegistry } from '../host-kinds/registry.js';
 import type { ChangeScope } from '../changes/log.js';
 import { randomUUID } from 'node:crypto';
 import type { User } from '../auth/capabilities.js';
@@ -101,6 +101,8 @@ export class WebhookDeliverer {
     private readonly onError: (error: unknown) => void,
     /** Where occurrence ids start (`recurrence.idBase`). */
     private readonly idBase: number,
+    /** The routes of items of every kind, the host's included. */
+    private readonly kinds: KindRegistry,
   ) {}
 
   /** Starts polling the log (the timer does not keep the process alive). */
@@ -215,7 +217,7 @@ export class WebhookDeliverer {
   /** Delivers one change: `true` once it is delivered or filtered out, else why it failed. */
   async #deliverOne(endpoint: ResolvedWebhooks['endpoints'][number], row: ChangeRow, storeId: string): Promise<true | string> {
     if (endpoint.kinds && !endpoint.kinds.includes(row.kind)) return true;
-    const read = row.change_type === 'deleted' ? undefined : await this.read(`${itemPath(row.kind)}${row.item_id}`, endpoint.user ?? null);
+    const read = row.change_type === 'deleted' ? undefined : await this.read(`${this.kinds.itemPath(row.kind)}${row.item_id}`, endpoint.user ?? null);
     const outcome = read ? readOutcome(read.status) : 'hidden';
     // The item could not be read (the store is unreachable): retried, not reported as deleted.
     if (outcome === 'unknown') return `reading ${row.kind} ${row.item_id} answered ${read?.status}`;
@@ -227,7 +229,7 @@ export class WebhookDeliverer {
     if (!visible && row.kind === 'event' && row.item_id >= this.idBase) {
       // An occurrence: only while the viewer can see its series (`changes/occurrences.ts`).
       const told = await occurrenceDeletionsTold(this.store.changes, [row.item_id], async (id) =>
-        readOutcome((await this.read(`${itemPath('event')}${id}`, endpoint.user ?? null)).status),
+        readOutcome((await this.read(`${this.kinds.itemPath('event')}${id}`, endpoint.user ?? null)).status),
       );
       if (told === 'unknown') return `reading the series of event ${row.item_id} failed`;
       if (!told.has(row.item_id)) return true;

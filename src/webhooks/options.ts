@@ -1,5 +1,5 @@
 import { invalidOption } from '../option-error.js';
-import { KIND_NAMES } from '../kinds.js';
+import { KIND_NAMES, type AnyKind } from '../kinds.js';
 import type { ResolvedWebhooks, WebhookOptions } from './deliverer.js';
 import { MIN_KEY_BYTES, whsecKeyBytes } from './signature.js';
 
@@ -12,7 +12,11 @@ const wholeMs = (name: string, value: number | undefined, fallback: number): num
 };
 
 /** Checks the `webhooks` option once, naming what is wrong; `imageHosts` join its allowed hosts. */
-export function resolveWebhooks(o: WebhookOptions | undefined, imageHosts: readonly string[]): ResolvedWebhooks | undefined {
+export function resolveWebhooks(
+  o: WebhookOptions | undefined,
+  imageHosts: readonly string[],
+  kinds: readonly AnyKind[] = KIND_NAMES,
+): ResolvedWebhooks | undefined {
   if (o === undefined) return undefined;
   if (!Array.isArray(o.endpoints)) throw invalidOption('webhooks.endpoints', o.endpoints, 'a list of { url, secret } endpoints');
   const keys = new Set<string>();
@@ -35,7 +39,7 @@ export function resolveWebhooks(o: WebhookOptions | undefined, imageHosts: reado
         `a whsec_ secret whose standard base64 decodes to at least ${MIN_KEY_BYTES} bytes (or any other text of at least 8 characters, used as it is)`,
       );
     }
-    if (e.kinds && !e.kinds.every((k) => KIND_NAMES.includes(k))) throw invalidOption(`${name}.kinds`, e.kinds, `kinds among ${KIND_NAMES.join(', ')}`);
+    if (e.kinds && !e.kinds.every((k) => kinds.includes(k))) throw invalidOption(`${name}.kinds`, e.kinds, `kinds among ${kinds.join(', ')}`);
     if (e.changes && !e.changes.every((c) => CHANGE_TYPES.includes(c)))
       throw invalidOption(`${name}.changes`, e.changes, `changes among ${CHANGE_TYPES.join(', ')}`);
     const key = (e.name ?? url.href).slice(0, 190);

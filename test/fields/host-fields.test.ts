@@ -95,6 +95,12 @@ describe.each(DIALECTS)('host fields on $name', ({ url }) => {
     expect([tooMany.status, tooMany.body.code]).toEqual([400, 'rest_invalid_param']);
     const venues = await t.request('GET', '/venues', { query: { wheelchair_access: 'true' } });
     expect(venues.status).toBe(200);
+    // The filter applies to venues as to events (it was accepted and ignored before).
+    expect(venues.body.venues.length).toBeGreaterThan(0);
+    expect(venues.body.venues.every((v: { wheelchair_access: unknown }) => v.wheelchair_access === true)).toBe(true);
+    expect(venues.body.rest_url).toContain('wheelchair_access=true');
+    const without = await t.request('GET', '/venues', { query: { wheelchair_access: 'false' } });
+    expect(without.body.venues.some((v: { wheelchair_access: unknown }) => v.wheelchair_access === true)).toBe(false);
   });
 
   it('stores fields of terms', async () => {

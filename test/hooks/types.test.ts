@@ -3,6 +3,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { field } from '../../src/fields/declare.js';
+import type { HostKindName } from '../../src/kinds.js';
 import { createCalendar, HookError, type CalendarEvent, type ChangeEvent, type HooksOption, type Term, type User, type Venue } from '../../src/index.js';
 
 describe('hook types', () => {
@@ -90,7 +91,8 @@ describe('hook types', () => {
     const calendar = createCalendar({ db: ':memory:' });
     const off = calendar.on('change', (event) => {
       expectTypeOf(event).toEqualTypeOf<ChangeEvent>();
-      expectTypeOf(event.kind).toEqualTypeOf<'event' | 'venue' | 'organizer' | 'category' | 'tag'>();
+      // A host's own kinds' changes name their noun (`kinds` option).
+      expectTypeOf(event.kind).toEqualTypeOf<'event' | 'venue' | 'organizer' | 'category' | 'tag' | HostKindName>();
       expectTypeOf(event.change).toEqualTypeOf<'created' | 'updated' | 'deleted'>();
     });
     expectTypeOf(off).toBeCallableWith();

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { arg } from '../../args/arg.js';
 import { parseList } from '../../args/checks.js';
-import { isKind, type Kind } from '../../kinds.js';
+import type { AnyKind } from '../../kinds.js';
+import type { RequestContext } from '../../http/context.js';
 
 /** Most changes one page of the feed reports. */
 export const MAX_CHANGES_PER_PAGE = 100;
@@ -13,11 +14,12 @@ export const changeFeedArgs = {
   kinds: arg(
     { type: 'array', items: { type: 'string' }, description: 'changes.kinds' },
     {
-      check: (value: unknown) => {
+      // The built-in kinds and the host's (`kinds` option).
+      check: (value: unknown, ctx: RequestContext) => {
         const list = parseList(value);
-        return list !== undefined && list.length > 0 && list.every(isKind);
+        return list !== undefined && list.length > 0 && list.every((k) => typeof k === 'string' && ctx.options.kinds.names.includes(k));
       },
-      sanitize: (value: unknown): Kind[] => (parseList(value) ?? []).filter(isKind),
+      sanitize: (value: unknown): AnyKind[] => (parseList(value) ?? []).filter((k) => typeof k === 'string'),
     },
   ),
 };

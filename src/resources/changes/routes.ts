@@ -5,7 +5,6 @@ import { ApiError } from '../../http/errors.js';
 import { READABLE, endpoint, route } from '../../http/route.js';
 import type { ChangeKind, ChangeType } from '../../store/database.js';
 import { changeFeedArgs } from './args.js';
-import { itemPath } from '../../kinds.js';
 import { readOutcome } from '../../changes/visibility.js';
 import { occurrenceDeletionsTold } from '../../changes/occurrences.js';
 
@@ -92,7 +91,7 @@ async function feed(ctx: RequestContext & { params: { sync_token?: string; per_p
 
   const reads: { item: Scanned; outcome: 'visible' | 'hidden'; body: unknown }[] = [];
   for (const item of items.values()) {
-    const read = await ctx.read(`${itemPath(item.kind)}${item.id}`);
+    const read = await ctx.read(`${ctx.options.kinds.itemPath(item.kind)}${item.id}`);
     const outcome = readOutcome(read.status);
     if (outcome === 'unknown') throw unavailable();
     reads.push({ item, outcome, body: read.body });

@@ -127,6 +127,7 @@ export function completeDocument(
   for (const route of ctx.routes) if (route.pattern !== '') paths[openApiPath(route.pattern)] = pathItem(route, resources, bodies, t);
   const schemas: JsonObject = {};
   for (const [name, fields] of Object.entries(SCHEMAS)) schemas[name] = responseSchema(fields, t);
+  for (const r of resources) for (const [name, fields] of Object.entries(r.schemas ?? {})) schemas[name] = responseSchema(fields, t);
   return {
     openapi: '3.0.0',
     info: { version: API_VERSION, title: t('doc.info.title'), description: t('doc.info.description') },

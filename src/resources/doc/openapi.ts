@@ -95,11 +95,13 @@ function responses(docs: ResponsesDoc, t: Translate, resource?: Resource): JsonO
 }
 
 /** Upstream's `components.schemas`: what its document says of each property, translated. */
-export function schemaComponents(t: Translate): Record<SchemaName, JsonObject> {
-  const out = {} as Record<SchemaName, JsonObject>;
-  for (const name of SCHEMA_NAMES) {
+export function schemaComponents(t: Translate, resources: readonly Resource[] = []): Record<string, JsonObject> {
+  const out: Record<string, JsonObject> = {};
+  // The API's, then the item schemas a host's kinds bring (their lists are not in upstream's document).
+  const items = resources.flatMap((r) => (r.schemas && r.doc.schema in r.schemas ? [[r.doc.schema, r.schemas[r.doc.schema]] as const] : []));
+  for (const [name, fields] of [...SCHEMA_NAMES.map((n) => [n, SCHEMAS[n]] as const), ...items]) {
     const properties: JsonObject = {};
-    for (const [property, field] of Object.entries<Field>(SCHEMAS[name])) {
+    for (const [property, field] of Object.entries<Field>(fields ?? {})) {
       if (!field.documented) continue;
       properties[field.documentedKey ?? property] = Object.fromEntries(
         Object.entries(field.documented).map(([k, v]) => [k, k === 'description' ? t(field.description) : v]),
@@ -186,7 +188,7 @@ export function openApiDocument(ctx: Pick<RequestContext, 'routes' | 'urls' | 'l
   return {
     openapi: '3.0.0',
     info: { version: API_VERSION, title: t('doc.info.title'), description: t('doc.info.description') },
-    components: { schemas: schemaComponents(t) },
+    components: { schemas: schemaComponents(t, resources) },
     servers: [{ url: `${ctx.urls.base}/` }],
     paths,
   };

@@ -1,13 +1,14 @@
 import type { DescriptionKey } from '../../i18n/en.js';
-import type { Collection } from '../../kinds.js';
+import type { Collection, HostCollection } from '../../kinds.js';
+import type { Description } from '../../i18n/index.js';
 import type { SchemaName } from '../../schemas/responses.js';
 
-/** The noun of a resource's items, which names the complete document's own schemas (`EventList`, `EventCreate`). */
-export type Noun = 'Event' | 'Venue' | 'Organizer' | 'Category' | 'Tag';
+/** The noun of a resource's items, which names the complete document's own schemas (`EventList`, `EventCreate`; a host's kind's: `Sponsor`). */
+export type Noun = 'Event' | 'Venue' | 'Organizer' | 'Category' | 'Tag' | (string & NonNullable<unknown>);
 
-/** One documented response: its description key and, for successes, what its body holds. */
+/** One documented response: its description (a key; a host's kind's own texts) and, for successes, what its body holds. */
 export interface ResponseDoc {
-  description: DescriptionKey;
+  description: Description;
   /** What a success holds: the resource's item or list (JSON), or a calendar file. */
   content?: 'item' | 'list' | 'calendar';
 }
@@ -21,7 +22,8 @@ export type ResponsesDoc = Record<number, ResponseDoc>;
  * each operation.
  */
 export interface ResourceDoc {
-  schema: SchemaName;
+  /** The schema of its items: one of {@link SchemaName}, or one the resource brings (`Resource.schemas`). */
+  schema: SchemaName | (string & NonNullable<unknown>);
   /** `create`: the create arguments; `read+create`: the single route's read arguments, then those. */
   body: 'create' | 'read+create';
   archive: ResponsesDoc;
@@ -37,7 +39,7 @@ export type { Collection };
 
 /** How a resource's documentation differs from the others'. */
 export interface DocShape {
-  schema: SchemaName;
+  schema: ResourceDoc['schema'];
   body: ResourceDoc['body'];
   /** Whether a read may be refused (posts: trashed, private, password-protected). */
   readForbidden: boolean;
@@ -57,8 +59,8 @@ const UNAUTHORIZED: ResponseDoc = { description: 'doc.response.unauthorized' };
 const optional = (documented: boolean, code: number, response: ResponseDoc): ResponsesDoc => (documented ? { [code]: response } : {});
 
 /** What `/doc` says of a resource of this collection and shape. */
-export function resourceDoc(collection: Collection, shape: DocShape): ResourceDoc {
-  const key = (suffix: string) => `doc.${collection}.${suffix}` as DescriptionKey;
+export function resourceDoc(collection: Collection | HostCollection, shape: DocShape, describe?: (suffix: string) => Description): ResourceDoc {
+  const key = describe ?? ((suffix: string) => `doc.${collection}.${suffix}` as DescriptionKey);
   return {
     schema: shape.schema,
     body: shape.body,

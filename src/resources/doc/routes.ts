@@ -20,7 +20,7 @@ export function docRoutes(resources: readonly Resource[]) {
         handler: (ctx) => {
           const complete = ctx.options.doc === 'complete';
           const doc = complete ? completeDocument(ctx, resources) : openApiDocument(ctx, resources);
-          withFieldProperties(doc.components.schemas, ctx.services.fields.registry, translator(ctx), complete);
+          withFieldProperties(doc.components.schemas, ctx.services.fields.registry, translator(ctx), complete, resources);
           return { body: doc };
         },
       }),
@@ -31,7 +31,7 @@ export function docRoutes(resources: readonly Resource[]) {
         args: {},
         handler: (ctx) => {
           const doc = completeDocument(ctx, resources);
-          withFieldProperties(doc.components.schemas, ctx.services.fields.registry, translator(ctx), true);
+          withFieldProperties(doc.components.schemas, ctx.services.fields.registry, translator(ctx), true, resources);
           return { body: doc };
         },
       }),

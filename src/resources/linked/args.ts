@@ -15,17 +15,30 @@ import { MAX_LAT, MAX_LNG, readCoordinate } from '../../geo/coordinates.js';
 
 type Ctx = RequestContext;
 
-/** Arguments of the venue and organizer archives. */
+/**
+ * Arguments of the venue and organizer archives; a host's kind's (`kinds` option) has no links to
+ * events to filter by, and its descriptions name its noun.
+ */
 export function linkedArchiveArgs(kind: PostKindInfo) {
-  const k = kind.noun as 'venue' | 'organizer';
+  const k = kind.noun === 'venue' ? 'venue' : kind.noun === 'organizer' ? 'organizer' : undefined;
   return {
     page: pageArg,
     per_page: perPageArg,
-    search: arg({ description: `${k}s.search`, type: 'string' }, { check: linkedSearchCheck }),
-    event: arg({ description: `${k}s.event`, type: 'integer' }, { check: existingEvent }),
-    has_events: arg({ description: `${k}s.has_events` }, { swaggerType: 'boolean' }),
-    only_with_upcoming: arg({ description: `${k}s.only_with_upcoming`, default: false }),
-    status: arg({ format: 'string', description: `${k}s.status` }, { check: archiveStatusCheck(kind) }),
+    search: arg(
+      {
+        description: k ? `${k}s.search` : { en: `Limit results to ${kind.collection} containing the string in the name, description or excerpt` },
+        type: 'string',
+      },
+      { check: linkedSearchCheck },
+    ),
+    ...(k
+      ? {
+          event: arg({ description: `${k}s.event`, type: 'integer' }, { check: existingEvent }),
+          has_events: arg({ description: `${k}s.has_events` }, { swaggerType: 'boolean' }),
+          only_with_upcoming: arg({ description: `${k}s.only_with_upcoming`, default: false }),
+        }
+      : {}),
+    status: arg({ format: 'string', description: k ? `${k}s.status` : { en: `The ${kind.noun} post status` } }, { check: archiveStatusCheck(kind) }),
     // Venues have coordinates: the distance filter of the events archive, on the venues themselves.
     ...(k === 'venue' ? geolocArgs('venues') : {}),
   };
@@ -124,4 +137,7 @@ export function organizerWriteArgs<R extends boolean>(required: R) {
 export type LinkedWriteArgs = Record<string, Arg<unknown, boolean, Ctx>>;
 
 /** A venue or organizer write's parameters, after validation: what their write arguments declare (none required on update). */
-export type LinkedInput = Partial<ParamsOf<ReturnType<typeof venueWriteArgs<false>>> & ParamsOf<ReturnType<typeof organizerWriteArgs<false>>>>;
+export type LinkedInput = Partial<ParamsOf<ReturnType<typeof venueWriteArgs<false>>> & ParamsOf<ReturnType<typeof organizerWriteArgs<false>>>> & {
+  // A host's kind's name (its noun) and fields.
+  readonly [param: string]: unknown;
+};

@@ -3,7 +3,7 @@ import { has } from '../../auth/capabilities.js';
 import { MemoKey, type RequestContext } from '../../http/context.js';
 import { invalidParam } from '../../http/errors.js';
 import { linkedNotAccessible, linkedPageNotFound } from './errors.js';
-import { asQueryValue, pagingUrls } from '../../archive/urls.js';
+import { asQueryValue, pagingUrls, type QueryPair } from '../../archive/urls.js';
 import { archiveHeaders, archivePage, totalPages } from '../../archive/page.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, endpoint, route, type Route } from '../../http/route.js';
 import { isTruthy } from '../../php/empty.js';
@@ -19,6 +19,7 @@ import type { LinkedRow, LinkedTable } from './store.js';
 import { toId } from '../../ids.js';
 import { searchFragments } from '../../text/search-terms.js';
 import { geoFilter } from '../venues/geoloc.js';
+import { fieldFilterArgNames, fieldFilters } from '../../fields/args.js';
 
 /**
  * The archive, single and by-slug routes of a linked kind (venues, organizers): one
@@ -110,6 +111,8 @@ export function linkedRoutes<T extends LinkedTable>(
       // Items linked to an event the caller may not read are not revealed through it.
       const eventVisible = p.event === undefined || (await ctx.services.events.revealsLinks(p.event, ctx.principal));
       const near = geoFilter(ctx);
+      const declared = ctx.services.fields.registry.of(collection);
+      const given = new Map<string, unknown>(Object.entries(p));
       const { rows, total } = await service(ctx).list({
         statuses,
         offset: paging.offset,
@@ -123,6 +126,7 @@ export function linkedRoutes<T extends LinkedTable>(
         near,
         // Coordinates of a password-protected venue are shown only to who may unlock it without its password.
         nearPasswords: near ? searchablePasswords(ctx.principal, kindInfo) : undefined,
+        fields: fieldFilters(declared, ctx.params),
       });
       if (paging.page > 1 && rows.length === 0) {
         throw linkedPageNotFound(noun);
@@ -145,6 +149,8 @@ export function linkedRoutes<T extends LinkedTable>(
         ['geoloc_lat', near ? asQueryValue(p.geoloc_lat) : undefined],
         ['geoloc_lng', near ? asQueryValue(p.geoloc_lng) : undefined],
         ['geoloc_radius', near && ctx.sent('geoloc_radius') ? asQueryValue(p.geoloc_radius) : undefined],
+        // The filters of declared fields, by name (they are not among the archive's own arguments).
+        ...fieldFilterArgNames(declared).map((name): QueryPair => [name, ctx.sent(name) ? asQueryValue(given.get(name)) : undefined]),
       ]);
       return {
         body: { [collection]: items, ...urls, total, total_pages: pages },

@@ -13,20 +13,21 @@ import { storedSlugForm } from '../../posts/slug.js';
 import { assertPublicationDates } from '../../posts/dates.js';
 import { assertAuthorAllowed, namedAuthor, type AuthorWrite } from '../../posts/author.js';
 import type { Store } from '../store.js';
-import type { DetailsOf, LinkedListQuery, LinkedPostStore, LinkedRow, LinkedTable } from './store.js';
+import type { DetailsOf, ItemTable, LinkedListQuery, LinkedRow, LinkedRows } from './store.js';
 import { withRetry } from '../../store/retry.js';
 import type { ImageChoice, ImageService } from '../../images/service.js';
-import type { Image, Organizer, Venue } from '../../schemas/types.js';
+import type { HostItem, Image, Organizer, Venue } from '../../schemas/types.js';
 import { NO_FIELDS, type HostFields } from '../../fields/values.js';
 import { NO_HOOKS, type CalendarHooks } from '../../hooks/calendar-hooks.js';
 import { keptBefore } from '../../hooks/rewrites.js';
 
-/** How one linked kind maps parameters to columns and rows to JSON. */
-export interface LinkedKind<T extends LinkedTable> {
+/** How one linked kind (or a host's kind) maps parameters to columns and rows to JSON. */
+export interface LinkedKind<T extends ItemTable> {
   info: PostKindInfo;
-  table: T;
-  /** The name parameter and response key (`venue`, `organizer`). */
-  titleKey: 'venue' | 'organizer';
+  /** Its queries, over a store or a transaction's. */
+  rows(store: Store): LinkedRows<T>;
+  /** The name parameter and response key (`venue`, `organizer`; a host's kind: its noun). */
+  titleKey: string;
   /** Details of a new item before the sent fields apply. */
   blank(): DetailsOf<T>;
   /** Detail columns a write sets from the parameters sent (merged with `current` on update). */
@@ -35,8 +36,8 @@ export interface LinkedKind<T extends LinkedTable> {
   represent(row: LinkedRow<T>, view: LinkedView): LinkedJson<T>;
 }
 
-/** The JSON of a linked kind's items. */
-export type LinkedJson<T extends LinkedTable> = T extends 'venues' ? Venue : Organizer;
+/** The JSON of a linked kind's items (a host's kind's: `resources/host-kinds/`). */
+export type LinkedJson<T extends ItemTable> = T extends 'venues' ? Venue : T extends 'organizers' ? Organizer : HostItem;
 
 /** What a representation needs beyond the row. */
 export interface LinkedView {
@@ -70,12 +71,12 @@ export function assertStorable(values: Record<string, unknown>): void {
   if (failures.size) throw invalidParams(failures);
 }
 
-function owned(kind: PostKindInfo, row: LinkedRow<LinkedTable>) {
+function owned(kind: PostKindInfo, row: LinkedRow<ItemTable>) {
   return { kind: kind.kind, authorId: row.author, status: row.status, statusBeforeTrash: row.status_before_trash };
 }
 
 /** The rules venues and organizers share: visibility, writes, trash and permanent deletion. */
-export class LinkedPostService<T extends LinkedTable> {
+export class LinkedPostService<T extends ItemTable> {
   constructor(
     private readonly store: Store,
     private readonly images: ImageService,
@@ -101,10 +102,8 @@ export class LinkedPostService<T extends LinkedTable> {
     return this.beforeWrite ? this.beforeWrite(input, current) : Promise.resolve(input);
   }
 
-  private rows(s: Store = this.store): LinkedPostStore<T> {
-    // Indexed by the kind's table, the mapped type gives this kind's store.
-    const stores: { readonly [K in LinkedTable]: LinkedPostStore<K> } = s;
-    return stores[this.kind.table];
+  private rows(s: Store = this.store): LinkedRows<T> {
+    return this.kind.rows(s);
   }
 
   /** The item with this id. */
@@ -126,7 +125,7 @@ export class LinkedPostService<T extends LinkedTable> {
 
   /** Whether `p` may read, edit or delete the item. */
   can(p: Principal | null, action: 'read' | 'edit' | 'delete', row: LinkedRow<T>): boolean {
-    return can(p, action, owned(this.kind.info, row as LinkedRow<LinkedTable>));
+    return can(p, action, owned(this.kind.info, row));
   }
 
   /** One archive page. */

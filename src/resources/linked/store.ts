@@ -9,15 +9,40 @@ import { searchableByPassword } from '../../posts/password-filter.js';
 import type { GeoFilter } from '../../geo/area.js';
 import { geoCondition } from '../../store/geo-filter.js';
 import { PreparedQuery } from '../../store/prepared.js';
+import type { FieldFilter, FieldStore } from '../../fields/store.js';
 
 /** The detail tables of the two linked-post kinds. */
 export type LinkedTable = 'venues' | 'organizers';
 
+/** Where a post kind of the shared rules keeps its details: a linked kind's table, or none (a host's kind: its fields are its details). */
+export type ItemTable = LinkedTable | 'none';
+
 /** Detail columns by table (without the key). */
-export type DetailsOf<T extends LinkedTable> = Omit<Selectable<T extends 'venues' ? VenuesTable : OrganizersTable>, 'post_id'>;
+export type DetailsOf<T extends ItemTable> = Omit<
+  Selectable<T extends 'venues' ? VenuesTable : T extends 'organizers' ? OrganizersTable : NoDetails>,
+  'post_id'
+>;
+
+/** The details of a kind with no detail table: only the key every detail row has. */
+interface NoDetails {
+  post_id: number;
+}
 
 /** A post joined with its details. */
-export type LinkedRow<T extends LinkedTable> = Selectable<PostsTable> & DetailsOf<T>;
+export type LinkedRow<T extends ItemTable> = Selectable<PostsTable> & DetailsOf<T>;
+
+/** The queries the shared rules of post kinds run (`linked/service.ts`), whichever table holds the details. */
+export interface LinkedRows<T extends ItemTable> {
+  get(id: number, options?: ReadOptions): Promise<LinkedRow<T> | undefined>;
+  getMany(ids: readonly number[]): Promise<LinkedRow<T>[]>;
+  bySlug(slug: string): Promise<LinkedRow<T> | undefined>;
+  findDuplicates(title: string, content: string | undefined, limit: number): Promise<LinkedRow<T>[]>;
+  list(query: LinkedListQuery): Promise<{ rows: LinkedRow<T>[]; total: number }>;
+  insertDetails(postId: number, details: DetailsOf<T>): Promise<void>;
+  updateDetails(postId: number, details: Partial<DetailsOf<T>>): Promise<void>;
+  unlinkFromEvents(postId: number): Promise<number[]>;
+  deletePermanently(postId: number): Promise<number[]>;
+}
 
 /** What a venue or organizer archive asks for. */
 export interface LinkedListQuery {
@@ -39,6 +64,8 @@ export interface LinkedListQuery {
    */
   near?: GeoFilter;
   nearPasswords?: SearchablePasswords;
+  /** Tests of the fields a host declared (`fields/`), all of which an item passes. */
+  fields?: readonly FieldFilter[];
 }
 
 type Eb = ExpressionBuilder<Database, 'posts'>;
@@ -71,7 +98,7 @@ const BY_SLUG = perKind((rows, v: { slug: string }) => rows.where('posts.slug', 
 const BY_IDS = perKind((rows, v: { ids: number[] }) => rows.where('posts.id', 'in', v.ids));
 
 /** Queries over venues or organizers: the post row plus its detail row. */
-export class LinkedPostStore<T extends LinkedTable> {
+export class LinkedPostStore<T extends LinkedTable> implements LinkedRows<T> {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: StoreDialect,
@@ -79,6 +106,8 @@ export class LinkedPostStore<T extends LinkedTable> {
     private readonly type: 'venue' | 'organizer',
     /** Columns searched by `search`, as `posts.x` or `d.x`. */
     private readonly searchColumns: readonly string[],
+    /** The host's field values, for the archive's field filters. */
+    private readonly fieldValues: FieldStore,
   ) {}
 
   private base() {
@@ -156,6 +185,7 @@ export class LinkedPostStore<T extends LinkedTable> {
         .where('posts.status', 'not in', ['trash', 'auto-draft'])
         .where((eb) => eb.or(this.searchColumns.map((col) => eb.and(fragments.map((f) => containsIgnoringCase(sql.ref(col), f))))));
     }
+    for (const filter of query.fields ?? []) q = q.where(this.fieldValues.matches('posts.id', filter));
     if (query.near) {
       q = q.where(geoCondition('d.geo_lat', 'd.geo_lng', query.near));
       const scope = query.nearPasswords ?? 'none';

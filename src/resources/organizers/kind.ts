@@ -16,7 +16,7 @@ const text = (v: unknown) => (phpEmpty(v) ? '' : sanitizeTextField(String(v)));
 /** Organizers: phone, website and e-mail (no format check on the e-mail, as upstream). */
 export const organizerKind: LinkedKind<'organizers'> = {
   info: ORGANIZER,
-  table: 'organizers',
+  rows: (store) => store.organizers,
   titleKey: 'organizer',
   blank: () => ({ phone: '', website: '', email: '' }),
   details(input: LinkedInput) {

@@ -26,7 +26,7 @@ function stateProvince(d: Pick<Venue, 'state' | 'province' | 'country'>): string
 /** Venues: address fields, map flags and the state/province rule. */
 export const venueKind: LinkedKind<'venues'> = {
   info: VENUE,
-  table: 'venues',
+  rows: (store) => store.venues,
   titleKey: 'venue',
   blank: () => ({
     address: '',
