@@ -10,8 +10,8 @@ const LAYERS = [
   ['^src/store/'],
   // 2. The HTTP core: requests, responses, routes, the request context, declared arguments, users.
   ['^src/(http|args|auth)/'],
-  // 3. Rules shared by resources: the post lifecycle, archives, images, recurrence, the change log, iCalendar.
-  ['^src/(posts|archive|images|recurrence|changes|ical|hooks)/'],
+  // 3. Rules shared by resources: the post lifecycle, archives, images, recurrence, the change log, iCalendar, hooks, the host's fields and kinds.
+  ['^src/(posts|archive|images|recurrence|changes|ical|hooks|fields|host-kinds)/'],
   // 4. The resources: one folder per kind, the registry and the composition of their services.
   ['^src/resources/'],
   // 5. The calendar: options, composition, replicas, webhooks, the demo calendar, feeds it subscribes to.

@@ -152,7 +152,7 @@ function notMigrated(pending: string[]): ApiError {
 
 /** Creates a calendar over a database (a Kysely instance, or a connection string). */
 export function createCalendar<const F extends FieldsOption = Record<never, never>, const K extends KindsOption = Record<never, never>>(
-  options: Omit<CalendarOptions, 'hooks' | 'kinds'> & { fields?: F; kinds?: K; hooks?: HooksOption<F> },
+  options: Omit<CalendarOptions, 'hooks' | 'kinds'> & { fields?: F; kinds?: K; hooks?: HooksOption<F, NoInfer<K>> },
 ): Calendar<F, K> {
   const resolved = resolveOptions(options);
   const routes = routesWithFields(withHostRoutes(resolved.kinds.list.length ? routesOf(resolved.kinds) : ROUTES, resolved.hostRoutes), resolved.fields);

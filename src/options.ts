@@ -508,7 +508,7 @@ export function resolveOptions(o: CalendarOptions): ResolvedOptions {
     fields,
     kinds,
     hostRoutes: o.routes ?? [],
-    hooks: new CalendarHooks(o.hooks, onError),
+    hooks: new CalendarHooks(o.hooks, onError, kinds),
     roles,
     dictionaries: o.dictionaries ?? {},
     limits: resolveLimits(o.limits),

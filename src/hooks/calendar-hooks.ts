@@ -5,7 +5,8 @@
  */
 import type { Principal, User } from '../auth/capabilities.js';
 import type { ChangeRow } from '../changes/log.js';
-import { KINDS, isKind, itemPath, type Collection, type HostCollection } from '../kinds.js';
+import { KINDS, type Collection } from '../kinds.js';
+import { NO_KINDS, type KindRegistry } from '../host-kinds/registry.js';
 import type { ChangeType } from '../store/database.js';
 import type { AfterChangeArgs, BeforeChangeArgs, HookKind, HooksOption, ReadItem, ReadResult, StoredItem, WriteInput, WriteOperation } from './types.js';
 
@@ -21,9 +22,6 @@ interface OpenHooks {
 }
 
 const COLLECTIONS: readonly Collection[] = Object.values(KINDS).map((k) => k.collection);
-
-/** Whether a collection is a built-in kind's, the ones hooks are given for. */
-const isCollection = (name: string): name is Collection => COLLECTIONS.some((c) => c === name);
 
 /** What the change log's types are as operations. */
 const OPERATION: Record<ChangeType, WriteOperation> = { created: 'create', updated: 'update', deleted: 'delete' };
@@ -44,18 +42,20 @@ function userOf(p: Principal | null): User | null {
 
 /** A calendar's hooks, checked once. */
 export class CalendarHooks {
-  // Keyed by collection; a host's own kinds take no hooks (yet), so they find none.
-  readonly #byKind = new Map<string, OpenHooks>();
+  readonly #byKind = new Map<HookKind, OpenHooks>();
   /** The `afterRead` hooks told the viewer. */
   readonly #byUser: readonly NonNullable<OpenHooks['afterRead']>[];
 
   constructor(
     option: HooksOption | undefined,
     private readonly onError: (error: unknown) => void,
+    /** The host's kinds (`kinds` option): hooks may be given for them too. */
+    private readonly kinds: KindRegistry = NO_KINDS,
   ) {
+    const collections: readonly HookKind[] = [...COLLECTIONS, ...kinds.list.map((k) => k.collection)];
     for (const [kind, hooks] of Object.entries(option ?? {})) {
-      const collection = COLLECTIONS.find((c) => c === kind);
-      if (!collection) throw badHook(kind, `nothing: hooks are given by kind, one of ${COLLECTIONS.join(', ')}`);
+      const collection = collections.find((c) => c === kind);
+      if (!collection) throw badHook(kind, `nothing: hooks are given by kind, one of ${collections.join(', ')}`);
       if (hooks === undefined) continue;
       if (typeof hooks !== 'object' || hooks === null) throw badHook(kind, 'an object { beforeChange, afterChange, afterRead }');
       const open: OpenHooks = hooks;
@@ -83,9 +83,9 @@ export class CalendarHooks {
    * Runs the kind's `beforeChange` (inside the write's transaction): the input the write goes on
    * with, the one given when the hook returned nothing. What the hook throws ends the write.
    */
-  async before<I extends object>(kind: HookKind | HostCollection, operation: WriteOperation, input: I, p: Principal | null, item?: StoredItem): Promise<I> {
+  async before<I extends object>(kind: HookKind, operation: WriteOperation, input: I, p: Principal | null, item?: StoredItem): Promise<I> {
     const hook = this.#byKind.get(kind)?.beforeChange;
-    if (!hook || !isCollection(kind)) return input;
+    if (!hook) return input;
     const given = await hook({ kind, operation, input: { ...(input as Record<string, unknown>) }, ...(item ? { item } : {}), user: userOf(p) });
     if (given === undefined || given === null) return input;
     if (typeof given !== 'object' || Array.isArray(given))
@@ -95,7 +95,7 @@ export class CalendarHooks {
   }
 
   /** Whether any `beforeChange` is declared for `kind`. */
-  changes(kind: HookKind | HostCollection): boolean {
+  changes(kind: HookKind): boolean {
     return this.#byKind.get(kind)?.beforeChange !== undefined;
   }
 
@@ -105,9 +105,8 @@ export class CalendarHooks {
    */
   async committed(rows: readonly ChangeRow[], reader?: ItemReader): Promise<void> {
     for (const row of rows) {
-      if (!isKind(row.kind)) continue;
-      const kind = KINDS[row.kind].collection;
-      const path = `${itemPath(row.kind)}${row.item_id}`;
+      const kind = this.kinds.collectionOf(row.kind);
+      const path = `${this.kinds.itemPath(row.kind)}${row.item_id}`;
       const hook = this.#byKind.get(kind)?.afterChange;
       if (!hook) continue;
       const read = async (user: User | null = null) => {
@@ -132,9 +131,9 @@ export class CalendarHooks {
   }
 
   /** The items as the kind's `afterRead` shows them to `p`. */
-  async read<J extends object>(kind: HookKind | HostCollection, items: J[], p: Principal | null): Promise<J[]> {
+  async read<J extends object>(kind: HookKind, items: J[], p: Principal | null): Promise<J[]> {
     const hook = this.#byKind.get(kind)?.afterRead;
-    if (!hook || !items.length || !isCollection(kind)) return items;
+    if (!hook || !items.length) return items;
     const user = hook.vary === 'user' ? userOf(p) : undefined;
     const out: J[] = [];
     for (const item of items) {

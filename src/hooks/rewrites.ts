@@ -4,11 +4,10 @@
  * a linked venue looked up) may not change, since their work is already done.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { HostCollection } from '../kinds.js';
 import type { HookKind } from './types.js';
 
 /** Refuses a rewrite that changed a parameter the write resolved before its transaction (a host's mistake: a 500 through `onError`). */
-export function keptBefore(kind: HookKind | HostCollection, sent: object, given: object, names: readonly string[]): void {
+export function keptBefore(kind: HookKind, sent: object, given: object, names: readonly string[]): void {
   const before = new Map(Object.entries(sent));
   const after = new Map(Object.entries(given));
   for (const name of names) {

@@ -6,12 +6,12 @@
 import type { User } from '../auth/capabilities.js';
 import type { ChangeScope } from '../changes/log.js';
 import { ApiError } from '../http/errors.js';
-import type { Collection } from '../kinds.js';
+import type { Collection, HostCollection } from '../kinds.js';
 import type { HostFieldsOf } from '../fields/declare.js';
-import type { CalendarEvent, Organizer, Term, Venue } from '../schemas/types.js';
+import type { CalendarEvent, HostItem, Organizer, Term, Venue } from '../schemas/types.js';
 
-/** The kinds hooks act on, named by collection: `events`, `venues`, `organizers`, `categories`, `tags`. */
-export type HookKind = Collection;
+/** The kinds hooks act on, named by collection: `events`, `venues`, `organizers`, `categories`, `tags`, and a host's kinds (`kinds`). */
+export type HookKind = Collection | HostCollection;
 
 /** The items of each kind, as the API shows them. */
 export interface HookItems {
@@ -21,6 +21,9 @@ export interface HookItems {
   categories: Term;
   tags: Term;
 }
+
+/** The item of a kind as the API shows it: a built-in kind's, or a host's kind's. */
+export type HookItemOf<K extends HookKind> = K extends keyof HookItems ? HookItems[K] : HostItem;
 
 /** What a write does to its item. */
 export type WriteOperation = 'create' | 'update' | 'delete';
@@ -64,7 +67,7 @@ export interface AfterChangeArgs<K extends HookKind, F = unknown> {
 }
 
 /** An item as `afterRead` receives it: the API's JSON, the host fields of `F` (the `fields` option) included. */
-export type ReadItem<K extends HookKind, F = unknown> = HookItems[K] & HostFieldsOf<F, K> & Record<string, unknown>;
+export type ReadItem<K extends HookKind, F = unknown> = HookItemOf<K> & HostFieldsOf<F, K> & Record<string, unknown>;
 
 /** What `afterRead` gives back: the item to show (or nothing, when it changed the one it was given). */
 export type ReadResult = Record<string, unknown> | undefined | void;
@@ -97,8 +100,13 @@ export interface KindHooks<K extends HookKind, F = unknown> {
   afterRead?: AfterReadHook<K, F>;
 }
 
-/** The `hooks` option: hooks by kind; `F`, the calendar's `fields` option, types their items' host fields. */
-export type HooksOption<F = unknown> = { readonly [K in HookKind]?: KindHooks<K, F> };
+/**
+ * The `hooks` option: hooks by kind; `F`, the calendar's `fields` option, types their items' host
+ * fields; `KO`, its `kinds` option, adds the host's kinds by their collections.
+ */
+export type HooksOption<F = unknown, KO = Record<never, never>> = { readonly [K in Collection]?: KindHooks<K, F> } & {
+  readonly [K in keyof KO & string]?: KindHooks<K, F>;
+};
 
 /**
  * A refusal a host's hook throws: answered as the API's JSON error with this code, message and

@@ -115,6 +115,42 @@ describe.each(DIALECTS)('a host kind on $name', ({ url }) => {
   });
 });
 
+describe('hooks of a host kind', () => {
+  it('run beforeChange, afterRead and afterChange on its items, as on the built-in kinds', async () => {
+    const changes: { kind: string; operation: string; name: unknown }[] = [];
+    let done!: () => void;
+    const told = new Promise<void>((resolve) => (done = resolve));
+    const calendar = createCalendar({
+      db: ':memory:',
+      autoMigrate: true,
+      kinds: KINDS,
+      fields: FIELDS,
+      hooks: {
+        sponsors: {
+          beforeChange: ({ input, operation }) => (operation === 'create' ? { ...input, sponsor: String(input.sponsor).toUpperCase() } : undefined),
+          afterRead: { vary: 'none', run: ({ item }) => ({ ...item, badge: `${item.tier ?? 'none'}!` }) },
+          afterChange: async ({ kind, operation, read }) => {
+            changes.push({ kind, operation, name: (await read())?.sponsor });
+            done();
+          },
+        },
+      },
+    });
+    try {
+      const created = await calendar.call('POST', '/sponsors', {
+        user: { id: 1, roles: ['administrator'] },
+        params: { sponsor: 'Acme', tier: 'gold', status: 'publish' },
+      });
+      expect(created.body).toMatchObject({ sponsor: 'ACME', badge: 'gold!' });
+      expect((await calendar.call('GET', '/sponsors')).body).toMatchObject({ sponsors: [{ sponsor: 'ACME', badge: 'gold!' }] });
+      await told;
+      expect(changes).toEqual([{ kind: 'sponsors', operation: 'create', name: 'ACME' }]);
+    } finally {
+      await calendar.close();
+    }
+  });
+});
+
 describe('kinds option', () => {
   it('refuses names the API has, twice-used names and fields of no kind', () => {
     expect(() => createCalendar({ db: ':memory:', kinds: { venues: kind({ noun: 'place' }) } })).toThrow(/already has/);

@@ -17,6 +17,29 @@ const calendar = createCalendar({
 const router = createCalendarRouter(calendar);
 const admin = router.createCaller(createCalendarContext({ user: USERS.admin }));
 
+describe('a host kind in the hooks', () => {
+  it('types its items and their fields', () => {
+    const typed = createCalendar({
+      db: ':memory:',
+      kinds: { sponsors: kind({ noun: 'sponsor' }) },
+      fields: { sponsors: { tier: field({ type: z.enum(['gold', 'silver']) }) } },
+      hooks: {
+        sponsors: {
+          afterRead: {
+            vary: 'none',
+            run: ({ kind: name, item }) => {
+              expectTypeOf(name).toEqualTypeOf<'sponsors'>();
+              expectTypeOf(item.tier).toEqualTypeOf<'gold' | 'silver' | null>();
+              expectTypeOf(item.id).toEqualTypeOf<number>();
+            },
+          },
+        },
+      },
+    });
+    expect(typed.routes.some((r) => r.pattern === '/sponsors')).toBe(true);
+  });
+});
+
 describe('a host kind in the router', () => {
   afterAll(() => calendar.close());
 

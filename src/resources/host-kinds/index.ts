@@ -1,7 +1,8 @@
 import { arg } from '../../args/arg.js';
 import { nonEmptyString } from '../../args/checks.js';
 import type { HostKind } from '../../host-kinds/registry.js';
-import type { Description } from '../../i18n/index.js';
+import { isDescriptionKey, type Description } from '../../i18n/index.js';
+import { en } from '../../i18n/en.js';
 import { imageCheck } from '../../images/args.js';
 import { existingUser, registeredStatus, stringOrEmpty, time } from '../../posts/args.js';
 import { SCHEMAS, type Field } from '../../schemas/responses.js';
@@ -46,6 +47,16 @@ function writeArgs(kind: HostKind) {
   });
 }
 
+/**
+ * An organizer's description of a property, said of the kind (`The organizer post ID` → `The
+ * sponsor post ID`), in English: the other languages fall back to it.
+ */
+function reworded(description: Description, kind: HostKind): Description {
+  if (!isDescriptionKey(description)) return description;
+  const text = en[description].replaceAll('organizers', kind.collection).replaceAll('organizer', kind.noun).replaceAll('Organizer', schemaName(kind.noun));
+  return english(text);
+}
+
 /** Organizer properties a host's kind does not have. */
 const NOT_HOSTED = new Set(['organizer', 'phone', 'website', 'email', 'json_ld']);
 
@@ -54,7 +65,7 @@ function schemasOf(kind: HostKind): Readonly<Record<string, Readonly<Record<stri
   const item: Record<string, Field> = {};
   for (const [key, field] of Object.entries<Field>(SCHEMAS.Organizer)) {
     if (key === 'organizer') item[kind.noun] = { ...field, description: english(`The ${kind.noun} name`) };
-    else if (!NOT_HOSTED.has(key)) item[key] = field;
+    else if (!NOT_HOSTED.has(key)) item[key] = { ...field, description: reworded(field.description, kind) };
   }
   const name = schemaName(kind.noun);
   const { organizers, ...paging } = SCHEMAS.OrganizerList;

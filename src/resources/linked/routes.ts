@@ -15,17 +15,17 @@ import { nowDates } from '../../posts/dates.js';
 import { linkedArchiveArgs, linkedIdArg, linkedSlugArg, type LinkedWriteArgs } from './args.js';
 import { archiveStatuses } from '../../posts/args.js';
 import type { LinkedPostService } from './service.js';
-import type { LinkedRow, LinkedTable } from './store.js';
+import type { ItemTable, LinkedRow } from './store.js';
 import { toId } from '../../ids.js';
 import { searchFragments } from '../../text/search-terms.js';
 import { geoFilter } from '../venues/geoloc.js';
 import { fieldFilterArgNames, fieldFilters } from '../../fields/args.js';
 
 /**
- * The archive, single and by-slug routes of a linked kind (venues, organizers): one
+ * The archive, single and by-slug routes of a linked kind (venues, organizers, a host's kinds): one
  * mechanism, configured by the kind's service and write arguments.
  */
-export function linkedRoutes<T extends LinkedTable>(
+export function linkedRoutes<T extends ItemTable>(
   service: (ctx: RequestContext) => LinkedPostService<T>,
   kindInfo: LinkedPostService<T>['kind']['info'],
   writeArgs: <R extends boolean>(required: R) => LinkedWriteArgs,
@@ -112,7 +112,6 @@ export function linkedRoutes<T extends LinkedTable>(
       const eventVisible = p.event === undefined || (await ctx.services.events.revealsLinks(p.event, ctx.principal));
       const near = geoFilter(ctx);
       const declared = ctx.services.fields.registry.of(collection);
-      const given = new Map<string, unknown>(Object.entries(p));
       const { rows, total } = await service(ctx).list({
         statuses,
         offset: paging.offset,
@@ -150,7 +149,7 @@ export function linkedRoutes<T extends LinkedTable>(
         ['geoloc_lng', near ? asQueryValue(p.geoloc_lng) : undefined],
         ['geoloc_radius', near && ctx.sent('geoloc_radius') ? asQueryValue(p.geoloc_radius) : undefined],
         // The filters of declared fields, by name (they are not among the archive's own arguments).
-        ...fieldFilterArgNames(declared).map((name): QueryPair => [name, ctx.sent(name) ? asQueryValue(given.get(name)) : undefined]),
+        ...fieldFilterArgNames(declared).map((name): QueryPair => [name, ctx.sent(name) ? asQueryValue(ctx.input(name)) : undefined]),
       ]);
       return {
         body: { [collection]: items, ...urls, total, total_pages: pages },
