@@ -58,11 +58,6 @@ export class KindRegistry {
     this.#byNoun = new Map(this.list.map((k) => [k.noun, k]));
   }
 
-  /** The host's kind of this noun, if it is one. */
-  byNoun(noun: string): HostKind | undefined {
-    return this.#byNoun.get(noun);
-  }
-
   /** Every kind the change log can name: the built-in ones, then the host's. */
   get names(): readonly AnyKind[] {
     return [...KIND_NAMES, ...this.list.map((k) => k.noun)];

@@ -159,6 +159,7 @@ describe('kinds option', () => {
     expect(() => createCalendar({ db: ':memory:', kinds: { sponsors: kind({ noun: 'sponsor' }), patrons: kind({ noun: 'sponsor' }) } })).toThrow(/twice/);
     expect(() => createCalendar({ db: ':memory:', kinds: { Sponsors: kind({ noun: 'sponsor' }) } })).toThrow(/collection name/);
     expect(() => createCalendar({ db: ':memory:', kinds: { images: kind({ noun: 'image' }) } })).toThrow(/schema Image/);
+    expect(() => createCalendar({ db: ':memory:', kinds: { drafts: kind({ noun: 'event_create' }) } })).toThrow(/schema EventCreate/);
     expect(() => createCalendar({ db: ':memory:', fields: { sponsors: { tier: field({ type: z.string() }) } } })).toThrow(
       /no kind has the collection 'sponsors'/,
     );

@@ -57,6 +57,9 @@ function reworded(description: Description, kind: HostKind): Description {
   return english(text);
 }
 
+/** The names of the complete document's own schemas of the built-in kinds (`EventCreate`, `VenueList`). */
+const BUILT_IN_BODIES = /^(Event|Venue|Organizer|Category|Tag)(Create|Update|List)$/;
+
 /** Organizer properties a host's kind does not have. */
 const NOT_HOSTED = new Set(['organizer', 'phone', 'website', 'email', 'json_ld']);
 
@@ -86,7 +89,8 @@ function schemasOf(kind: HostKind): Readonly<Record<string, Readonly<Record<stri
  */
 export function hostKindResource(kind: HostKind): Resource {
   const name = schemaName(kind.noun);
-  if (name in SCHEMAS)
+  // Its schemas (`Sponsor`, `SponsorList`, `SponsorCreate`, `SponsorUpdate`) beside the API's own.
+  if (name in SCHEMAS || BUILT_IN_BODIES.test(name))
     throw new TypeError(
       `calendar-events-rest: option \`kinds.${kind.collection}\` uses the noun '${kind.noun}', whose schema ${name} the API already has; choose another`,
     );
