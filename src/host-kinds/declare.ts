@@ -12,7 +12,7 @@ export interface KindDeclaration {
   /**
    * The singular noun of its items (`sponsor`): the key of an item's name in its JSON and in
    * writes, the change feed's and webhooks' `kind`, error codes (`sponsor-is-in-trash`) and the
-   * permalink base. Lower-case letters, digits and `_`.
+   * permalink base. Lower-case letters, digits and `_`, at most 16 (it is stored with each item).
    */
   readonly noun: string;
 }

@@ -15,8 +15,14 @@ export interface HostKind {
   readonly info: PostKindInfo;
 }
 
-/** A noun or collection: lower-case letters, digits and `_`, starting with a letter (a JSON key, a path segment, a capability suffix). */
+/** A collection: lower-case letters, digits and `_`, starting with a letter (a path segment, a capability suffix). */
 const NAME = /^[a-z][a-z0-9_]{0,31}$/;
+
+/**
+ * A noun: the same letters, at most 16 of them: it is stored as the items' post type and as the
+ * change log's kind, whose columns hold 20 and 16 characters.
+ */
+const NOUN = /^[a-z][a-z0-9_]{0,15}$/;
 
 /**
  * Path segments and router keys the API already answers or names (its additions' routes, the
@@ -45,8 +51,8 @@ export class KindRegistry {
     this.list = Object.entries(option).map(([collection, declaration]): HostKind => {
       const noun: unknown = declaration?.noun;
       if (!NAME.test(collection)) throw badKind(collection, 'is not a collection name (lower-case letters, digits and _, starting with a letter, at most 32)');
-      if (typeof noun !== 'string' || !NAME.test(noun))
-        throw badKind(`${collection}.noun`, "must be a singular noun such as 'sponsor' (lower-case letters, digits and _)");
+      if (typeof noun !== 'string' || !NOUN.test(noun))
+        throw badKind(`${collection}.noun`, "must be a singular noun such as 'sponsor' (lower-case letters, digits and _, at most 16)");
       for (const name of [collection, noun]) {
         if (builtIn.has(name) || RESERVED.has(name)) throw badKind(collection, `uses the name '${name}', which the API already has; choose another`);
         if (taken.has(name)) throw badKind(collection, `uses the name '${name}' twice or as another kind's; choose another`);

@@ -115,6 +115,23 @@ describe.each(DIALECTS)('a host kind on $name', ({ url }) => {
   });
 });
 
+describe.each(DIALECTS)('a host kind with the longest noun on $name', ({ url }) => {
+  it('stores its items and changes (the noun fits the post type and change log columns)', async () => {
+    const noun = 'patron_of_events';
+    expect(noun).toHaveLength(16);
+    const t = await testCalendar(url, { kinds: { patrons: kind({ noun }) } });
+    try {
+      const token = (await t.request('GET', '/changes')).body.next_sync_token;
+      const created = await t.request('POST', '/patrons', { json: { [noun]: 'Ada', status: 'publish' }, as: 'admin' });
+      expect(created.status).toBe(201);
+      const feed = await t.request('GET', '/changes', { query: { sync_token: token } });
+      expect(feed.body.changes).toMatchObject([{ kind: noun, id: created.body.id, change: 'created' }]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('hooks of a host kind', () => {
   it('run beforeChange, afterRead and afterChange on its items, as on the built-in kinds', async () => {
     const changes: { kind: string; operation: string; name: unknown }[] = [];
@@ -158,6 +175,8 @@ describe('kinds option', () => {
     expect(() => createCalendar({ db: ':memory:', kinds: { sponsors: kind({ noun: 'event' }) } })).toThrow(/already has/);
     expect(() => createCalendar({ db: ':memory:', kinds: { sponsors: kind({ noun: 'sponsor' }), patrons: kind({ noun: 'sponsor' }) } })).toThrow(/twice/);
     expect(() => createCalendar({ db: ':memory:', kinds: { Sponsors: kind({ noun: 'sponsor' }) } })).toThrow(/collection name/);
+    // Stored as the post type and the change log's kind: no longer than their columns.
+    expect(() => createCalendar({ db: ':memory:', kinds: { sponsors: kind({ noun: 'sponsor_of_events' }) } })).toThrow(/at most 16/);
     expect(() => createCalendar({ db: ':memory:', kinds: { images: kind({ noun: 'image' }) } })).toThrow(/schema Image/);
     expect(() => createCalendar({ db: ':memory:', kinds: { drafts: kind({ noun: 'event_create' }) } })).toThrow(/schema EventCreate/);
     expect(() => createCalendar({ db: ':memory:', fields: { sponsors: { tier: field({ type: z.string() }) } } })).toThrow(
