@@ -98,8 +98,8 @@ export interface CalendarOptions {
    */
   fields?: FieldsOption;
   /**
-   * The host's own kinds of item, by collection, each declared once with `kind()` (docs
-   * "Extending the calendar": kinds): posts with a name, a description and the fields declared
+   * The host's own kinds of item, by collection, each declared once with `kind()` (README
+   * "Extending: kinds"): posts with a name, a description and the fields declared
    * for their collection in `fields`, with the routes, index, `/doc` and tRPC procedures of
    * venues and organizers.
    */

@@ -6,6 +6,7 @@ const PAGES: Record<string, string> = {
   'Read replicas': 'concepts/replicas.md',
   Limits: 'security.md#limits',
   'Extending: fields': 'concepts/extending.md#fields-fields-field',
+  'Extending: kinds': 'concepts/extending.md#kinds-kinds-kind',
   'Extending: routes': 'concepts/extending.md#routes-routes-calendarroute',
   'Extending: hooks, change events, roles': 'concepts/extending.md#hooks-change-events-roles',
   'Recurring events': 'concepts/recurring-events.md',

@@ -1,5 +1,5 @@
 /**
- * Kinds of items a host adds beside events, venues and organizers (docs "Extending: kinds"):
+ * Kinds of items a host adds beside events, venues and organizers (README "Extending: kinds"):
  * each declared once with `kind()`, under the collection that names its routes. Its items are
  * posts with a name, a description, an excerpt, a slug, an image and a status, written and read
  * on the rules venues and organizers follow; its own values are the fields the host declares
