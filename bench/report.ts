@@ -68,11 +68,21 @@ export function markdownTable(
   rows: readonly Row[],
   seeding: readonly { size: number; db: string; seconds: number; cpuSeconds?: number; reused?: boolean }[],
   targets: readonly TargetResult[],
-  meta: { date: string; cores: number; cpu?: string; node: string; loadAverageAtEnd: number[]; seconds: number; connections: number },
+  meta: {
+    date: string;
+    cores: number;
+    cpu?: string;
+    node: string;
+    loadAverageAtStart: number[];
+    loadAverageAtEnd: number[];
+    seconds: number;
+    connections: number;
+  },
 ): string {
   const lines = [
     `Measured ${meta.date.slice(0, 16).replace('T', ' ')} UTC on ${meta.cores} cores (${meta.cpu ?? 'unknown CPU'}), Node ${meta.node}; ` +
-      `${meta.connections} connections, ${meta.seconds} s per case; load average at the end ${meta.loadAverageAtEnd.map((l) => l.toFixed(1)).join(' / ')}.`,
+      `${meta.connections} connections, ${meta.seconds} s per case; load average at the start ${meta.loadAverageAtStart.map((l) => l.toFixed(2)).join(' / ')}, ` +
+      `at the end ${meta.loadAverageAtEnd.map((l) => l.toFixed(1)).join(' / ')} (the run's own).`,
     '"alone": one request at a time on the idle server before the run; "0 req/s": no request of the run finished within its window.',
     '',
     `| ${HEAD.join(' | ')} |`,
