@@ -69,3 +69,14 @@ export class PostStore {
     return taken !== undefined;
   }
 }
+
+/**
+ * Deletes a post row for good with what every post has beside it: its category and tag links and
+ * the host's field values (a later item may be given its id: SQLite reuses the last). A kind's
+ * own rows (details, links to events) go first, in the same transaction.
+ */
+export async function deletePostRows(db: Kysely<Database>, postId: number): Promise<void> {
+  await db.deleteFrom('term_relationships').where('post_id', '=', postId).execute();
+  await db.deleteFrom('field_values').where('family', '=', 'post').where('item_id', '=', postId).execute();
+  await db.deleteFrom('posts').where('id', '=', postId).execute();
+}

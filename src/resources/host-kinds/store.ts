@@ -7,6 +7,7 @@ import type { ReadOptions } from '../../store/row-lock.js';
 import { searchableByPassword } from '../../posts/password-filter.js';
 import type { LinkedListQuery, LinkedRow, LinkedRows } from '../linked/store.js';
 import type { FieldStore } from '../../fields/store.js';
+import { deletePostRows } from '../../posts/queries.js';
 
 /** Fields `search` looks in. */
 const SEARCHED = ['posts.title', 'posts.content', 'posts.excerpt'] as const;
@@ -86,10 +87,7 @@ export class HostItemStore implements LinkedRows<'none'> {
 
   /** Deletes the item for good, with its categories and tags and its field values; no event leaves it. */
   async deletePermanently(postId: number): Promise<number[]> {
-    await this.db.deleteFrom('term_relationships').where('post_id', '=', postId).execute();
-    // A later item may be given its id (SQLite reuses the last).
-    await this.db.deleteFrom('field_values').where('family', '=', 'post').where('item_id', '=', postId).execute();
-    await this.db.deleteFrom('posts').where('id', '=', postId).execute();
+    await deletePostRows(this.db, postId);
     return [];
   }
 }

@@ -9,6 +9,7 @@ import { searchableByPassword } from '../../posts/password-filter.js';
 import type { GeoFilter } from '../../geo/area.js';
 import { geoCondition } from '../../store/geo-filter.js';
 import { PreparedQuery } from '../../store/prepared.js';
+import { deletePostRows } from '../../posts/queries.js';
 import type { FieldFilter, FieldStore } from '../../fields/store.js';
 
 /** The detail tables of the two linked-post kinds. */
@@ -276,10 +277,7 @@ export class LinkedPostStore<T extends LinkedTable> implements LinkedRows<T> {
       .deleteFrom(this.table as 'venues')
       .where('post_id', '=', postId)
       .execute();
-    await this.db.deleteFrom('term_relationships').where('post_id', '=', postId).execute();
-    // The host's field values go with it: a later item may be given its id (SQLite reuses the last).
-    await this.db.deleteFrom('field_values').where('family', '=', 'post').where('item_id', '=', postId).execute();
-    await this.db.deleteFrom('posts').where('id', '=', postId).execute();
+    await deletePostRows(this.db, postId);
     return events;
   }
 }
