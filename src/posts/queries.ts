@@ -3,10 +3,12 @@ import { isStoredId } from '../ids.js';
 import type { Database, PostType, PostsTable } from '../store/database.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
 import { adjustTermCounts, termIdsOf } from '../store/term-counts.js';
-import { PreparedQuery } from '../store/prepared.js';
+import { PreparedInsert, PreparedQuery } from '../store/prepared.js';
 
 /** A post's type by id: the check of every id an event write names. */
 const TYPE_OF = new PreparedQuery((db, v: { id: number }) => db.selectFrom('posts').select('type').where('id', '=', v.id));
+/** A new post. */
+const INSERT = new PreparedInsert((db, v: Insertable<PostsTable>) => db.insertInto('posts').values(v));
 /** Whether a slug is taken in a type (the free slug of a new post), and the same but for one post (an edit). */
 const SLUG_TAKEN = new PreparedQuery((db, v: { type: PostType; slug: string }) =>
   db.selectFrom('posts').select('id').where('type', '=', v.type).where('slug', '=', v.slug).limit(1),
@@ -44,7 +46,7 @@ export class PostStore {
 
   /** Inserts a post and returns its id. */
   insert(values: Insertable<PostsTable>): Promise<number> {
-    return this.dialect.insertReturningId(this.db.insertInto('posts').values(values));
+    return INSERT.execute(this.db, this.dialect, values);
   }
 
   /** Changes columns of a post. */

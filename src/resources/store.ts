@@ -51,8 +51,8 @@ export class Store {
     this.posts = new PostStore(db, dialect);
     this.attachments = new AttachmentStore(db);
     this.events = new EventStore(db, dialect, this.fields, connection.searchIndex);
-    this.venues = new LinkedPostStore(db, dialect, 'venues', 'venue', VENUE_SEARCH, this.fields);
-    this.organizers = new LinkedPostStore(db, dialect, 'organizers', 'organizer', ORGANIZER_SEARCH, this.fields);
+    this.venues = new LinkedPostStore(db, 'venues', 'venue', VENUE_SEARCH, this.fields);
+    this.organizers = new LinkedPostStore(db, 'organizers', 'organizer', ORGANIZER_SEARCH, this.fields);
     this.occurrences = new OccurrenceStore(db, dialect);
   }
 

@@ -4,8 +4,10 @@
  * calendar's queries takes on SQLite (a `POST /events` runs 18, a single event's read 8): the
  * hot ones are compiled once per store and shape instead, and run with their new values.
  */
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, InsertQueryBuilder, InsertResult, Kysely, QueryResult } from 'kysely';
 import type { Database } from './database.js';
+import type { StoreDialect } from './dialects/dialect.js';
+import { dialectOf } from './dialects/index.js';
 
 /** Stands for a value (or one element of a list) while a prepared query is compiled; found again among the parameters. */
 class Slot {
@@ -42,17 +44,25 @@ function valueOf(values: object, slot: Slot): unknown {
   return slot.index === undefined ? value : Array.isArray(value) ? value[slot.index] : undefined;
 }
 
-/** What the SQL of a query run with `values` depends on: the length of each list (`in (?, ?)`). */
+/**
+ * What the SQL of a query run with `values` depends on: which values it is given and which of
+ * them are `undefined` (an insert names the columns of the others), and the length of each list
+ * (`in (?, ?)`).
+ */
 function shapeOf(values: object): string {
   let shape = '';
-  for (const [name, value] of Object.entries(values)) if (Array.isArray(value)) shape += `${name}:${value.length};`;
+  for (const name in values) {
+    const value: unknown = Reflect.get(values, name);
+    shape += Array.isArray(value) ? `${name}:${value.length};` : value === undefined ? `${name}:-;` : `${name};`;
+  }
   return shape;
 }
 
 /**
- * A query whose SQL depends on its values only through the lengths of its lists (no optional
- * conditions): `build` must pass each value it is given to Kysely as it is (a list as the
- * list), since while compiling it is given stand-ins that are looked for among the parameters.
+ * A query whose SQL depends on its values only through their names, the lengths of its lists
+ * and which of them are `undefined` (no other optional conditions): `build` must pass each value it is given
+ * to Kysely as it is (a list as the list), since while compiling it is given stand-ins that are
+ * looked for among the parameters.
  */
 export class PreparedQuery<V extends object, R> {
   readonly #templates = new WeakMap<object, Map<string, Template<R>>>();
@@ -92,6 +102,7 @@ export class PreparedQuery<V extends object, R> {
         if (typeof name !== 'string') return undefined;
         used.add(name);
         const value: unknown = Reflect.get(target, name);
+        if (value === undefined) return undefined;
         return Array.isArray(value) ? value.map((_, i) => new Slot(name, i)) : new Slot(name);
       },
     });
@@ -106,3 +117,17 @@ export class PreparedQuery<V extends object, R> {
 }
 
 const isEmptyList = (value: unknown) => Array.isArray(value) && value.length === 0;
+
+/** An insert into a table with an `id` key, compiled once like a `PreparedQuery`, that returns the new row's id. */
+export class PreparedInsert<V extends object, TB extends keyof Database> {
+  readonly #query: PreparedQuery<V, unknown>;
+
+  constructor(build: (db: Kysely<Database>, values: V) => InsertQueryBuilder<Database, TB, InsertResult>) {
+    this.#query = new PreparedQuery((db, values: V) => dialectOf(db).returningId(build(db, values)));
+  }
+
+  /** Inserts the row of `values` on `db`, whose dialect is `dialect`, and returns its id. */
+  async execute(db: Kysely<Database>, dialect: StoreDialect, values: V): Promise<number> {
+    return dialect.insertedId(await this.#query.execute(db, values));
+  }
+}

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './database.js';
 import type { StoreDialect } from './dialects/dialect.js';
+import { PreparedQuery } from './prepared.js';
 
 /**
  * Published events carrying the term, counted from the relationships: `EXISTS` keeps the
@@ -12,6 +13,14 @@ const COUNT = (termRef: ReturnType<typeof sql.ref>, tr: string, posts: string) =
   where tr.term_id = ${termRef}
     and exists (select 1 from ${sql.table(posts)} as p where p.id = tr.post_id and p.type = 'event' and p.status = 'publish'))`;
 
+/** Adds `delta` to the counts of terms. */
+const MOVE_COUNTS = new PreparedQuery((db, v: { ids: number[]; delta: number }) =>
+  db
+    .updateTable('terms')
+    .set((eb) => ({ count: eb('count', '+', v.delta) }))
+    .where('id', 'in', v.ids),
+);
+
 /**
  * Moves the stored counts of terms a published event gained (`+1`) or lost (`-1`), inside the
  * write's transaction: the work is that of the write, whatever the number of events carrying
@@ -21,11 +30,7 @@ const COUNT = (termRef: ReturnType<typeof sql.ref>, tr: string, posts: string) =
 export async function adjustTermCounts(db: Kysely<Database>, termIds: readonly number[], delta: 1 | -1): Promise<void> {
   const ids = [...new Set(termIds)].filter((id) => Number.isInteger(id) && id > 0);
   if (!ids.length) return;
-  await db
-    .updateTable('terms')
-    .set((eb) => ({ count: eb('count', '+', delta) }))
-    .where('id', 'in', ids)
-    .execute();
+  await MOVE_COUNTS.execute(db, { ids, delta });
 }
 
 /** Recomputes every stored count from the relationships (the migration's backfill, seeding), on the raw, unprefixed instance. */

@@ -1,11 +1,14 @@
 // Prepared queries (`store/prepared.ts`): compiled once per store and shape, run with new values,
 // they answer what the same query built each time answers, on every database, inside
-// transactions too; a build that changes a value instead of passing it is refused.
+// transactions too; inserts with optional columns and an explicit id return the new row's id;
+// a build that changes a value instead of passing it is refused.
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/store/connect.js';
 import { Connection } from '../../src/store/connection.js';
-import { PreparedQuery } from '../../src/store/prepared.js';
+import { PreparedInsert, PreparedQuery } from '../../src/store/prepared.js';
+import type { Insertable } from 'kysely';
+import type { PostsTable } from '../../src/store/database.js';
 import { DIALECTS, testCalendar, type TestCalendar } from '../helpers/harness.js';
 import { postRow } from '../helpers/store.js';
 
@@ -24,6 +27,7 @@ class Compiles implements KyselyPlugin {
 const BY_TYPE_AND_IDS = new PreparedQuery((db, v: { type: 'venue' | 'organizer'; ids: number[] }) =>
   db.selectFrom('posts').select(['id', 'title']).where('type', '=', v.type).where('id', 'in', v.ids).orderBy('id'),
 );
+const INSERT_POST = new PreparedInsert((db, v: Insertable<PostsTable>) => db.insertInto('posts').values(v));
 const TITLE_OF = new PreparedQuery((db, v: { id: number }) => db.selectFrom('posts').select('title').where('id', '=', v.id));
 
 describe.each(DIALECTS)('prepared queries ($name)', ({ url }) => {
@@ -81,6 +85,29 @@ describe.each(DIALECTS)('prepared queries ($name)', ({ url }) => {
     await BY_TYPE_AND_IDS.rows(store.db, { type: 'venue', ids: [...seven, ids[1] ?? 0] });
     await BY_TYPE_AND_IDS.rows(store.db, { type: 'organizer', ids: [...seven, ids[2] ?? 0] });
     expect(compiles.count - before).toBe(3);
+  });
+
+  it('inserts rows whose values differ in which are given or undefined, and returns their ids', async () => {
+    // Left out, or `undefined`, a password is the column's default (null).
+    const base = postRow({ type: 'venue', title: 'Inserted', date: '2026-01-01 10:00:00', password: 'first' });
+    const { password: _password, ...withoutPassword } = base;
+    const given = [base, withoutPassword, { ...base, password: undefined }, { ...base, password: 'other' }, base];
+    const inserted: number[] = [];
+    for (const [i, row] of given.entries()) inserted.push(await INSERT_POST.execute(store.db, store.dialect, { ...row, title: `Inserted ${i}` }));
+    // An explicit id is a column of its own: the next shape, not the one without it.
+    const explicit = Math.max(...inserted) + 100;
+    expect(await INSERT_POST.execute(store.db, store.dialect, { ...base, id: explicit, title: 'Explicit' })).toBe(explicit);
+    expect(new Set(inserted).size).toBe(given.length);
+    const rows = await store.db
+      .selectFrom('posts')
+      .select(['id', 'title', 'password'])
+      .where('id', 'in', [...inserted, explicit])
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      ...inserted.map((id, i) => ({ id, title: `Inserted ${i}`, password: ['first', null, null, 'other', 'first'][i] })),
+      { id: explicit, title: 'Explicit', password: 'first' },
+    ]);
   });
 
   it('keeps a store apart from another with another prefix', async () => {

@@ -6,6 +6,7 @@ import type { SearchablePasswords } from '../../posts/password.js';
 import type { SearchWords } from '../../text/search-terms.js';
 import { searchableByPassword } from '../../posts/password-filter.js';
 import type { StoreDialect } from '../../store/dialects/dialect.js';
+import { dialectOf } from '../../store/dialects/index.js';
 import { containsIgnoringCase } from '../../store/like.js';
 import type { ReadOptions } from '../../store/row-lock.js';
 import { adjustTermCounts, termIdsOf } from '../../store/term-counts.js';
@@ -148,6 +149,18 @@ const EVENT_BY_ID = new PreparedQuery((db, v: { id: number }) => eventRows(db).w
 const EVENT_BY_SLUG = new PreparedQuery((db, v: { slug: string }) => eventRows(db).where('posts.slug', '=', v.slug));
 /** Events by ids with their details: a page's, read once its keys are known. */
 const EVENTS_BY_IDS = new PreparedQuery((db, v: { ids: number[] }) => eventRows(db).where('posts.id', 'in', v.ids));
+/** A new event's details. */
+const INSERT_DETAILS = new PreparedQuery((db, v: Insertable<EventsTable>) => db.insertInto('events').values(v));
+/** An event's organizers, in link order. */
+const INSERT_ORGANIZERS = new PreparedQuery((db, v: { event: number; organizers: number[] }) =>
+  db.insertInto('event_organizers').values(v.organizers.map((organizer_id, position) => ({ event_id: v.event, organizer_id, position }))),
+);
+/** Which of these terms exist, a locking read (the terms a write links an event with). */
+const PRESENT_TERMS = new PreparedQuery((db, v: { ids: number[] }) => dialectOf(db).locking(db.selectFrom('terms').select('id').where('id', 'in', v.ids)));
+/** Links of an event with terms. */
+const INSERT_TERM_LINKS = new PreparedQuery((db, v: { post: number; terms: number[] }) =>
+  db.insertInto('term_relationships').values(v.terms.map((term_id) => ({ post_id: v.post, term_id }))),
+);
 /** The organizers of a page's events, in link order. */
 const ORGANIZER_LINKS = new PreparedQuery((db, v: { ids: number[] }) =>
   db.selectFrom('event_organizers').select(['event_id', 'organizer_id']).where('event_id', 'in', v.ids).orderBy('event_id').orderBy('position'),
@@ -543,10 +556,7 @@ export class EventStore {
 
   /** Inserts the details of a new event post. */
   async insertDetails(postId: number, details: EventDetails): Promise<void> {
-    await this.db
-      .insertInto('events')
-      .values({ post_id: postId, ...details })
-      .execute();
+    await INSERT_DETAILS.execute(this.db, { post_id: postId, ...details });
   }
 
   /** Changes detail columns. */
@@ -568,10 +578,7 @@ export class EventStore {
   async setOrganizers(eventId: number, organizerIds: readonly number[], created?: NewEvent): Promise<void> {
     if (!created) await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
     if (organizerIds.length) {
-      await this.db
-        .insertInto('event_organizers')
-        .values(organizerIds.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position })))
-        .execute();
+      await INSERT_ORGANIZERS.execute(this.db, { event: eventId, organizers: [...organizerIds] });
     }
   }
 
@@ -592,9 +599,7 @@ export class EventStore {
   async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[], created?: NewEvent): Promise<number[]> {
     const before = created ? [] : await this.termsOf(eventId, taxonomy);
     const wanted = validIds([...new Set(termIds)]);
-    const present = wanted.length
-      ? (await this.dialect.locking(this.db.selectFrom('terms').select('id').where('id', 'in', wanted)).execute()).map((r) => r.id)
-      : [];
+    const present = wanted.length ? (await PRESENT_TERMS.rows(this.db, { ids: wanted })).map((r) => r.id) : [];
     if (!created) {
       await this.db
         .deleteFrom('term_relationships')
@@ -603,11 +608,7 @@ export class EventStore {
         .execute();
     }
     const kept = wanted.filter((id) => present.includes(id));
-    if (kept.length)
-      await this.db
-        .insertInto('term_relationships')
-        .values(kept.map((term_id) => ({ post_id: eventId, term_id })))
-        .execute();
+    if (kept.length) await INSERT_TERM_LINKS.execute(this.db, { post: eventId, terms: kept });
     if (created ? created.status === 'publish' : await this.isPublished(eventId)) {
       await adjustTermCounts(
         this.db,

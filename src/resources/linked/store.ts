@@ -3,6 +3,7 @@ import { isStoredId } from '../../ids.js';
 import type { Database, OrganizersTable, PostsTable, VenuesTable } from '../../store/database.js';
 import type { SearchablePasswords } from '../../posts/password.js';
 import type { StoreDialect } from '../../store/dialects/dialect.js';
+import { dialectOf } from '../../store/dialects/index.js';
 import { containsIgnoringCase, foldCase } from '../../store/like.js';
 import type { ReadOptions } from '../../store/row-lock.js';
 import { searchableByPassword } from '../../posts/password-filter.js';
@@ -84,15 +85,17 @@ function linkedPosts(db: Kysely<Database>, table: LinkedTable, type: 'venue' | '
 const linkedRows = (db: Kysely<Database>, table: LinkedTable, type: 'venue' | 'organizer') => linkedPosts(db, table, type).selectAll('posts').selectAll('d');
 
 /** A prepared query of each linked kind's rows, narrowed alike. */
-function perKind<V extends object>(narrow: (rows: ReturnType<typeof linkedRows>, v: V) => ReturnType<typeof linkedRows>) {
+function perKind<V extends object>(narrow: (rows: ReturnType<typeof linkedRows>, v: V, dialect: StoreDialect) => ReturnType<typeof linkedRows>) {
   return {
-    venues: new PreparedQuery((db, v: V) => narrow(linkedRows(db, 'venues', 'venue'), v)),
-    organizers: new PreparedQuery((db, v: V) => narrow(linkedRows(db, 'organizers', 'organizer'), v)),
+    venues: new PreparedQuery((db, v: V) => narrow(linkedRows(db, 'venues', 'venue'), v, dialectOf(db))),
+    organizers: new PreparedQuery((db, v: V) => narrow(linkedRows(db, 'organizers', 'organizer'), v, dialectOf(db))),
   };
 }
 
-/** An item by id with its details, per kind: the query an event write reads the items it links with. */
+/** An item by id with its details, per kind. */
 const BY_ID = perKind((rows, v: { id: number }) => rows.where('posts.id', '=', v.id));
+/** The same, a locking read: the query an event write reads the items it links with. */
+const LOCKED_BY_ID = perKind((rows, v: { id: number }, dialect) => dialect.locking(rows.where('posts.id', '=', v.id)));
 /** An item by slug with its details, per kind. */
 const BY_SLUG = perKind((rows, v: { slug: string }) => rows.where('posts.slug', '=', v.slug));
 /** Items by ids with their details, per kind: those a page of events shows. */
@@ -102,7 +105,6 @@ const BY_IDS = perKind((rows, v: { ids: number[] }) => rows.where('posts.id', 'i
 export class LinkedPostStore<T extends LinkedTable> implements LinkedRows<T> {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: StoreDialect,
     private readonly table: T,
     private readonly type: 'venue' | 'organizer',
     /** Columns searched by `search`, as `posts.x` or `d.x`. */
@@ -122,8 +124,7 @@ export class LinkedPostStore<T extends LinkedTable> implements LinkedRows<T> {
   /** The item with this id. */
   async get(id: number, { lock = false }: ReadOptions = {}): Promise<LinkedRow<T> | undefined> {
     if (!isStoredId(id)) return undefined;
-    if (!lock) return (await BY_ID[this.table].first(this.db, { id })) as LinkedRow<T> | undefined;
-    return (await this.dialect.locking(this.rows().where('posts.id', '=', id)).executeTakeFirst()) as LinkedRow<T> | undefined;
+    return (await (lock ? LOCKED_BY_ID : BY_ID)[this.table].first(this.db, { id })) as LinkedRow<T> | undefined;
   }
 
   /** Items by id, any order. */

@@ -1,4 +1,4 @@
-import type { CreateTableBuilder, InsertQueryBuilder, InsertResult, Kysely, SelectQueryBuilder } from 'kysely';
+import type { Compilable, CreateTableBuilder, InsertQueryBuilder, InsertResult, Kysely, QueryResult, SelectQueryBuilder } from 'kysely';
 
 /**
  * What the store does differently on each database it supports, one object per database
@@ -15,6 +15,12 @@ export interface StoreDialect {
 
   /** Runs an insert into a table with an `id` key and returns the new id. */
   insertReturningId<DB, TB extends keyof DB>(query: InsertQueryBuilder<DB, TB, InsertResult>): Promise<number>;
+
+  /** `query` made to report the id of the row it adds, for a query compiled once (`PreparedInsert`): `insertedId` reads it from the result. */
+  returningId<DB, TB extends keyof DB>(query: InsertQueryBuilder<DB, TB, InsertResult>): Compilable<unknown>;
+
+  /** The id of the row an insert made by `returningId` added. */
+  insertedId(result: QueryResult<unknown>): number;
 
   /** `query` locking the rows it reads until the transaction ends, so that a write re-reading them cannot race a delete. */
   locking<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;

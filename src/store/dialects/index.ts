@@ -7,7 +7,7 @@ import { sqliteDialect } from './sqlite.js';
 export type { StoreDialect } from './dialect.js';
 
 /** The store's behaviour on the database a Kysely instance speaks to; throws for one it does not support. */
-export function dialectOf(db: Kysely<unknown>): StoreDialect {
+export function dialectOf(db: Pick<Kysely<unknown>, 'getExecutor'>): StoreDialect {
   const adapter = db.getExecutor().adapter;
   if (adapter instanceof PostgresAdapter) return postgresDialect;
   if (adapter instanceof MysqlAdapter) return mysqlDialect;

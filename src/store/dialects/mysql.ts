@@ -12,6 +12,14 @@ export const mysqlDialect: StoreDialect = {
     return Number(result.insertId);
   },
 
+  returningId(query) {
+    return query;
+  },
+
+  insertedId(result) {
+    return Number(result.insertId);
+  },
+
   locking(query) {
     return query.forUpdate();
   },

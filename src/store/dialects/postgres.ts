@@ -53,6 +53,16 @@ export const postgresDialect: StoreDialect = {
     return Number(row.id);
   },
 
+  returningId(query) {
+    return query.returning(dynamic.ref('id'));
+  },
+
+  insertedId(result) {
+    const row = result.rows[0];
+    if (!row || typeof row !== 'object' || !('id' in row)) throw new Error('calendar: an insert returned no id');
+    return Number(row.id);
+  },
+
   locking(query) {
     return query.forUpdate();
   },

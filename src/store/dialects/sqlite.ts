@@ -15,6 +15,14 @@ export const sqliteDialect: StoreDialect = {
     return Number(result.insertId);
   },
 
+  returningId(query) {
+    return query;
+  },
+
+  insertedId(result) {
+    return Number(result.insertId);
+  },
+
   locking(query) {
     // No row lock needed (nor available): SQLite's transactions that write run one at a time,
     // and one that read before another committed cannot commit (it is retried).

@@ -1,6 +1,16 @@
 import { countRows } from '../../helpers/store.js';
 import { expect } from 'vitest';
-import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import {
+  DefaultQueryExecutor,
+  type CompiledQuery,
+  type Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 import { createCalendar, type CalendarOptions } from '../../../src/index.js';
 import { connectDatabase } from '../../../src/store/connect.js';
 import { TABLES, type Database } from '../../../src/store/database.js';
@@ -143,16 +153,18 @@ export const idsOf = (res: TestResponse): number[] => (res.body.events as { id: 
 
 /**
  * Counts the queries a Kysely instance runs, by their results: queries run already compiled
- * (the store version, prepared queries) skip `transformQuery`. It can make chosen queries fail
- * as they are built (prepared queries only as they are first compiled).
+ * (the store version, prepared queries) skip `transformQuery`. It can make inserts into a
+ * chosen table fail as they are run, prepared or not (`failOnInsertInto`).
  */
 export class QueryProbe implements KyselyPlugin {
   count = 0;
-  /** When set, a query whose operation node matches throws before it reaches the database. */
-  failWhen: ((node: RootOperationNode) => boolean) | undefined;
+  /** When set, an insert into this table (its logical name) throws before it reaches the database. */
+  failOnInsertInto: string | undefined;
+
+  /** The calendar's table prefix: run queries name their tables with it. */
+  prefix = '';
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    if (this.failWhen?.(args.node)) throw new Error('injected failure');
     return args.node;
   }
 
@@ -160,12 +172,21 @@ export class QueryProbe implements KyselyPlugin {
     this.count++;
     return args.result;
   }
+
+  /** Whether a query about to run is one that must fail. */
+  fails(node: RootOperationNode): boolean {
+    return this.failOnInsertInto !== undefined && node.kind === 'InsertQueryNode' && node.into?.table.identifier.name === this.prefix + this.failOnInsertInto;
+  }
 }
 
-/** The name of the table an insert writes into (logical name, before the prefix). */
-export function insertTable(node: RootOperationNode): string | undefined {
-  return node.kind === 'InsertQueryNode' ? node.into?.table.identifier.name : undefined;
-}
+// Every executor (the probed instance's, and those of its transactions) runs its compiled
+// queries here, built ones and prepared ones alike: an injected failure is thrown on the way.
+const runQuery = DefaultQueryExecutor.prototype.executeQuery;
+DefaultQueryExecutor.prototype.executeQuery = function (this: DefaultQueryExecutor, compiled: CompiledQuery) {
+  const probe = this.plugins.find((p) => p instanceof QueryProbe);
+  if (probe?.fails(compiled.query)) return Promise.reject(new Error('injected failure'));
+  return runQuery.call(this, compiled);
+} as typeof runQuery;
 
 /** A test calendar over a Kysely instance the test can probe and read directly. */
 export interface ProbedCalendar extends TestCalendar {
@@ -192,6 +213,7 @@ export async function probedCalendar(url: string, options: Partial<CalendarOptio
   const probed = raw.withPlugin(probe);
   const t = await testCalendar(url, { onError, ...options, db: probed });
   const prefix = t.calendar.options.tablePrefix;
+  probe.prefix = prefix;
   const db = raw.withPlugin(new TablePrefixPlugin(prefix, TABLES)) as unknown as Kysely<Database>;
   const variants: TestCalendar[] = [];
   return {

@@ -7,7 +7,6 @@ import {
   createTerm,
   eventFields,
   expectError,
-  insertTable,
   invalidParamBody,
   probedCalendar,
   typeErrorBody,
@@ -833,9 +832,9 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
       await createEvent(t, { title: 'Baseline' });
       for (const table of ['event_organizers', 'organizers', 'term_relationships', 'terms', 'events']) {
         const before = await counts();
-        t.probe.failWhen = (node) => insertTable(node) === table;
+        t.probe.failOnInsertInto = table;
         const res = await t.request('POST', '/events', { json: full(), as: 'admin' });
-        t.probe.failWhen = undefined;
+        t.probe.failOnInsertInto = undefined;
         expect({ table, status: res.status }).toEqual({ table, status: 500 });
         expect({ table, counts: await counts() }).toEqual({ table, counts: before });
       }
@@ -848,12 +847,12 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
     it('leaves the event unchanged when an update fails half-way', async () => {
       const e = await createEvent(t, { title: 'Stable', organizer: [{ organizer: 'Stable org' }], categories: ['stable-cat'] });
       const before = await counts();
-      t.probe.failWhen = (node) => insertTable(node) === 'term_relationships';
+      t.probe.failOnInsertInto = 'term_relationships';
       const res = await t.request('POST', `/events/${e.id}`, {
         json: { title: 'Changed', venue: { venue: 'Update rolled back hall' }, organizer: [{ organizer: 'New org' }], categories: ['new-cat'] },
         as: 'admin',
       });
-      t.probe.failWhen = undefined;
+      t.probe.failOnInsertInto = undefined;
       expect(res.status).toBe(500);
       expect(await counts()).toEqual(before);
       const after = await t.request('GET', `/events/${e.id}`, { as: 'admin' });
