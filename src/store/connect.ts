@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect, type DialectAdapter, type Driver, type SqliteDialectConfig } from 'kysely';
+import { attachWalIndex, WalIndexHeader } from './wal-index.js';
 import { loadDriver } from './drivers.js';
 import { invalidOption } from '../option-error.js';
 
@@ -90,7 +91,40 @@ async function dialectFor(target: string, connectTimeoutMs: number): Promise<Dia
   const { default: Database } = await loadDriver('better-sqlite3');
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const sqlite = cachingStatements(new Database(file));
-  sqlite.pragma('journal_mode = WAL');
+  const mode: unknown = sqlite.pragma('journal_mode = WAL', { simple: true });
   sqlite.pragma('busy_timeout = 5000');
-  return new SqliteDialect({ database: sqlite });
+  return new OpenedSqliteDialect({ database: sqlite }, mode === 'wal' ? new WalIndexHeader(sqlite.name) : undefined);
+}
+
+/**
+ * Kysely's SQLite dialect over a database the calendar opened itself: in WAL mode, its
+ * WAL-index header is attached to the adapter, where the store version reads it
+ * (`dialects/sqlite.ts`), and closed with the connection.
+ */
+class OpenedSqliteDialect extends SqliteDialect {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly walIndex: WalIndexHeader | undefined,
+  ) {
+    super(config);
+  }
+
+  override createAdapter(): DialectAdapter {
+    const adapter = super.createAdapter();
+    if (this.walIndex) attachWalIndex(adapter, this.walIndex);
+    return adapter;
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const { walIndex } = this;
+    if (!walIndex) return driver;
+    const destroy = driver.destroy.bind(driver);
+    return Object.assign(driver, {
+      async destroy() {
+        walIndex.close();
+        await destroy();
+      },
+    });
+  }
 }

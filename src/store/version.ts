@@ -23,8 +23,9 @@ const WRITES = new Set<string>([
  * - Every write through the store's Kysely instance moves an in-process generation on,
  *   after it ran and again when its transaction ends (a rollback must not leave values
  *   computed from uncommitted rows valid).
- * - The dialect's `version` adds what tells other connections' commits apart: SQLite's
- *   `total_changes()` and `PRAGMA data_version`, PostgreSQL's `pg_current_snapshot()`.
+ * - The dialect's `version` adds what tells other connections' commits apart: on SQLite, the
+ *   header of the WAL index (`wal-index.ts`) or else `total_changes()` and `PRAGMA
+ *   data_version`; PostgreSQL's `pg_current_snapshot()`.
  *   MySQL/MariaDB have no cheap signal of other connections' commits: there is no version,
  *   and nothing is cached.
  */

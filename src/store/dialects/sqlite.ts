@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { StoreDialect } from './dialect.js';
+import { walIndexOf } from '../wal-index.js';
 
 /** Read on every request: compiled once, not built and compiled each time. */
 const VERSION: CompiledQuery<{ c: number; v: number }> = CompiledQuery.raw('select total_changes() as c, data_version as v from pragma_data_version');
@@ -30,6 +31,11 @@ export const sqliteDialect: StoreDialect = {
   },
 
   async version(db, generation) {
+    // Outside a transaction, the WAL-index header of a database the calendar opened changes
+    // with every commit of any connection, this one's included (`wal-index.ts`). Inside one,
+    // its own uncommitted writes must count too: only `total_changes()` sees them.
+    const header = db.isTransaction ? undefined : walIndexOf(db.getExecutor().adapter)?.read();
+    if (header !== undefined) return `${generation}:${header}`;
     // `total_changes()` counts this connection's writes (the host's own too) and
     // `PRAGMA data_version` the commits of every other connection, other processes included.
     const { rows } = await db.executeQuery(VERSION);
