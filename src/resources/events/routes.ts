@@ -23,16 +23,16 @@ function target(ctx: RequestContext, bySlug: boolean): Promise<EventRow> {
 }
 
 async function readTarget(ctx: RequestContext, bySlug: boolean): Promise<EventRow> {
-  // A read's JSON is kept under the store version: the version is read before the row.
-  if (ctx.method === 'GET') await ctx.version();
+  // A read's row and JSON are kept under the store version: the version is read before the row.
+  const version = ctx.method === 'GET' ? await ctx.version() : undefined;
   if (bySlug) {
     const slug = ctx.path('slug');
-    const row = typeof slug === 'string' ? await ctx.services.events.bySlug(slug) : undefined;
+    const row = typeof slug === 'string' ? await ctx.services.events.readAt({ slug }, version) : undefined;
     if (!row) throw eventNotFound();
     return row;
   }
   const id = Number(ctx.path('id'));
-  const row = await ctx.services.events.get(id);
+  const row = await ctx.services.events.readAt({ id }, version);
   if (row?.occurrence?.cancelled) throw occurrenceCancelled(id);
   if (!row) {
     if ((await ctx.services.posts.typeOf(id)) !== undefined) throw notAnEventId();

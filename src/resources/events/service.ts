@@ -35,6 +35,9 @@ const BY_NAME = new Intl.Collator('en', { sensitivity: 'base' });
 /** Events rendered and kept per store version: room for a few pages of every caller. */
 const RENDERED_EVENTS = 2000;
 
+/** Event rows single reads found (or not) by id or slug, kept per store version. */
+const SINGLE_ROWS = 2000;
+
 /**
  * Rendered linked items by id. Password-protected ones are redacted and lose their
  * `json_ld`: an event request never unlocks what it embeds.
@@ -107,6 +110,8 @@ interface PageLinks {
 export class EventService {
   /** Rendered events of the current store version ({@link renderJson}). */
   private readonly rendered = new VersionedItems<RawJson>(RENDERED_EVENTS);
+  /** Rows of single reads at the current store version ({@link readAt}), frozen: requests share them. */
+  private readonly singleRows = new VersionedItems<{ row: EventRow | undefined }>(SINGLE_ROWS);
   private readonly writes: EventWrites;
 
   constructor(
@@ -125,6 +130,23 @@ export class EventService {
     // One query: occurrence ids are above every post id.
     if (this.deps.series.isOccurrenceId(id)) return (await this.store.events.occurrence(id)) ?? this.post(id);
     return (await this.post(id)) ?? this.store.events.occurrence(id);
+  }
+
+  /**
+   * The event a single read addresses by id (`get`) or slug (`bySlug`), kept under `version`
+   * (the store's, read before) for the next read of it: a read without the response cache
+   * (signed in, `no-cache`) then runs no query when nothing was written since.
+   */
+  async readAt(by: { id: number } | { slug: string }, version: string | undefined): Promise<EventRow | undefined> {
+    const read = () => ('id' in by ? this.get(by.id) : this.bySlug(by.slug));
+    if (version === undefined) return read();
+    const key = 'id' in by ? `i${by.id}` : `s${by.slug}`;
+    const kept = this.singleRows.get(version, key);
+    if (kept) return kept.row;
+    const row = await read();
+    if (row?.occurrence) Object.freeze(row.occurrence);
+    this.singleRows.set(version, key, Object.freeze({ row: row && Object.freeze(row) }));
+    return row;
   }
 
   /** The event post with this id, unless it overrides an occurrence (read through the occurrence). */
