@@ -292,6 +292,9 @@ describe.each(SHARED)('response cache with two instances on $name', ({ name, url
     expect((await b.call('POST', `/events/${id}`, { params: { title: 'Changed' }, user: admin })).status).toBe(200);
     expect((await read()).title).toBe('Changed');
     expect(await read()).toEqual({ title: 'Changed', queries: 0 });
+    // A host's own write on this instance's connection, behind the calendar's back.
+    await a.db.updateTable('posts').set({ title: 'Host' }).where('id', '=', id).execute();
+    expect((await read()).title).toBe('Host');
   });
 
   it('shows the other instance’s change of a linked venue to signed-in and fresh reads at once (rendered events are kept per version)', async () => {
