@@ -9,6 +9,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import pg from 'pg';
 import { buildServers } from './build.js';
 import type { SeedFixtures } from './seed.js';
 
@@ -20,6 +21,11 @@ export interface BaseCommit {
   scripts: { express: string; fastify: string };
   /** Its seeded SQLite calendar of `events` events: a private working copy and the fixtures the cases address. */
   dataset(events: number, label: string): { file: string; fixtures: SeedFixtures; remove: () => void };
+  /**
+   * Its calendar of `events` events on the PostgreSQL server of `url`, seeded by its own code in a
+   * database of its own beside that URL's (`<name>_base`, created when missing): its URL and fixtures.
+   */
+  postgresDataset(events: number, url: string): Promise<{ url: string; fixtures: SeedFixtures }>;
 }
 
 /** Checks out, installs, compiles and seeds `commit` (each step skipped when already done). */
@@ -60,11 +66,45 @@ export async function prepareBase(commit: string, log: (line: string) => void): 
       copyFileSync(db, file);
       return { file, fixtures: JSON.parse(readFileSync(fixturesFile, 'utf8')) as SeedFixtures, remove };
     },
+    async postgresDataset(events, url) {
+      const target = await siblingDatabase(url, '_base');
+      const fixturesFile = join(dir, `bench/.data/postgres-${events}.json`);
+      run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          `const fixtures = await (await import('./bench/seed.ts')).seedCalendar({ target: process.env.BENCH_BASE_TARGET, events: ${events} });
+           (await import('node:fs')).writeFileSync(${JSON.stringify(fixturesFile)}, JSON.stringify(fixtures));`,
+        ],
+        dir,
+        { BENCH_BASE_TARGET: target },
+      );
+      return { url: target, fixtures: JSON.parse(readFileSync(fixturesFile, 'utf8')) as SeedFixtures };
+    },
   };
 }
 
+/** The URL of a database named like `url`'s plus `suffix` on the same server, created when missing. */
+async function siblingDatabase(url: string, suffix: string): Promise<string> {
+  const sibling = new URL(url);
+  const name = `${decodeURIComponent(sibling.pathname.slice(1)) || 'postgres'}${suffix}`;
+  sibling.pathname = `/${encodeURIComponent(name)}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+  return sibling.href;
+}
+
 /** Runs a command in `cwd`, its output shown, and throws when it fails. */
-function run(command: string, args: string[], cwd: string): void {
-  const r = spawnSync(command, args, { cwd, stdio: 'inherit' });
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): void {
+  const r = spawnSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
   if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${r.status})`);
 }

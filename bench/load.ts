@@ -23,6 +23,8 @@ export interface LoadResult {
    * machine (the server's own work, whatever share of the cores it got).
    */
   serverCpuMsPerRequest?: number;
+  /** The database server's CPU milliseconds per answered request, where the run could read it (PostgreSQL on this machine). */
+  databaseCpuMsPerRequest?: number;
 }
 
 /** Options of {@link drive}. */
@@ -35,6 +37,8 @@ export interface DriveOptions {
   expectStatus: number;
   /** Server pid, for RSS sampling. */
   pid?: number;
+  /** CPU seconds the database server has used so far, read before and after the run. */
+  databaseCpu?: () => number;
 }
 
 const percentile = (sorted: Float64Array, p: number) =>
@@ -67,8 +71,10 @@ export async function drive(options: DriveOptions): Promise<LoadResult> {
   });
   const stopRss = options.pid !== undefined ? watchRss(options.pid) : undefined;
   const cpuBefore = options.pid !== undefined ? cpuSeconds(options.pid) : undefined;
+  const databaseBefore = options.databaseCpu?.();
   const result = await instance;
   const cpuAfter = options.pid !== undefined ? cpuSeconds(options.pid) : undefined;
+  const databaseAfter = options.databaseCpu?.();
   const rss = stopRss?.();
   const sorted = Float64Array.from(latencies).sort();
   const wrong = Object.entries(statusCounts).reduce((sum, [status, count]) => sum + (Number(status) === options.expectStatus ? 0 : count), 0);
@@ -85,6 +91,10 @@ export async function drive(options: DriveOptions): Promise<LoadResult> {
     rssEndMb: rss?.lastMb,
     serverCpuMsPerRequest:
       cpuBefore !== undefined && cpuAfter !== undefined && latencies.length ? (1000 * (cpuAfter - cpuBefore)) / latencies.length : undefined,
+    databaseCpuMsPerRequest:
+      databaseBefore !== undefined && databaseAfter !== undefined && latencies.length
+        ? (1000 * (databaseAfter - databaseBefore)) / latencies.length
+        : undefined,
   };
 }
 

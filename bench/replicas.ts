@@ -14,15 +14,16 @@
  * server has a machine of its own; the CPU each server spends per read shows where the work went.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { ADMIN_TOKEN, API, type BenchRequest } from './cases.js';
+import { postmasterCpuSeconds } from './database-cpu.js';
 import { drive, type LoadResult } from './load.js';
 import { seedCalendar } from './seed.js';
-import { cpuSeconds, startServer, stopServer, type ServerProcess } from './server.js';
+import { startServer, stopServer, type ServerProcess } from './server.js';
 import type { TargetResult } from './targets.js';
 
 const run = promisify(execFile);
@@ -60,25 +61,9 @@ export interface Cluster {
   remove(): Promise<void>;
 }
 
-/** The parent process id of `pid` (field 4 of /proc/<pid>/stat), or `undefined` once it is gone. */
-function parentOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return undefined;
-  }
-}
-
 /** CPU seconds used so far by one server of the cluster: its postmaster and every backend and worker it started. */
 export function serverCpuSeconds(dir: string, server: 'primary' | 'r1' | 'r2'): number {
-  const postmaster = Number(readFileSync(join(dir, server, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  let total = cpuSeconds(postmaster) ?? 0;
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (Number.isInteger(pid) && pid !== postmaster && parentOf(pid) === postmaster) total += cpuSeconds(pid) ?? 0;
-  }
-  return total;
+  return postmasterCpuSeconds(Number(readFileSync(join(dir, server, 'postmaster.pid'), 'utf8').split('\n')[0]));
 }
 
 /** CPU seconds of the primary and of the two replicas together. */

@@ -31,6 +31,7 @@ import { addFieldValues } from './fields.js';
 import { startServer, stopServer, type ServerProcess } from './server.js';
 import { aloneTargets, baseTargets, evaluateTargets, fieldsTargets } from './targets.js';
 import { prepareBase, type BaseCommit } from './base-commit.js';
+import { localPostmaster, postmasterCpuSeconds } from './database-cpu.js';
 import { SERIES_SIZE, seriesCases, seriesDataset, seriesWorkingCopy } from './series.js';
 import { benchReplicas, replicaMarkdown, type ReplicaRow } from './replicas.js';
 import { benchSoak, saveSoakAlone, soakConfig, soakMarkdown, type SoakReport } from './soak.js';
@@ -104,6 +105,8 @@ interface CaseResult extends LoadResult {
   /** Writes: mean wall time and server CPU of one request at a time (one connection), in ms. */
   aloneWallMs?: number;
   aloneCpuMs?: number;
+  /** The database server's CPU of a write sent alone, in ms (PostgreSQL on this machine). */
+  aloneDatabaseCpuMs?: number;
 }
 
 /** One server under test, the cases it runs (the same names in the same order for each server) and the labels of its results. */
@@ -111,6 +114,8 @@ interface UnderTest {
   server: ServerProcess;
   cases: BenchCase[];
   meta: Pick<CaseResult, 'size' | 'framework' | 'db' | 'fields' | 'base'>;
+  /** CPU seconds its database server has used so far, where that can be read (PostgreSQL on this machine). */
+  databaseCpu?: () => number;
 }
 
 /**
@@ -121,13 +126,13 @@ interface UnderTest {
 async function runCases(servers: UnderTest[]): Promise<CaseResult[]> {
   const out: CaseResult[] = [];
   for (const [i, first] of (servers[0]?.cases ?? []).entries()) {
-    for (const { server, cases, meta } of servers) out.push(await runCase(server, cases[i] ?? first, meta));
+    for (const { server, cases, meta, databaseCpu } of servers) out.push(await runCase(server, cases[i] ?? first, meta, databaseCpu));
   }
   return out;
 }
 
 /** Runs one case against one server. */
-async function runCase(server: ServerProcess, c: BenchCase, meta: UnderTest['meta']): Promise<CaseResult> {
+async function runCase(server: ServerProcess, c: BenchCase, meta: UnderTest['meta'], databaseCpu?: () => number): Promise<CaseResult> {
   const base = `http://127.0.0.1:${server.port}`;
   const { bytes, failures, meanMs } = await meanBodyBytes(base, c, c.rotates ? 5 : 1, 1_000_000);
   if (failures.length) log(`  ! ${c.name}: unexpected answers while probing:\n    ${failures.slice(0, 3).join('\n    ')}`);
@@ -141,7 +146,15 @@ async function runCase(server: ServerProcess, c: BenchCase, meta: UnderTest['met
     });
   }
   const loadBefore = loadavg()[0] ?? 0;
-  const r = await drive({ url: base, connections: config.connections, seconds: config.seconds, request: c.request, expectStatus: c.status, pid: server.pid });
+  const r = await drive({
+    url: base,
+    connections: config.connections,
+    seconds: config.seconds,
+    request: c.request,
+    expectStatus: c.status,
+    pid: server.pid,
+    databaseCpu,
+  });
   // Requests still queued when the run stopped would slow the next case down.
   await drain(base);
   // A write's own latency, with no queue in front of it: how much of it is waiting, not computing.
@@ -153,13 +166,19 @@ async function runCase(server: ServerProcess, c: BenchCase, meta: UnderTest['met
         request: (n) => c.request(3_000_000 + n),
         expectStatus: c.status,
         pid: server.pid,
+        databaseCpu,
       })
     : undefined;
-  const aloneMs = alone?.requestsPerSecond ? { aloneWallMs: 1000 / alone.requestsPerSecond, aloneCpuMs: alone.serverCpuMsPerRequest } : {};
+  const aloneMs = alone?.requestsPerSecond
+    ? { aloneWallMs: 1000 / alone.requestsPerSecond, aloneCpuMs: alone.serverCpuMsPerRequest, aloneDatabaseCpuMs: alone.databaseCpuMsPerRequest }
+    : {};
+  const dbCpu = (ms: number | undefined) => (ms === undefined ? '' : ` + DB ${ms.toFixed(2)}`);
   log(
     `  ${`${c.name}${meta.fields ? ' +fields' : ''}${meta.base ? ` @${meta.base}` : ''}`.padEnd(42)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms.toFixed(1)} ms  p99 ${r.p99Ms.toFixed(1)} ms  ` +
-      `single ${meanMs.toFixed(1)} ms  bad ${r.wrongStatus + r.errors}  RSS ${r.rssPeakMb?.toFixed(0)} MB  CPU ${r.serverCpuMsPerRequest?.toFixed(2)} ms/req  ${bytes} B` +
-      (aloneMs.aloneWallMs !== undefined ? `  alone ${aloneMs.aloneWallMs.toFixed(2)} ms (CPU ${aloneMs.aloneCpuMs?.toFixed(2)} ms)` : ''),
+      `single ${meanMs.toFixed(1)} ms  bad ${r.wrongStatus + r.errors}  RSS ${r.rssPeakMb?.toFixed(0)} MB  CPU ${r.serverCpuMsPerRequest?.toFixed(2)}${dbCpu(r.databaseCpuMsPerRequest)} ms/req  ${bytes} B` +
+      (aloneMs.aloneWallMs !== undefined
+        ? `  alone ${aloneMs.aloneWallMs.toFixed(2)} ms (CPU ${aloneMs.aloneCpuMs?.toFixed(2)}${dbCpu(aloneMs.aloneDatabaseCpuMs)} ms)`
+        : ''),
   );
   return { ...meta, case: c.name, list: c.list, bytes, loadBefore, probeMs: meanMs, ...r, ...aloneMs };
 }
@@ -209,7 +228,13 @@ async function benchServers(framework: Framework, db: CaseResult['db'], calendar
           CALENDAR_TOKENS: `administrator:${ADMIN_TOKEN}`,
         },
       });
-      servers.push({ server, cases, meta: { size, framework, db, fields, ...(base ? { base: base.label } : {}) } });
+      const postmaster = db === 'postgres' ? await localPostmaster(target) : undefined;
+      servers.push({
+        server,
+        cases,
+        meta: { size, framework, db, fields, ...(base ? { base: base.label } : {}) },
+        ...(postmaster ? { databaseCpu: () => postmasterCpuSeconds(postmaster) } : {}),
+      });
       log(` ${framework}${fields ? ' with host fields' : ''}${base ? ` of ${base.label}` : ''} on ${db}, ${size} events (pid ${server.pid})`);
     }
     return await runCases(servers);
@@ -335,7 +360,18 @@ async function main(): Promise<void> {
       const pg: SeedFixtures = await seedCalendar({ target: config.postgres, events: size });
       seeding.push({ size, db: 'postgres', seconds: pg.seconds, cpuSeconds: pg.cpuSeconds });
       log(`seeded ${size} events on PostgreSQL in ${pg.seconds.toFixed(1)} s`);
-      results.push(...(await benchServer('fastify', 'postgres', config.postgres, selected(benchCases(pg)), size)));
+      const calendars: Calendar[] = [{ target: config.postgres, cases: selected(benchCases(pg)), fields: false }];
+      if (base) {
+        const old = await base.postgresDataset(size, config.postgres);
+        log(`seeded ${size} events on PostgreSQL for ${base.label} (${new URL(old.url).pathname.slice(1)})`);
+        calendars.push({
+          target: old.url,
+          fields: false,
+          cases: selected(benchCases(old.fixtures)),
+          base: { label: base.label, script: base.scripts.fastify },
+        });
+      }
+      results.push(...(await benchServers('fastify', 'postgres', calendars, size)));
     }
   }
   if (env.BENCH_SERIES !== '0') {
@@ -386,6 +422,7 @@ async function main(): Promise<void> {
     bad: r.wrongStatus + r.errors,
     rss: r.rssPeakMb,
     cpu: r.serverCpuMsPerRequest,
+    databaseCpu: r.databaseCpuMsPerRequest,
     bytes: r.bytes,
     ceiling: r.ceilingRps,
     fraction: r.fractionOfCeiling,

@@ -18,10 +18,13 @@ export interface MeasuredCase {
   p99Ms: number;
   aloneWallMs?: number;
   aloneCpuMs?: number;
+  aloneDatabaseCpuMs?: number;
   rssPeakMb?: number;
   rssEndMb?: number;
   ceilingRps?: number;
   serverCpuMsPerRequest?: number;
+  /** The database server's CPU per request, where the bench could read it (PostgreSQL on this machine). */
+  databaseCpuMsPerRequest?: number;
   ceilingCpuMsPerRequest?: number;
 }
 
@@ -247,10 +250,15 @@ export function baseTargets(results: readonly MeasuredCase[]): TargetResult[] {
     const times = old.db === 'postgres' && old.case.startsWith('POST') ? 2 : wanted?.times;
     if (times === undefined) continue;
     const ratio = old.serverCpuMsPerRequest! / now.serverCpuMsPerRequest;
+    // Issue 33: on a database server, its CPU is quoted beside the calendar's, which it does not count.
+    const database =
+      old.databaseCpuMsPerRequest !== undefined && now.databaseCpuMsPerRequest !== undefined
+        ? ` (database ${old.databaseCpuMsPerRequest.toFixed(3)} → ${now.databaseCpuMsPerRequest.toFixed(3)} ms/req)`
+        : '';
     out.push({
       name: `${old.case}: ≥ ${times}× less server CPU than ${old.base} (${old.framework}/${old.db}, ${old.size})`,
       ok: ratio >= times,
-      measured: `${old.serverCpuMsPerRequest!.toFixed(3)} → ${now.serverCpuMsPerRequest.toFixed(3)} ms/req = ${ratio.toFixed(2)}×`,
+      measured: `${old.serverCpuMsPerRequest!.toFixed(3)} → ${now.serverCpuMsPerRequest.toFixed(3)} ms/req = ${ratio.toFixed(2)}×${database}`,
     });
     if (old.db === 'postgres' && old.case.startsWith('POST')) {
       const p50 = old.p50Ms / now.p50Ms;
@@ -264,13 +272,23 @@ export function baseTargets(results: readonly MeasuredCase[]): TargetResult[] {
   return out;
 }
 
-/** Issue 33: a write sent alone waits little: its wall time within 1.5× of the server CPU it takes. */
+/**
+ * Issue 33: a write sent alone waits little: its wall time within 1.5× of the CPU it takes, the
+ * server's and, where the bench could read it, the database server's (work, not waiting).
+ */
 export function aloneTargets(results: readonly MeasuredCase[]): TargetResult[] {
   return results
     .filter((r) => r.aloneWallMs !== undefined && r.aloneCpuMs)
-    .map((r) => ({
-      name: `${r.case} alone: wall time ≤ 1.5× its server CPU (${r.framework}/${r.db}, ${r.size})`,
-      ok: r.aloneWallMs! <= 1.5 * r.aloneCpuMs!,
-      measured: `${r.aloneWallMs!.toFixed(2)} ms wall, ${r.aloneCpuMs!.toFixed(2)} ms CPU = ${(r.aloneWallMs! / r.aloneCpuMs!).toFixed(2)}×`,
-    }));
+    .map((r) => {
+      const cpu = r.aloneCpuMs! + (r.aloneDatabaseCpuMs ?? 0);
+      const parts =
+        r.aloneDatabaseCpuMs === undefined
+          ? `${cpu.toFixed(2)} ms CPU`
+          : `${cpu.toFixed(2)} ms CPU (server ${r.aloneCpuMs!.toFixed(2)}, database ${r.aloneDatabaseCpuMs.toFixed(2)})`;
+      return {
+        name: `${r.case} alone: wall time ≤ 1.5× its CPU (${r.framework}/${r.db}, ${r.size})`,
+        ok: r.aloneWallMs! <= 1.5 * cpu,
+        measured: `${r.aloneWallMs!.toFixed(2)} ms wall, ${parts} = ${(r.aloneWallMs! / cpu).toFixed(2)}×`,
+      };
+    });
 }
