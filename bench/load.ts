@@ -105,11 +105,18 @@ export async function probe(base: string, request: BenchRequest): Promise<{ stat
 }
 
 /**
- * The mean response size of a case over its first `count` requests (rotating cases vary),
+ * The mean response size of a case over its first `count` requests (rotating cases vary), the
+ * mean number of events of a calendar file among them,
  * and their mean latency one at a time on the idle server (cold: the first ones of the case).
  */
-export async function meanBodyBytes(base: string, c: BenchCase, count: number, offset = 0): Promise<{ bytes: number; failures: string[]; meanMs: number }> {
+export async function meanBodyBytes(
+  base: string,
+  c: BenchCase,
+  count: number,
+  offset = 0,
+): Promise<{ bytes: number; events: number; failures: string[]; meanMs: number }> {
   let total = 0;
+  let events = 0;
   let ms = 0;
   const failures: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -119,6 +126,7 @@ export async function meanBodyBytes(base: string, c: BenchCase, count: number, o
     ms += performance.now() - t0;
     if (status !== c.status) failures.push(`${request.method} ${request.path} → ${status} ${body.slice(0, 300)}`);
     total += Buffer.byteLength(body);
+    events += body.split('BEGIN:VEVENT').length - 1;
   }
-  return { bytes: Math.round(total / count), failures, meanMs: ms / count };
+  return { bytes: Math.round(total / count), events: Math.round(events / count), failures, meanMs: ms / count };
 }

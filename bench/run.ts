@@ -94,6 +94,8 @@ interface CaseResult extends LoadResult {
   case: string;
   list: boolean;
   bytes: number;
+  /** Events of a calendar file's answer (its VEVENTs), for the feed cases. */
+  feedEvents?: number;
   /** Mean latency of the probing requests, sent one at a time before the run (cold). */
   probeMs: number;
   loadBefore: number;
@@ -134,7 +136,7 @@ async function runCases(servers: UnderTest[]): Promise<CaseResult[]> {
 /** Runs one case against one server. */
 async function runCase(server: ServerProcess, c: BenchCase, meta: UnderTest['meta'], databaseCpu?: () => number): Promise<CaseResult> {
   const base = `http://127.0.0.1:${server.port}`;
-  const { bytes, failures, meanMs } = await meanBodyBytes(base, c, c.rotates ? 5 : 1, 1_000_000);
+  const { bytes, events, failures, meanMs } = await meanBodyBytes(base, c, c.rotates ? 5 : 1, 1_000_000);
   if (failures.length) log(`  ! ${c.name}: unexpected answers while probing:\n    ${failures.slice(0, 3).join('\n    ')}`);
   if (config.warmupSeconds > 0) {
     await drive({
@@ -180,7 +182,8 @@ async function runCase(server: ServerProcess, c: BenchCase, meta: UnderTest['met
         ? `  alone ${aloneMs.aloneWallMs.toFixed(2)} ms (CPU ${aloneMs.aloneCpuMs?.toFixed(2)}${dbCpu(aloneMs.aloneDatabaseCpuMs)} ms)`
         : ''),
   );
-  return { ...meta, case: c.name, list: c.list, bytes, loadBefore, probeMs: meanMs, ...r, ...aloneMs };
+  const feed = c.name.includes('/ics/') ? { feedEvents: events } : {};
+  return { ...meta, case: c.name, list: c.list, bytes, ...feed, loadBefore, probeMs: meanMs, ...r, ...aloneMs };
 }
 
 /** Waits until the server answers a cheap request promptly again (at most 30 s). */
