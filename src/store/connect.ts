@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect, type DialectAdapter, type Driver, type SqliteDialectConfig } from 'kysely';
 import { attachWalIndex, WalIndexHeader } from './wal-index.js';
+import { attachSideReader, sideReaderFor, type SideReader } from './side-reader.js';
 import { loadDriver } from './drivers.js';
 import { invalidOption } from '../option-error.js';
 
@@ -93,18 +94,23 @@ async function dialectFor(target: string, connectTimeoutMs: number): Promise<Dia
   const sqlite = cachingStatements(new Database(file));
   const mode: unknown = sqlite.pragma('journal_mode = WAL', { simple: true });
   sqlite.pragma('busy_timeout = 5000');
-  return new OpenedSqliteDialect({ database: sqlite }, mode === 'wal' ? new WalIndexHeader(sqlite.name) : undefined);
+  // A second connection reads beside this one only where both see the same committed data: a
+  // file in WAL mode, whose readers never wait for its writer (`side-reader.ts`).
+  const wal = mode === 'wal';
+  return new OpenedSqliteDialect({ database: sqlite }, wal ? new WalIndexHeader(sqlite.name) : undefined, wal ? sideReaderFor(sqlite.name) : undefined);
 }
 
 /**
  * Kysely's SQLite dialect over a database the calendar opened itself: in WAL mode, its
- * WAL-index header is attached to the adapter, where the store version reads it
- * (`dialects/sqlite.ts`), and closed with the connection.
+ * WAL-index header and its side reader are attached to the adapter, where the store version
+ * (`dialects/sqlite.ts`) and long reads (`side-reader.ts`) find them, and closed with the
+ * connection.
  */
 class OpenedSqliteDialect extends SqliteDialect {
   constructor(
     config: SqliteDialectConfig,
     private readonly walIndex: WalIndexHeader | undefined,
+    private readonly sideReader: SideReader | undefined,
   ) {
     super(config);
   }
@@ -112,17 +118,19 @@ class OpenedSqliteDialect extends SqliteDialect {
   override createAdapter(): DialectAdapter {
     const adapter = super.createAdapter();
     if (this.walIndex) attachWalIndex(adapter, this.walIndex);
+    if (this.sideReader) attachSideReader(adapter, this.sideReader);
     return adapter;
   }
 
   override createDriver(): Driver {
     const driver = super.createDriver();
-    const { walIndex } = this;
-    if (!walIndex) return driver;
+    const { walIndex, sideReader } = this;
+    if (!walIndex && !sideReader) return driver;
     const destroy = driver.destroy.bind(driver);
     return Object.assign(driver, {
       async destroy() {
-        walIndex.close();
+        walIndex?.close();
+        await sideReader?.close();
         await destroy();
       },
     });

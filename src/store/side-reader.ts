@@ -1,0 +1,167 @@
+/**
+ * Reads too long for the event loop, on SQLite. better-sqlite3 runs a statement synchronously,
+ * and counting the matches of an open archive reads every one of them: 2.4 s at a million
+ * events, 0.24 s at 100,000 (measured, `bench/run.ts`), during which no other request would be
+ * answered (README "Limits": no request holds the loop more than about 50 ms). A database file
+ * the calendar opened itself gets a second connection in a worker thread, started on first use,
+ * which runs such reads (the archives' totals) while the loop goes on turning.
+ *
+ * The worker's connection sees what is committed, as the calendar's own does outside a
+ * transaction: a total is read after the write it follows has committed. Reads inside a
+ * transaction, and any read the worker cannot take (its driver would not load, it stopped), run
+ * on the calendar's connection as before: the worker only ever spares the loop.
+ */
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Compilable } from 'kysely';
+
+/**
+ * The worker, as CommonJS source (no file to find in a bundle or the packed tarball): one
+ * read-only connection, its statements kept by text, each message one read answered by its id.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+db.pragma('query_only = ON');
+const statements = new Map();
+parentPort.on('message', ({ id, sql, parameters }) => {
+  try {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      if (statements.size < 200) statements.set(sql, statement);
+    }
+    parentPort.postMessage({ id, rows: statement.all(...parameters) });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String((error && error.message) || error) });
+  }
+});
+`;
+
+/** What the worker answers a read. */
+type Answer = { id: number; rows: unknown[] } | { id: number; error: string };
+
+/** Reads run sideways so far in this process (tests count them). */
+let sideReads = 0;
+
+/** How many reads a side reader has run since the process started. */
+export function sideReadsRun(): number {
+  return sideReads;
+}
+
+/** A second connection to one SQLite file, in a worker thread started on first use. */
+export class SideReader {
+  readonly #file: string;
+  readonly #driver: string;
+  #worker: Worker | undefined;
+  #unusable = false;
+  #next = 0;
+  readonly #pending = new Map<number, (rows: unknown[] | undefined) => void>();
+
+  /** `driver` is the resolved path of better-sqlite3's entry point. */
+  constructor(file: string, driver: string) {
+    this.#file = file;
+    this.#driver = driver;
+  }
+
+  /** The rows of a read run on the worker's connection; `undefined` when it cannot take it (the caller reads itself). */
+  all(sql: string, parameters: readonly unknown[]): Promise<unknown[] | undefined> {
+    const worker = this.#start();
+    if (!worker) return Promise.resolve(undefined);
+    const id = this.#next++;
+    // A pending read keeps the process alive, as a query on a server connection would.
+    if (this.#pending.size === 0) worker.ref();
+    return new Promise((resolve) => {
+      this.#pending.set(id, resolve);
+      worker.postMessage({ id, sql, parameters });
+    });
+  }
+
+  /** Stops the worker (the calendar's connection closed); reads still pending are given back to their callers. */
+  async close(): Promise<void> {
+    this.#unusable = true;
+    const worker = this.#worker;
+    this.#worker = undefined;
+    this.#settleAll();
+    await worker?.terminate();
+  }
+
+  #start(): Worker | undefined {
+    if (this.#unusable) return undefined;
+    if (this.#worker) return this.#worker;
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.#file, driver: this.#driver } });
+    worker.unref();
+    worker.on('message', (answer: Answer) => {
+      const settle = this.#pending.get(answer.id);
+      this.#pending.delete(answer.id);
+      if (this.#pending.size === 0) worker.unref();
+      if (!settle) return;
+      if ('error' in answer) settle(undefined);
+      else {
+        sideReads++;
+        settle(answer.rows);
+      }
+    });
+    // A worker that cannot open the file or load the driver is not tried again.
+    const stop = () => {
+      if (this.#worker !== worker) return;
+      this.#unusable = true;
+      this.#worker = undefined;
+      this.#settleAll();
+    };
+    worker.on('error', stop);
+    worker.on('exit', stop);
+    this.#worker = worker;
+    return worker;
+  }
+
+  #settleAll(): void {
+    for (const settle of this.#pending.values()) settle(undefined);
+    this.#pending.clear();
+  }
+}
+
+/** The driver's name, held apart so that a bundler does not try to resolve it at build time (`drivers.ts`). */
+const DRIVER = 'better-sqlite3';
+
+/** A side reader for `file`, or `undefined` where better-sqlite3 cannot be resolved from here. */
+export function sideReaderFor(file: string): SideReader | undefined {
+  try {
+    // The CommonJS build has `__filename`; the ES module build, `import.meta.url`.
+    const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
+    return new SideReader(file, createRequire(here).resolve(DRIVER));
+  } catch {
+    return undefined;
+  }
+}
+
+const READERS = new WeakMap<object, SideReader>();
+
+/** Records that the database a Kysely adapter speaks to has a side reader. */
+export function attachSideReader(adapter: object, reader: SideReader): void {
+  READERS.set(adapter, reader);
+}
+
+/** The executor of a Kysely instance or transaction, as far as a side read needs it. */
+interface Reading {
+  readonly isTransaction: boolean;
+  getExecutor(): { readonly adapter: object };
+}
+
+/**
+ * The rows of `query`, read by the side reader of its database when it has one and `db` is not
+ * in a transaction (README "Limits"), else by `db` itself.
+ */
+export async function readAside<O>(db: Reading, query: Compilable<O> & { execute(): Promise<O[]> }): Promise<O[]> {
+  const reader = db.isTransaction ? undefined : READERS.get(db.getExecutor().adapter);
+  if (reader) {
+    const compiled = query.compile();
+    const rows = await reader.all(compiled.sql, compiled.parameters);
+    // The worker ran the statement Kysely compiled for `query`: its rows have the query's shape.
+    if (rows) return rows as O[];
+  }
+  return query.execute();
+}

@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase } from '../../src/store/connect.js';
+import { readAside, SideReader, sideReadsRun } from '../../src/store/side-reader.js';
+import { testCalendar, type TestCalendar } from '../helpers/harness.js';
+import { createEvent } from '../resources/events/fixtures.js';
+
+const query = { start_date: '2027-01-01', end_date: '2027-12-31' };
+const fresh = { 'cache-control': 'no-cache' };
+
+/** The archive's total, computed (not from the response cache). */
+const total = async (t: TestCalendar) => Number((await t.request('GET', '/events', { query, headers: fresh })).body.total);
+
+describe('archive totals of a SQLite file are counted beside the event loop', () => {
+  let dir: string;
+  let t: TestCalendar;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'calendar-side-'));
+    t = await testCalendar(join(dir, 'side.sqlite'));
+  });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads the total on the second connection, and sees the write committed just before', async () => {
+    const before = sideReadsRun();
+    expect(await total(t)).toBe(0);
+    expect(sideReadsRun()).toBe(before + 1);
+    await createEvent(t, { start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 11:00:00' });
+    expect(await total(t)).toBe(1);
+    await createEvent(t, { start_date: '2027-04-01 10:00:00', end_date: '2027-04-01 11:00:00' });
+    expect(await total(t)).toBe(2);
+    expect(sideReadsRun()).toBe(before + 3);
+  });
+});
+
+describe('where there is no second connection, totals are counted as before', () => {
+  let t: TestCalendar;
+  beforeAll(async () => {
+    t = await testCalendar(':memory:');
+  });
+  afterAll(() => t?.close());
+
+  it('counts an in-memory archive on its own connection', async () => {
+    const before = sideReadsRun();
+    await createEvent(t, { start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 11:00:00' });
+    expect(await total(t)).toBe(1);
+    expect(sideReadsRun()).toBe(before);
+  });
+});
+
+describe('readAside', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'calendar-side-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads in a transaction on the transaction’s connection, which sees its own writes', async () => {
+    const db = await connectDatabase(join(dir, 'tx.sqlite'));
+    try {
+      await sql`CREATE TABLE t (n INTEGER)`.execute(db);
+      const before = sideReadsRun();
+      const seen = await db.transaction().execute(async (tx) => {
+        await sql`INSERT INTO t VALUES (1)`.execute(tx);
+        return readAside(tx, tx.selectFrom('t' as never).select(sql<number>`count(*)`.as('n')));
+      });
+      expect(seen).toEqual([{ n: 1 }]);
+      expect(sideReadsRun()).toBe(before);
+      expect(await readAside(db, db.selectFrom('t' as never).select(sql<number>`count(*)`.as('n')))).toEqual([{ n: 1 }]);
+      expect(sideReadsRun()).toBe(before + 1);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('gives a read back to its caller when the worker cannot start', async () => {
+    const broken = new SideReader(join(dir, 'none.sqlite'), join(dir, 'no-such-driver.js'));
+    expect(await broken.all('SELECT 1 AS one', [])).toBeUndefined();
+    // And does not try again.
+    expect(await broken.all('SELECT 1 AS one', [])).toBeUndefined();
+    await broken.close();
+  });
+
+  it('reads through a working driver', async () => {
+    const db = await connectDatabase(join(dir, 'works.sqlite'));
+    await db.destroy();
+    const reader = new SideReader(join(dir, 'works.sqlite'), createRequire(import.meta.url).resolve('better-sqlite3'));
+    try {
+      expect(await reader.all('SELECT ? + 1 AS n', [41])).toEqual([{ n: 42 }]);
+      // A statement SQLite refuses is given back too: the caller's own connection reports it.
+      expect(await reader.all('SELECT * FROM no_such_table', [])).toBeUndefined();
+      // While SQLite works on a long read in the worker (10 million rows), this thread's timers run.
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 1);
+      const long = await reader.all('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000000) SELECT count(*) AS n FROM c', []);
+      clearInterval(timer);
+      expect(long).toEqual([{ n: 10_000_000 }]);
+      expect(ticks).toBeGreaterThan(0);
+    } finally {
+      await reader.close();
+    }
+  });
+});
