@@ -122,7 +122,7 @@ export interface CalendarOptions {
   roles?: RolesOption;
   /** Extra or overriding description dictionaries by locale. */
   dictionaries?: Record<string, Dictionary>;
-  /** Bounds on what one request can make the calendar do (README "Limits"). */
+  /** Bounds on what one request can make the calendar do (docs/security.md, "Limits"). */
   limits?: Partial<Limits>;
   /** Called with unexpected errors (answered as a JSON 500 without details). Default `console.error`. */
   onError?: (error: unknown) => void;

@@ -1,6 +1,6 @@
 /**
  * The checks of `search` parameters: bounded in pieces before any query, since every piece adds
- * conditions to it (README "Limits"). What a piece is comes from the search itself
+ * conditions to it (docs/security.md, "Limits"). What a piece is comes from the search itself
  * (`text/search-terms.ts`).
  */
 import { moreFragmentsThan, searchWords } from '../text/search-terms.js';
@@ -10,7 +10,7 @@ import type { ParamFailure } from './failure.js';
 /**
  * The first-pass check of a `search` parameter: a non-empty string that `tooMany` does not
  * find cut into more than `limits.searchTerms` pieces, since every piece adds conditions to
- * the query (README "Limits").
+ * the query (docs/security.md, "Limits").
  */
 function searchCheck(tooMany: (search: string, most: number) => boolean) {
   return (value: unknown, ctx: { options: { limits: { searchTerms: number } } }): boolean | ParamFailure => {

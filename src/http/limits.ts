@@ -3,8 +3,8 @@ import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './params.js';
 import { invalidOption } from '../option-error.js';
 
 /**
- * Every bound a calendar puts on what one request can make it do (README "Limits"): what
- * request parsing builds, the size of one value, and the work a value multiplies.
+ * Every bound a calendar puts on what one request can make it do (docs/security.md, "Limits"):
+ * what request parsing builds, the size of one value, and the work a value multiplies.
  */
 export interface Limits extends ParseLimits {
   /** Most words (events) or fragments (venues, organizers) one `search` is cut into. */

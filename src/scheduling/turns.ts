@@ -1,7 +1,8 @@
 /**
  * Work that grows with what a request asks for (a feed of a thousand events, a time zone over
  * centuries) is done in slices, and the event loop turns between two slices: one process answers
- * every caller, so no request may hold it for more than about 50 ms (README "Limits").
+ * every caller, so no request may hold it for more than about 50 ms (docs/security.md, "Bounded
+ * work").
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 

@@ -2,9 +2,10 @@
  * Reads too long for the event loop, on SQLite. better-sqlite3 runs a statement synchronously,
  * and counting the matches of an open archive reads every one of them: 2.4 s at a million
  * events, 0.24 s at 100,000 (measured, `bench/run.ts`), during which no other request would be
- * answered (README "Limits": no request holds the loop more than about 50 ms). A database file
- * the calendar opened itself gets a second connection in a worker thread, started on first use,
- * which runs such reads (the archives' totals) while the loop goes on turning.
+ * answered (docs/security.md, "Bounded work": no request holds the loop more than about 50 ms).
+ * A database file the calendar opened itself gets a second connection in a worker thread,
+ * started on first use, which runs such reads (the archives' totals) while the loop goes on
+ * turning.
  *
  * The worker's connection sees what is committed, as the calendar's own does outside a
  * transaction: a total is read after the write it follows has committed. Reads inside a
@@ -153,7 +154,7 @@ interface Reading {
 
 /**
  * The rows of `query`, read by the side reader of its database when it has one and `db` is not
- * in a transaction (README "Limits"), else by `db` itself.
+ * in a transaction (docs/security.md, "Bounded work"), else by `db` itself.
  */
 export async function readAside<O>(db: Reading, query: Compilable<O> & { execute(): Promise<O[]> }): Promise<O[]> {
   const reader = db.isTransaction ? undefined : READERS.get(db.getExecutor().adapter);

@@ -376,12 +376,12 @@ export class EventStore {
   }
 
   /**
-   * The parts a search looks up, within `q.searchTests` (README "Limits"): on SQLite, whose
-   * queries run on the server's own thread, a search tests each candidate the index gives (about
-   * 6 µs each at 1M events: 111 ms for a common word) or, without one, every event of the window,
-   * which it counts first (each then read twice: up to 3 µs each time at 1M events). So a search
-   * takes the candidates up to the bound, else the window's events up to half of it, and is
-   * refused beyond both. The window is counted only as far as that, once per store version.
+   * The parts a search looks up, within `q.searchTests` (docs/security.md, "Limits"): on SQLite,
+   * whose queries run on the server's own thread, a search tests each candidate the index gives
+   * (about 6 µs each at 1M events: 111 ms for a common word) or, without one, every event of the
+   * window, which it counts first (each then read twice: up to 3 µs each time at 1M events). So a
+   * search takes the candidates up to the bound, else the window's events up to half of it, and
+   * is refused beyond both. The window is counted only as far as that, once per store version.
    */
   private async boundedSearch(
     q: EventListQuery,
@@ -439,7 +439,8 @@ export class EventStore {
     const series = !q.trashed && (await this.hasSeries(version));
     const parts = await this.boundedSearch(q, key, version, series, await this.searchParts(q, key, version));
     // Counts read every match (from the search index's candidates): at a million events, seconds
-    // of SQLite's work, done beside the event loop where the store can (README "Limits").
+    // of SQLite's work, done beside the event loop where the store can (docs/security.md,
+    // "Bounded work").
     const countOf = (from: 'events' | 'occurrences') => async () => {
       const query = this.filtered(q, from, { parts, fromCandidates: true });
       const [row] = await readAside(
