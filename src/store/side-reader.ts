@@ -13,7 +13,6 @@
  * on the calendar's connection as before: the worker only ever spares the loop.
  */
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Compilable } from 'kysely';
 
@@ -77,7 +76,14 @@ export class SideReader {
     if (this.#pending.size === 0) worker.ref();
     return new Promise((resolve) => {
       this.#pending.set(id, resolve);
-      worker.postMessage({ id, sql, parameters });
+      try {
+        worker.postMessage({ id, sql, parameters });
+      } catch {
+        // A parameter that cannot be sent to another thread: read here.
+        this.#pending.delete(id);
+        if (this.#pending.size === 0) worker.unref();
+        resolve(undefined);
+      }
     });
   }
 
@@ -93,7 +99,14 @@ export class SideReader {
   #start(): Worker | undefined {
     if (this.#unusable) return undefined;
     if (this.#worker) return this.#worker;
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.#file, driver: this.#driver } });
+    let worker: Worker;
+    try {
+      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.#file, driver: this.#driver } });
+    } catch {
+      // A runtime without threads (or out of them): the calendar's connection reads.
+      this.#unusable = true;
+      return undefined;
+    }
     worker.unref();
     worker.on('message', (answer: Answer) => {
       const settle = this.#pending.get(answer.id);
@@ -131,9 +144,9 @@ const DRIVER = 'better-sqlite3';
 /** A side reader for `file`, or `undefined` where better-sqlite3 cannot be resolved from here. */
 export function sideReaderFor(file: string): SideReader | undefined {
   try {
-    // The CommonJS build has `__filename`; the ES module build, `import.meta.url`.
-    const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
-    return new SideReader(file, createRequire(here).resolve(DRIVER));
+    // Resolved from where the library is installed, as `drivers.ts` imports it (the CommonJS
+    // build gets `import.meta.url` from tsup's shims).
+    return new SideReader(file, createRequire(import.meta.url).resolve(DRIVER));
   } catch {
     return undefined;
   }

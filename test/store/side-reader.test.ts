@@ -95,6 +95,9 @@ describe('readAside', () => {
       expect(await reader.all('SELECT ? + 1 AS n', [41])).toEqual([{ n: 42 }]);
       // A statement SQLite refuses is given back too: the caller's own connection reports it.
       expect(await reader.all('SELECT * FROM no_such_table', [])).toBeUndefined();
+      // So is a parameter that cannot be sent to another thread.
+      expect(await reader.all('SELECT ? AS n', [() => 1])).toBeUndefined();
+      expect(await reader.all('SELECT ? AS n', [7])).toEqual([{ n: 7 }]);
       // While SQLite works on a long read in the worker (10 million rows), this thread's timers run.
       let ticks = 0;
       const timer = setInterval(() => ticks++, 1);
