@@ -13,6 +13,9 @@ const libraryEntries = {
 const shared: Options = {
   entry: libraryEntries,
   dts: true,
+  // `import.meta.url` in the CommonJS build (the SQLite side reader finds its driver from where
+  // the library is installed, `src/store/side-reader.ts`).
+  shims: true,
   // One copy of the core shared by every entry, in CommonJS too (esbuild splits only ESM by
   // default): a second copy would make `instanceof ApiError` false across entries.
   splitting: true,
