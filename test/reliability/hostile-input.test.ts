@@ -478,7 +478,24 @@ describe('hostile requests over every route (SQLite)', () => {
         if (res!.status >= 400) expect(after, `${what}\n→ ${res!.status} ${res!.body}: a refused request changed the store`).toEqual(before);
         before = after;
       }),
-      { numRuns: 800 * RUNS, seed: SEED, endOnFailure: true },
+      {
+        numRuns: 800 * RUNS,
+        seed: SEED,
+        endOnFailure: true,
+        // The random requests create something about 4 times in 800 (measured), so some seeds
+        // created nothing (about 1 run in 100): one well-formed create always runs first.
+        examples: [
+          [
+            {
+              method: 'POST',
+              path: `/${t.ns}/events`,
+              params: { title: 'Fuzz example', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00' },
+              inQuery: false,
+              as: 'admin' as const,
+            },
+          ],
+        ],
+      },
     );
     for (const s of [200, 201, 400]) expect([...seen.keys()]).toContain(s);
   });
