@@ -15,6 +15,15 @@ function statFields(pid: number): string[] | undefined {
   }
 }
 
+/** A process's command name (/proc/<pid>/comm), or '' once it is gone. */
+function command(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
 /**
  * CPU seconds used so far by a postmaster and its processes: its own time, the time of the
  * backends and workers still running, and (cutime, cstime) that of those already gone, so that a
@@ -45,8 +54,11 @@ export async function localPostmaster(url: string): Promise<number | undefined> 
   try {
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     const backend = rows[0]?.pid;
-    const parent = backend === undefined ? undefined : Number(statFields(backend)?.[1]);
-    return parent && Number.isInteger(parent) && parent > 1 ? parent : undefined;
+    if (backend === undefined) return undefined;
+    const parent = Number(statFields(backend)?.[1]);
+    // A server elsewhere has backend numbers that may be some other process's here.
+    const isPostgres = (pid: number) => /^(postgres|postmaster)/.test(command(pid));
+    return Number.isInteger(parent) && parent > 1 && isPostgres(backend) && isPostgres(parent) ? parent : undefined;
   } finally {
     await client.end();
   }
