@@ -4,6 +4,7 @@ import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect, typ
 import { attachWalIndex, WalIndexHeader } from './wal-index.js';
 import { attachSideReader, sideReaderFor, type SideReader } from './side-reader.js';
 import { loadDriver } from './drivers.js';
+import { namingStatements } from './named-statements.js';
 import { invalidOption } from '../option-error.js';
 
 /**
@@ -72,7 +73,7 @@ async function dialectFor(target: string, connectTimeoutMs: number): Promise<Dia
     // event nobody listens to kills the process. Its queries still fail (the request gets a
     // 503), and the pool drops the broken client when it is released.
     pool.on('connect', (client) => client.on('error', () => undefined));
-    return new PostgresDialect({ pool });
+    return new PostgresDialect({ pool: namingStatements(pool) });
   }
   if (where.kind === 'mysql') {
     const mysql = await loadDriver('mysql2');

@@ -1,3 +1,4 @@
+import { isPlanChanged } from './named-statements.js';
 /** Whether a driver error is a unique-key violation (SQLite, PostgreSQL, MySQL/MariaDB). */
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: unknown; errno?: unknown } | null;
@@ -28,7 +29,9 @@ export function isRetryable(error: unknown): boolean {
     e.code === '40P01' || // deadlock_detected
     e.errno === 1213 || // ER_LOCK_DEADLOCK
     e.errno === 1205 || // ER_LOCK_WAIT_TIMEOUT
-    isSqliteBusy(e.code)
+    isSqliteBusy(e.code) ||
+    // A statement prepared before a migration changed its columns: run again, it is sent unnamed.
+    isPlanChanged(error)
   );
 }
 
