@@ -45,7 +45,7 @@ export class Store {
     private readonly committed?: CommitListener,
   ) {
     const { db, dialect } = connection;
-    this.changes = new ChangeLog(db, connection.inTransaction, retentionMs, dialect.updateReturning);
+    this.changes = new ChangeLog(db, connection.inTransaction, retentionMs, dialect);
     this.fields = new FieldStore(db);
     this.terms = new TermStore(db);
     this.posts = new PostStore(db, dialect);

@@ -158,6 +158,36 @@ const INSERT_ORGANIZERS = new PreparedQuery((db, v: { event: number; organizers:
 );
 /** Which of these terms exist, a locking read (the terms a write links an event with). */
 const PRESENT_TERMS = new PreparedQuery((db, v: { ids: number[] }) => dialectOf(db).locking(db.selectFrom('terms').select('id').where('id', 'in', v.ids)));
+/**
+ * A new event linked with those of the terms that still exist (locked, as `PRESENT_TERMS`
+ * locks them), in one statement where a `WITH` may write (two or three round trips fewer on a
+ * server): the ids linked. `published` also moves their counts.
+ */
+const linkingNew = (published: boolean) =>
+  new PreparedQuery((db, v: { post: number; ids: number[] }) => {
+    const dialect = dialectOf(db);
+    const linking = db
+      .with('present', (qc) => dialect.locking(qc.selectFrom('terms').select('id').where('id', 'in', v.ids)))
+      .with('linked', (qc) =>
+        qc
+          .insertInto('term_relationships')
+          .columns(['post_id', 'term_id'])
+          // A value in a select list has no column to take its type from.
+          .expression((eb) => eb.selectFrom('present').select([eb.cast<number>(eb.val(v.post), 'integer').as('post_id'), 'present.id']))
+          .returning('term_id'),
+      );
+    if (!published) return linking.selectFrom('linked').select('linked.term_id');
+    return linking
+      .with('counted', (qc) =>
+        qc
+          .updateTable('terms')
+          .set((eb) => ({ count: eb('count', '+', 1) }))
+          .where('id', 'in', (eb) => eb.selectFrom('linked').select('linked.term_id')),
+      )
+      .selectFrom('linked')
+      .select('linked.term_id');
+  });
+const LINK_NEW = { published: linkingNew(true), draft: linkingNew(false) };
 /** Links of an event with terms. */
 const INSERT_TERM_LINKS = new PreparedQuery((db, v: { post: number; terms: number[] }) =>
   db.insertInto('term_relationships').values(v.terms.map((term_id) => ({ post_id: v.post, term_id }))),
@@ -606,6 +636,11 @@ export class EventStore {
   async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[], created?: NewEvent): Promise<number[]> {
     const before = created ? [] : await this.termsOf(eventId, taxonomy);
     const wanted = validIds([...new Set(termIds)]);
+    if (created && wanted.length && this.dialect.writesInWith) {
+      const link = created.status === 'publish' ? LINK_NEW.published : LINK_NEW.draft;
+      const linked = new Set((await link.rows(this.db, { post: eventId, ids: wanted })).map((r) => r.term_id));
+      return wanted.filter((id) => linked.has(id));
+    }
     const present = wanted.length ? (await PRESENT_TERMS.rows(this.db, { ids: wanted })).map((r) => r.id) : [];
     if (!created) {
       await this.db

@@ -12,6 +12,8 @@ export interface StoreDialect {
   readonly name: 'sqlite' | 'postgres' | 'mysql';
   /** Whether `UPDATE … RETURNING` is available (one statement instead of an update and a read). */
   readonly updateReturning: boolean;
+  /** Whether a `WITH` may hold an update whose rows the statement goes on to insert (PostgreSQL): two dependent writes, one round trip. */
+  readonly writesInWith: boolean;
 
   /** Runs an insert into a table with an `id` key and returns the new id. */
   insertReturningId<DB, TB extends keyof DB>(query: InsertQueryBuilder<DB, TB, InsertResult>): Promise<number>;

@@ -5,6 +5,7 @@ import type { StoreDialect } from './dialect.js';
 export const mysqlDialect: StoreDialect = {
   name: 'mysql',
   updateReturning: false,
+  writesInWith: false,
 
   async insertReturningId(query) {
     // MySQL has no RETURNING, but reports the insert id.

@@ -45,6 +45,7 @@ const dynamic = new DynamicModule();
 export const postgresDialect: StoreDialect = {
   name: 'postgres',
   updateReturning: true,
+  writesInWith: true,
 
   async insertReturningId<DB, TB extends keyof DB>(query: InsertQueryBuilder<DB, TB, InsertResult>) {
     // PostgreSQL reports no insert id: ask for it with RETURNING.

@@ -9,6 +9,7 @@ const VERSION: CompiledQuery<{ c: number; v: number }> = CompiledQuery.raw('sele
 export const sqliteDialect: StoreDialect = {
   name: 'sqlite',
   updateReturning: true,
+  writesInWith: false,
 
   async insertReturningId(query) {
     // SQLite reports the insert id, so no RETURNING is needed.

@@ -2,7 +2,12 @@ import { countRows } from '../../helpers/store.js';
 import { expect } from 'vitest';
 import {
   DefaultQueryExecutor,
+  DeleteQueryNode,
+  InsertQueryNode,
+  SelectQueryNode,
+  UpdateQueryNode,
   type CompiledQuery,
+  type OperationNode,
   type Kysely,
   type KyselyPlugin,
   type PluginTransformQueryArgs,
@@ -173,9 +178,13 @@ export class QueryProbe implements KyselyPlugin {
     return args.result;
   }
 
-  /** Whether a query about to run is one that must fail. */
-  fails(node: RootOperationNode): boolean {
-    return this.failOnInsertInto !== undefined && node.kind === 'InsertQueryNode' && node.into?.table.identifier.name === this.prefix + this.failOnInsertInto;
+  /** Whether a query about to run is one that must fail: an insert into the table, alone or in a `WITH` of the query. */
+  fails(node: OperationNode): boolean {
+    if (this.failOnInsertInto === undefined) return false;
+    if (InsertQueryNode.is(node) && node.into?.table.identifier.name === this.prefix + this.failOnInsertInto) return true;
+    const statement = SelectQueryNode.is(node) || InsertQueryNode.is(node) || UpdateQueryNode.is(node) || DeleteQueryNode.is(node) ? node : undefined;
+    const ctes = statement?.with?.expressions ?? [];
+    return ctes.some((cte) => this.fails(cte.expression));
   }
 }
 
