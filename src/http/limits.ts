@@ -16,6 +16,13 @@ export interface Limits extends ParseLimits {
    * read twice: counted, then tested). A search beyond it is refused (400).
    */
   searchTests: number;
+  /**
+   * Longest an events archive may take to count its matches (its total), in milliseconds,
+   * waiting included, where the count runs beside the event loop (a SQLite file the calendar
+   * opened itself): the count is then stopped and the request answered 503
+   * `rest_count_too_slow`. A count on the calendar's own connection cannot be stopped.
+   */
+  countMs: number;
   /** Largest image side-loaded from a URL, in bytes. */
   imageBytes: number;
   /** Bytes of images being side-loaded at once, all requests together (bodies wait their turn). */
@@ -29,6 +36,7 @@ export const DEFAULT_LIMITS: Limits = {
   ...DEFAULT_PARSE_LIMITS,
   searchTerms: 32,
   searchTests: 5_000,
+  countMs: 30_000,
   imageBytes: 10 * 1024 * 1024,
   imageBytesInFlight: 32 * 1024 * 1024,
   imagesPerRequest: 10,

@@ -44,6 +44,26 @@ parentPort.on('message', ({ id, sql, parameters }) => {
 /** What the worker answers a read. */
 type Answer = { id: number; rows: unknown[] } | { id: number; error: string };
 
+/** A read waiting for the worker or being run by it. */
+interface Read {
+  id: number;
+  sql: string;
+  parameters: readonly unknown[];
+  /** Its rows, or `undefined` for the caller to read itself. */
+  settle(rows: unknown[] | undefined): void;
+  /** Its time is up: the caller gets {@link SideReadTimeout}. */
+  expire(): void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/** A side read that did not end within its time (`timeoutMs` of {@link SideReader.all}): it was stopped, or never started. */
+export class SideReadTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`calendar: a read beside the event loop did not end within ${timeoutMs} ms`);
+    this.name = 'SideReadTimeout';
+  }
+}
+
 /** Reads run sideways so far in this process (tests count them). */
 let sideReads = 0;
 
@@ -52,14 +72,20 @@ export function sideReadsRun(): number {
   return sideReads;
 }
 
-/** A second connection to one SQLite file, in a worker thread started on first use. */
+/**
+ * A second connection to one SQLite file, in a worker thread started on first use. Its reads
+ * run one at a time, in the order asked; one whose time runs out while it runs stops the worker
+ * (better-sqlite3 cannot interrupt a statement from another thread, ending the thread can), and
+ * the next read starts a new one.
+ */
 export class SideReader {
   readonly #file: string;
   readonly #driver: string;
   #worker: Worker | undefined;
   #unusable = false;
   #next = 0;
-  readonly #pending = new Map<number, (rows: unknown[] | undefined) => void>();
+  readonly #queue: Read[] = [];
+  #running: Read | undefined;
 
   /** `driver` is the resolved path of better-sqlite3's entry point. */
   constructor(file: string, driver: string) {
@@ -67,23 +93,24 @@ export class SideReader {
     this.#driver = driver;
   }
 
-  /** The rows of a read run on the worker's connection; `undefined` when it cannot take it (the caller reads itself). */
-  all(sql: string, parameters: readonly unknown[]): Promise<unknown[] | undefined> {
-    const worker = this.#start();
-    if (!worker) return Promise.resolve(undefined);
-    const id = this.#next++;
-    // A pending read keeps the process alive, as a query on a server connection would.
-    if (this.#pending.size === 0) worker.ref();
-    return new Promise((resolve) => {
-      this.#pending.set(id, resolve);
-      try {
-        worker.postMessage({ id, sql, parameters });
-      } catch {
-        // A parameter that cannot be sent to another thread: read here.
-        this.#pending.delete(id);
-        if (this.#pending.size === 0) worker.unref();
-        resolve(undefined);
+  /**
+   * The rows of a read run on the worker's connection; `undefined` when it cannot take it (the
+   * caller reads itself). Rejected with {@link SideReadTimeout} when it has not ended within
+   * `timeoutMs` of being asked, waiting included.
+   */
+  all(sql: string, parameters: readonly unknown[], timeoutMs = Infinity): Promise<unknown[] | undefined> {
+    if (!this.#start()) return Promise.resolve(undefined);
+    // No read ends within no time: refused before it is sent.
+    if (!(timeoutMs > 0)) return Promise.reject(new SideReadTimeout(timeoutMs));
+    return new Promise((resolve, reject) => {
+      const read: Read = { id: this.#next++, sql, parameters, settle: resolve, expire: () => reject(new SideReadTimeout(timeoutMs)) };
+      if (Number.isFinite(timeoutMs)) {
+        read.timer = setTimeout(() => this.#expire(read), timeoutMs);
+        // The pending read holds the process open (the worker is ref'd meanwhile), not its timer.
+        read.timer.unref();
       }
+      this.#queue.push(read);
+      this.#pump();
     });
   }
 
@@ -94,6 +121,51 @@ export class SideReader {
     this.#worker = undefined;
     this.#settleAll();
     await worker?.terminate();
+  }
+
+  /** Sends the next read to the worker when it is free. */
+  #pump(): void {
+    while (!this.#running && this.#queue.length) {
+      const worker = this.#start();
+      const read = this.#queue.shift();
+      if (!read) return;
+      if (!worker) {
+        this.#done(read, undefined);
+        continue;
+      }
+      try {
+        worker.postMessage({ id: read.id, sql: read.sql, parameters: read.parameters });
+        this.#running = read;
+        // A read under way keeps the process alive, as a query on a server connection would.
+        worker.ref();
+      } catch {
+        // A parameter that cannot be sent to another thread: read by the caller.
+        this.#done(read, undefined);
+      }
+    }
+    if (!this.#running) this.#worker?.unref();
+  }
+
+  #done(read: Read, rows: unknown[] | undefined): void {
+    clearTimeout(read.timer);
+    read.settle(rows);
+  }
+
+  /** A read's time is up: dropped from the queue, or, under way, stopped with its worker. */
+  #expire(read: Read): void {
+    if (read === this.#running) {
+      this.#running = undefined;
+      const worker = this.#worker;
+      // Unset first: the worker's `exit` is then not taken for a failure.
+      this.#worker = undefined;
+      void worker?.terminate();
+    } else {
+      const at = this.#queue.indexOf(read);
+      if (at < 0) return;
+      this.#queue.splice(at, 1);
+    }
+    read.expire();
+    this.#pump();
   }
 
   #start(): Worker | undefined {
@@ -109,15 +181,15 @@ export class SideReader {
     }
     worker.unref();
     worker.on('message', (answer: Answer) => {
-      const settle = this.#pending.get(answer.id);
-      this.#pending.delete(answer.id);
-      if (this.#pending.size === 0) worker.unref();
-      if (!settle) return;
-      if ('error' in answer) settle(undefined);
+      const read = this.#running;
+      if (this.#worker !== worker || read?.id !== answer.id) return;
+      this.#running = undefined;
+      if ('error' in answer) this.#done(read, undefined);
       else {
         sideReads++;
-        settle(answer.rows);
+        this.#done(read, answer.rows);
       }
+      this.#pump();
     });
     // A worker that cannot open the file or load the driver is not tried again.
     const stop = () => {
@@ -132,9 +204,12 @@ export class SideReader {
     return worker;
   }
 
+  /** Gives every pending read back to its caller. */
   #settleAll(): void {
-    for (const settle of this.#pending.values()) settle(undefined);
-    this.#pending.clear();
+    const reads = this.#running ? [this.#running, ...this.#queue] : [...this.#queue];
+    this.#running = undefined;
+    this.#queue.length = 0;
+    for (const read of reads) this.#done(read, undefined);
   }
 }
 
@@ -167,13 +242,15 @@ interface Reading {
 
 /**
  * The rows of `query`, read by the side reader of its database when it has one and `db` is not
- * in a transaction (docs/security.md, "Bounded work"), else by `db` itself.
+ * in a transaction (docs/security.md, "Bounded work"), else by `db` itself. On the side reader
+ * only, a read longer than `timeoutMs` is stopped ({@link SideReadTimeout}): on the calendar's
+ * own connection it could not be, and holds the loop as any statement there.
  */
-export async function readAside<O>(db: Reading, query: Compilable<O> & { execute(): Promise<O[]> }): Promise<O[]> {
+export async function readAside<O>(db: Reading, query: Compilable<O> & { execute(): Promise<O[]> }, timeoutMs?: number): Promise<O[]> {
   const reader = db.isTransaction ? undefined : READERS.get(db.getExecutor().adapter);
   if (reader) {
     const compiled = query.compile();
-    const rows = await reader.all(compiled.sql, compiled.parameters);
+    const rows = await reader.all(compiled.sql, compiled.parameters, timeoutMs);
     // The worker ran the statement Kysely compiled for `query`: its rows have the query's shape.
     if (rows) return rows as O[];
   }

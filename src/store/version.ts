@@ -63,12 +63,20 @@ const MAX_ENTRIES = 500;
 export class VersionedValues<T> {
   #version: string | undefined;
   readonly #values = new Map<string, T>();
+  /** Values being computed, by version and key: requests asking at once share one computation (a count of seconds at a million events). */
+  readonly #computing = new Map<string, Promise<T>>();
 
   /** `compute()`, or the value kept under `key` at `version` (nothing is kept without a version). */
   async get(key: string, version: string | undefined, compute: () => Promise<T>): Promise<T> {
     if (version === undefined) return compute();
     if (version === this.#version && this.#values.has(key)) return this.#values.get(key) as T;
-    const value = await compute();
+    const at = `${version}\n${key}`;
+    let computing = this.#computing.get(at);
+    if (!computing) {
+      computing = compute().finally(() => this.#computing.delete(at));
+      this.#computing.set(at, computing);
+    }
+    const value = await computing;
     if (version !== this.#version) {
       this.#version = version;
       this.#values.clear();

@@ -47,6 +47,7 @@ describe('default limits', () => {
       listItems: 200,
       searchTerms: 32,
       searchTests: 5_000,
+      countMs: 30_000,
       imageBytes: 10 * 1024 * 1024,
       imageBytesInFlight: 32 * 1024 * 1024,
       imagesPerRequest: 10,

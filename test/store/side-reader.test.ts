@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/store/connect.js';
-import { readAside, SideReader, sideReadsRun } from '../../src/store/side-reader.js';
+import { readAside, SideReader, SideReadTimeout, sideReadsRun } from '../../src/store/side-reader.js';
 import { testCalendar, type TestCalendar } from '../helpers/harness.js';
 import { createEvent } from '../resources/events/fixtures.js';
 
@@ -107,6 +107,49 @@ describe('readAside', () => {
       expect(ticks).toBeGreaterThan(0);
     } finally {
       await reader.close();
+    }
+  });
+
+  it('stops a read that outlasts its time, and reads again on a new worker', async () => {
+    const db = await connectDatabase(join(dir, 'slow.sqlite'));
+    await db.destroy();
+    const reader = new SideReader(join(dir, 'slow.sqlite'), createRequire(import.meta.url).resolve('better-sqlite3'));
+    const long = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000000) SELECT count(*) AS n FROM c';
+    try {
+      // 100 million rows take SQLite seconds: the worker is stopped at 50 ms.
+      await expect(reader.all(long, [], 50)).rejects.toBeInstanceOf(SideReadTimeout);
+      expect(await reader.all('SELECT ? + 1 AS n', [1], 10_000)).toEqual([{ n: 2 }]);
+      // A read waiting behind a long one runs out of time without being run; the long one goes on.
+      const first = reader.all('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000) SELECT count(*) AS n FROM c', []);
+      await expect(reader.all('SELECT 1 AS n', [], 1)).rejects.toMatchObject({ timeoutMs: 1 });
+      expect(await first).toEqual([{ n: 2_000_000 }]);
+      // No time at all: refused before it is sent.
+      await expect(reader.all('SELECT 1 AS n', [], 0)).rejects.toBeInstanceOf(SideReadTimeout);
+    } finally {
+      await reader.close();
+    }
+  });
+});
+
+describe('an archive whose total may not be counted within limits.countMs', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'calendar-side-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is answered 503 rest_count_too_slow where the count runs beside the loop, and counted as before elsewhere', async () => {
+    const file = await testCalendar(join(dir, 'limited.sqlite'), { limits: { countMs: 0 } });
+    const memory = await testCalendar(':memory:', { limits: { countMs: 0 } });
+    try {
+      const res = await file.request('GET', '/events', { query, headers: fresh });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ code: 'rest_count_too_slow', data: { status: 503 } });
+      // The calendar's own connection cannot stop a count: the limit does not apply there.
+      expect((await memory.request('GET', '/events', { query, headers: fresh })).status).toBe(200);
+    } finally {
+      await file.close();
+      await memory.close();
     }
   });
 });

@@ -29,11 +29,22 @@ export const eventPageNotFound = (): ApiError => apiError('event-archive-page-no
 export const eventNotCreated = (): ApiError => apiError('could-not-create-event', 'The event could not be created from the provided data', 400);
 
 /**
- * 400 `rest_invalid_param` on `search`: it would test more events than `most` allows (README
- * "Limits", `searchTests`), its words too common or too short for the search index within the
+ * 400 `rest_invalid_param` on `search`: it would test more events than `most` allows
+ * (docs/security.md, "Limits", `searchTests`), its words too common or too short for the search index within the
  * window asked.
  */
 export function searchTooBroad(most: number): ApiError {
   const message = `search would test too many events (more than ${most}): use longer or rarer words, or narrow it (start_date and end_date, venue, categories).`;
   return invalidParams(new Map([['search', { message, detail: { code: 'rest_search_too_broad', message, data: { param: 'search', most } } }]]));
 }
+
+/**
+ * 503 `rest_count_too_slow`: counting the archive's matches took longer than `ms`
+ * (docs/security.md, "Limits", `countMs`); the count was stopped.
+ */
+export const countTooSlow = (ms: number): ApiError =>
+  apiError(
+    'rest_count_too_slow',
+    `Counting the matching events took longer than ${ms} ms and was stopped: narrow the request (start_date and end_date, categories, venue) or try again shortly.`,
+    503,
+  );

@@ -16,9 +16,9 @@ import type { FieldFilter, FieldStore } from '../../fields/store.js';
 import type { GeoFilter } from '../../geo/area.js';
 import { geoCondition } from '../../store/geo-filter.js';
 import { indexedParts, type SearchIndex } from '../../store/search-index.js';
-import { searchTooBroad } from './errors.js';
+import { countTooSlow, searchTooBroad } from './errors.js';
 import { PreparedQuery } from '../../store/prepared.js';
-import { readAside } from '../../store/side-reader.js';
+import { readAside, SideReadTimeout } from '../../store/side-reader.js';
 
 /** Which occurrence of a series an event row shows (`occurrences`). */
 export interface OccurrenceRef {
@@ -66,6 +66,8 @@ export interface EventListQuery {
   searchPasswords?: SearchablePasswords;
   /** Most events `search` may test on SQLite (`limits.searchTests`); unbounded when absent. */
   searchTests?: number;
+  /** Longest the total may take to count where the count can be stopped (`limits.countMs`); unbounded when absent. */
+  countMs?: number;
   categoryIds?: readonly number[];
   tagIds?: readonly number[];
   venueIds?: readonly number[];
@@ -463,7 +465,7 @@ export class EventStore {
     if (q.trashed && q.search) return { keys: [], total: 0 };
     if (q.near && q.nearListed === undefined) return this.list({ ...q, nearListed: await this.venuesNear(q.near, version) }, version);
     if (q.nearListed?.venues.length === 0) return { keys: [], total: 0 };
-    const { offset: _offset, limit: _limit, ...shape } = q;
+    const { offset: _offset, limit: _limit, countMs: _countMs, ...shape } = q;
     // Hashed: a filter may carry a search of 100,000 characters, and 500 totals are kept.
     const key = createHash('sha256').update(JSON.stringify(shape)).digest('base64');
     const series = !q.trashed && (await this.hasSeries(version));
@@ -473,11 +475,17 @@ export class EventStore {
     // "Bounded work").
     const countOf = (from: 'events' | 'occurrences') => async () => {
       const query = this.filtered(q, from, { parts, fromCandidates: true });
-      const [row] = await readAside(
-        this.db,
-        query.select((eb) => eb.fn.countAll<number>().as('n')),
-      );
-      return Number(row?.n ?? 0);
+      try {
+        const [row] = await readAside(
+          this.db,
+          query.select((eb) => eb.fn.countAll<number>().as('n')),
+          q.countMs,
+        );
+        return Number(row?.n ?? 0);
+      } catch (error) {
+        if (error instanceof SideReadTimeout) throw countTooSlow(error.timeoutMs);
+        throw error;
+      }
     };
     const n = await this.totals.get(key, version, countOf('events'));
     const m = series ? await this.totals.get(`${key}\noccurrences`, version, countOf('occurrences')) : 0;
