@@ -1,4 +1,5 @@
 import { isPlanChanged } from './named-statements.js';
+
 /** Whether a driver error is a unique-key violation (SQLite, PostgreSQL, MySQL/MariaDB). */
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: unknown; errno?: unknown } | null;

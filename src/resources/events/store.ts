@@ -162,7 +162,7 @@ const INSERT_ORGANIZERS = new PreparedQuery((db, v: { event: number; organizers:
 const PRESENT_TERMS = new PreparedQuery((db, v: { ids: number[] }) => dialectOf(db).locking(db.selectFrom('terms').select('id').where('id', 'in', v.ids)));
 /**
  * A new event linked with those of the terms that still exist (locked, as `PRESENT_TERMS`
- * locks them), in one statement where a `WITH` may write (two or three round trips fewer on a
+ * locks them), in one statement where a `WITH` may write (one or two round trips fewer on a
  * server): the ids linked. `published` also moves their counts.
  */
 const linkingNew = (published: boolean) =>
