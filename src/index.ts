@@ -42,6 +42,7 @@ export type {
 } from './hooks/types.js';
 export type { ChangeEvent, ChangeListener, Unsubscribe } from './hooks/change-events.js';
 export { connectDatabase } from './store/connect.js';
+export { namingStatements, type NamingPool, type NamingPoolClient } from './store/named-statements.js';
 export type { MigrationStatus } from './store/migrate.js';
 export type { Database } from './store/database.js';
 export type { Dictionary, DescriptionKey } from './i18n/en.js';

@@ -39,7 +39,8 @@ export interface CalendarOptions {
    * connection string for the built-in helper (`postgres://…`, `mysql://…`, a SQLite file path or `:memory:`).
    * From a `postgres://…` URL, statements that recur are prepared under names, so PostgreSQL
    * parses and plans them once per connection (docs/recipes/postgres-instances.md, "Prepared
-   * statements"); a Kysely instance of the host's runs its queries as its pool does.
+   * statements"); a Kysely instance of the host's runs its queries as its pool does (wrap a pg
+   * pool with `namingStatements` for the same).
    */
   db: Kysely<any> | string; // eslint-disable-line @typescript-eslint/no-explicit-any -- any host database type
   /**

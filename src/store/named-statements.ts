@@ -9,7 +9,6 @@
  * connection of the pool, by pg and by the server, for the connection's life.
  */
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
-import type Pg from 'pg';
 
 /** Most statements named per pool: the calendar's recurring ones fit, `IN` lists of every length do not need to. */
 const NAMED_STATEMENTS = 300;
@@ -63,16 +62,23 @@ class StatementNames {
   }
 }
 
-/** The form of pg's `query` that takes a statement's name with its text. */
-interface NamedQueries {
+/** A client of a pg pool, as far as naming statements needs it: Kysely's forms of `query`, and the one that takes a statement's name. */
+export interface NamingPoolClient extends PostgresPoolClient {
+  query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
   query<R>(config: { name: string; text: string; values: unknown[] }): Promise<PostgresQueryResult<R>>;
 }
 
+/** A pg pool (`new pg.Pool(…)`), as far as naming statements needs it. */
+export interface NamingPool {
+  connect(): Promise<NamingPoolClient>;
+  end(): Promise<void>;
+}
+
 /** A pg client as Kysely uses it, running recurring statements under their names. */
-function namingClient(client: Pg.PoolClient, names: StatementNames): PostgresPoolClient {
+function namingClient(client: NamingPoolClient, names: StatementNames): PostgresPoolClient {
   // The same client seen through the two forms of `query` used here (as Kysely sees a pg pool's clients).
   const plain: PostgresPoolClient = client;
-  const named: NamedQueries = client;
   let inTransaction = false;
   function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
@@ -84,7 +90,7 @@ function namingClient(client: Pg.PoolClient, names: StatementNames): PostgresPoo
       else if (ENDS.test(query)) inTransaction = false;
       return plain.query<R>(query, values);
     }
-    return named.query<R>({ name, text: query, values: [...values] }).catch((error: unknown) => {
+    return client.query<R>({ name, text: query, values: [...values] }).catch((error: unknown) => {
       if (!isPlanChanged(error)) throw error;
       names.unname(query);
       // Alone, the statement is simply sent again unnamed; in a transaction, which PostgreSQL
@@ -96,11 +102,15 @@ function namingClient(client: Pg.PoolClient, names: StatementNames): PostgresPoo
   return { query, release: () => client.release() };
 }
 
-/** `pool` as Kysely's `PostgresDialect` takes it, with recurring statements prepared under names. */
-export function namingStatements(pool: Pg.Pool): PostgresPool {
+/**
+ * `pool` (a pg `Pool`) as Kysely's `PostgresDialect` takes it, with the statements that recur
+ * prepared under names (docs/recipes/postgres-instances.md, "Prepared statements"): what the
+ * calendar does with a pool it opens from a URL, for a host that builds its own Kysely instance.
+ */
+export function namingStatements(pool: NamingPool): PostgresPool {
   const names = new StatementNames();
   // Kysely keeps its state per client object: each pg client has one wrapper for its life.
-  const wrappers = new WeakMap<Pg.PoolClient, PostgresPoolClient>();
+  const wrappers = new WeakMap<NamingPoolClient, PostgresPoolClient>();
   return {
     async connect() {
       const client = await pool.connect();

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase } from '../../src/store/connect.js';
+import { connectDatabase, namingStatements } from '../../src/index.js';
 import { isRetryable } from '../../src/store/retry.js';
 
 const url = process.env.CALENDAR_TEST_POSTGRES_URL;
@@ -81,5 +82,19 @@ describe.skipIf(!url)('a PostgreSQL pool opened from a URL prepares recurring st
       expect((await prepared(conn)).length).toBeLessThanOrEqual(300);
       expect((await prepared(conn)).length).toBeGreaterThan(250);
     });
+  });
+});
+
+describe.skipIf(!url)('a pool of the host’s, wrapped with namingStatements', () => {
+  it('names the statements a Kysely instance built on it runs', async () => {
+    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: namingStatements(new pg.Pool({ connectionString: url, max: 1 })) }) });
+    try {
+      await db.connection().execute(async (conn) => {
+        for (let i = 0; i < 3; i++) await sql`select ${i}::int + 1 as n`.execute(conn);
+        expect(await prepared(conn)).toContain('select $1::int + 1 as n');
+      });
+    } finally {
+      await db.destroy();
+    }
   });
 });
