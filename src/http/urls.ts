@@ -52,14 +52,47 @@ function forwardedPrefix(value: string | undefined): string {
   return value && PREFIX.test(value) ? value.replace(/\/+$/, '') : '';
 }
 
+/**
+ * What was found of the hosts and homes seen so far: a server sees few, and parsing them as
+ * URLs was most of building a request's URLs (two `new URL` per request, profiled). Plain maps
+ * emptied when full: any Host header may be sent.
+ */
+const USABLE_HOSTS = new Map<string, string | null>();
+const ID_ORIGINS = new Map<string, string>();
+const SEEN_ENTRIES = 256;
+
+/** Keeps `value` under `key` (emptying `map` first when full) and gives it back. */
+function remember<V>(map: Map<string, V>, key: string, value: V): V {
+  if (map.size >= SEEN_ENTRIES) map.clear();
+  map.set(key, value);
+  return value;
+}
+
 function usableHost(host: string | undefined, proto: string): string | undefined {
-  if (!host || !HOST.test(host)) return undefined;
+  if (!host) return undefined;
+  const url = `${proto}://${host}`;
+  let usable = USABLE_HOSTS.get(url);
+  if (usable === undefined) usable = remember(USABLE_HOSTS, url, judgedHost(host, url));
+  return usable ?? undefined;
+}
+
+/** `host` in lower case when it is a host name a URL (`url`, with it) can hold, else `null`. */
+function judgedHost(host: string, url: string): string | null {
+  if (!HOST.test(host)) return null;
   try {
-    new URL(`${proto}://${host}`);
+    new URL(url);
     return host.toLowerCase();
   } catch {
-    return undefined;
+    return null;
   }
+}
+
+/** The host and path of `home` (no trailing slash), which global ids start with. */
+function idOrigin(home: string): string {
+  const seen = ID_ORIGINS.get(home);
+  if (seen !== undefined) return seen;
+  const parsed = new URL(home);
+  return remember(ID_ORIGINS, home, `${parsed.hostname}${parsed.pathname.replace(/\/+$/, '')}`);
 }
 
 /** Normalises a mount root to `/segment/...` without a trailing slash (`""` for the site root). */
@@ -72,12 +105,11 @@ export function normalizeRoot(root: string): string {
 export function urlsFor(req: CoreRequest, namespace: string, baseUrl: string | undefined, trustProxy: boolean, permalinks?: Permalinks): Urls {
   const home = homeFrom(req, baseUrl, trustProxy);
   const root = `${home}${normalizeRoot(req.root)}/`;
-  const parsed = new URL(home);
   return {
     home,
     root,
     base: `${root}${namespace}`,
-    globalIdOrigin: `${parsed.hostname}${parsed.pathname.replace(/\/+$/, '')}`,
+    globalIdOrigin: idOrigin(home),
     permalinks,
   };
 }

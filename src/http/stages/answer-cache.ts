@@ -18,7 +18,15 @@ function hasBody(body: CoreRequest['body']): boolean {
 
 /** Whether the client asks for an answer computed now (`Cache-Control: no-cache`, or HTTP/1.0's `Pragma`). */
 function wantsFresh(headers: CoreRequest['headers']): boolean {
-  return [headers['cache-control'], headers.pragma].flat().some((v) => v !== undefined && /\bno-cache\b/i.test(v));
+  return saysNoCache(headers['cache-control']) || saysNoCache(headers.pragma);
+}
+
+const NO_CACHE = /\bno-cache\b/i;
+
+/** Whether a header (one value or several) names `no-cache`. */
+function saysNoCache(value: string | string[] | undefined): boolean {
+  if (value === undefined) return false;
+  return typeof value === 'string' ? NO_CACHE.test(value) : value.some((v) => NO_CACHE.test(v));
 }
 
 /**

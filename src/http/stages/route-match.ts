@@ -17,6 +17,9 @@ export interface Matched {
 }
 
 function decodePath(path: string): string {
+  // Most paths hold no escape: every request decodes its path up to three times (is it ours,
+  // must the primary answer, which route).
+  if (!path.includes('%')) return path;
   return path
     .split('/')
     .map((segment) => {
@@ -31,12 +34,15 @@ function decodePath(path: string): string {
 
 /** The part of `path` below the namespace (`""` for the namespace itself), or `null` when outside it. */
 export function underNamespace(path: string, namespace: string): string | null {
-  let p = decodePath(path.split('?')[0] ?? '');
+  const query = path.indexOf('?');
+  let p = decodePath(query < 0 ? path : path.slice(0, query));
   if (!p.startsWith('/')) p = `/${p}`;
-  if (p.length > 1) p = p.replace(/\/+$/, '');
+  if (p.length > 1 && p.endsWith('/')) p = p.replace(/\/+$/, '');
   const ns = `/${namespace}`;
-  if (p.toLowerCase() === ns.toLowerCase()) return '';
-  if (p.toLowerCase().startsWith(`${ns.toLowerCase()}/`)) return p.slice(ns.length);
+  const lower = p.toLowerCase();
+  const nsLower = ns.toLowerCase();
+  if (lower === nsLower) return '';
+  if (lower.startsWith(nsLower) && lower.charCodeAt(nsLower.length) === 0x2f /* / */) return p.slice(ns.length);
   return null;
 }
 
