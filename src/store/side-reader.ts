@@ -99,9 +99,10 @@ export class SideReader {
    * `timeoutMs` of being asked, waiting included.
    */
   all(sql: string, parameters: readonly unknown[], timeoutMs = Infinity): Promise<unknown[] | undefined> {
-    if (!this.#start()) return Promise.resolve(undefined);
-    // No read ends within no time: refused before it is sent.
+    if (this.#unusable) return Promise.resolve(undefined);
+    // No read ends within no time: refused before a worker is started for it.
     if (!(timeoutMs > 0)) return Promise.reject(new SideReadTimeout(timeoutMs));
+    if (!this.#start()) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
       const read: Read = { id: this.#next++, sql, parameters, settle: resolve, expire: () => reject(new SideReadTimeout(timeoutMs)) };
       if (Number.isFinite(timeoutMs)) {
