@@ -24,8 +24,10 @@ const NAMEABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
  * migration added a column under `select *`): that text runs unnamed from then on.
  */
 export function isPlanChanged(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown } | null;
-  return e?.code === '0A000' && typeof e.message === 'string' && e.message.includes('cached plan must not change result type');
+  const e = error as { code?: unknown; routine?: unknown; message?: unknown } | null;
+  if (e?.code !== '0A000') return false;
+  // The server function that raises it names it in any language; the message only in English.
+  return e.routine === 'RevalidateCachedQuery' || (typeof e.message === 'string' && e.message.includes('cached plan must not change result type'));
 }
 
 /** What Kysely sends to open and to end a transaction (a savepoint's rollback is longer). */

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, namingStatements } from '../../src/index.js';
 import { isRetryable } from '../../src/store/retry.js';
+import { isPlanChanged } from '../../src/store/named-statements.js';
 
 const url = process.env.CALENDAR_TEST_POSTGRES_URL;
 
@@ -67,7 +68,12 @@ describe.skipIf(!url)('a PostgreSQL pool opened from a URL prepares recurring st
         .transaction()
         .execute((trx) => pick(trx, 1))
         .catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: '0A000' });
+      expect(error).toMatchObject({ code: '0A000', routine: 'RevalidateCachedQuery' });
+      // Known by the server function that raised it, whatever the language of its message.
+      expect(isPlanChanged({ code: '0A000', routine: 'RevalidateCachedQuery', message: 'le plan en cache ne doit pas modifier le type du résultat' })).toBe(
+        true,
+      );
+      expect(isPlanChanged({ code: '0A000', routine: 'transformSelectStmt', message: 'not supported' })).toBe(false);
       expect(isRetryable(error)).toBe(true);
       // The transaction run again: the statement is now sent unnamed.
       expect((await conn.transaction().execute((trx) => pick(trx, 1))).rows).toEqual([{ id: 1, title: 'one', place: null, other: null, one: 1 }]);
