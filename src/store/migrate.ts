@@ -10,6 +10,7 @@ import * as fieldValues from './migrations/007_field_values.js';
 import * as venueGeo from './migrations/008_venue_geo.js';
 import * as subscriptions from './migrations/009_subscriptions.js';
 import * as searchIndex from './migrations/010_search_index.js';
+import * as searchMerges from './migrations/011_search_merges.js';
 import type { MigrationContext } from './migrations/001_init.js';
 
 type InCodeMigration = { up(ctx: MigrationContext): Promise<void>; down(ctx: MigrationContext): Promise<void> };
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly (readonly [string, InCodeMigration])[] = [
   ['008_venue_geo', venueGeo],
   ['009_subscriptions', subscriptions],
   ['010_search_index', searchIndex],
+  ['011_search_merges', searchMerges],
 ];
 
 /**

@@ -17,6 +17,7 @@ import { connectDatabase } from '../../src/store/connect.js';
 import { TABLES, type Database, type EventsTable } from '../../src/store/database.js';
 import { dialectOf } from '../../src/store/dialects/index.js';
 import { down, up } from '../../src/store/migrations/010_search_index.js';
+import { AUTOMERGE, down as downMerges, up as upMerges } from '../../src/store/migrations/011_search_merges.js';
 import { SearchIndex, indexedPart, indexedParts, searchIndexNames, trigramsOf } from '../../src/store/search-index.js';
 import { TablePrefixPlugin } from '../../src/store/table-prefix.js';
 import { searchWords } from '../../src/text/search-terms.js';
@@ -377,6 +378,34 @@ describe.each(DIALECTS)('search index on $name', ({ name, url }) => {
         : sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where ${where}`;
     return Number((await q.execute(raw)).rows[0]?.n);
   };
+
+  it('merges its segments eight at a time on SQLite (migration 011), four again once undone, and is no trouble elsewhere', async () => {
+    const automerge = async () =>
+      (await sql<{ v: number }>`select v from ${sql.table(`${searchIndexNames(prefix).table}_config`)} where k = 'automerge'`.execute(raw)).rows[0]?.v;
+    // A store without the index (an SQLite without FTS5, or another database) is left as it is.
+    await upMerges({ db: raw, prefix: `${prefix}none_` });
+    if (name !== 'sqlite') return;
+    expect(await automerge()).toBe(AUTOMERGE);
+    await downMerges({ db: raw, prefix });
+    expect(await automerge()).toBe(4);
+    await raw.transaction().execute((trx) => upMerges({ db: trx, prefix }));
+    expect(await automerge()).toBe(AUTOMERGE);
+    // Posts added one at a time (a segment each) are still found as the scan finds them.
+    const dialect = dialectOf(raw);
+    const added: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const id = await dialect.insertReturningId(
+        db.insertInto('posts').values(postRow({ type: 'event', title: `Merged ${i} Cassiopeia`, date: '2026-01-01 10:00:00' })),
+      );
+      await db.insertInto('events').values(eventRow(id, '2027-06-01 10:00:00')).execute();
+      added.push(id);
+    }
+    const { indexed: a, scanned: b } = await both('cassiopeia');
+    expect(a.total).toBe(40);
+    expect(a).toEqual(b);
+    for (const id of added) await db.deleteFrom('events').where('post_id', '=', id).execute();
+    await db.deleteFrom('posts').where('id', 'in', added).execute();
+  });
 
   it('indexes the posts stored before the migration', async () => {
     await down({ db: raw, prefix });
