@@ -1,6 +1,6 @@
 /** Pure date and time-zone helpers of the events API (no database, no HTTP). */
 export { parseTime, isNumericString, type ParsedTime, type ParseOptions } from './parse.js';
-export { isTime, isRealCalendarDate, type IsTimeOptions } from './validate.js';
+export { isTime, isTimeThisSecond, isRealCalendarDate, type IsTimeOptions } from './validate.js';
 export {
   resolveZone,
   isValidTimezone,

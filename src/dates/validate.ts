@@ -1,6 +1,7 @@
 /**
  * Validators of the v1 API's date parameters (TEC `Validator/Base.php`).
  */
+import { BoundedCache } from '../cache/bounded-cache.js';
 import { isNumericString, parseTime } from './parse.js';
 
 /** Options of {@link isTime}. */
@@ -21,6 +22,28 @@ export function isTime(value: unknown, now: Date = new Date(), options: IsTimeOp
   const parsed = parseTime(value, 'UTC', now, options);
   if (!parsed) return false;
   return numeric || parsed.timestamp !== 0;
+}
+
+/** Strings {@link isTimeThisSecond} remembers: the few an archive checks on every request, not whatever callers send. */
+const SECOND_ENTRIES = 64;
+/** Longest string remembered (an archive's defaults are 19 characters). */
+const SECOND_LENGTH = 32;
+const thisSecond = new BoundedCache<string, { second: number; valid: boolean }>({ maxEntries: SECOND_ENTRIES });
+
+/**
+ * {@link isTime} at `now`, remembered for the second `now` falls in (a date string depends on
+ * the clock to the second only): the events archive checks its two defaults (`yesterday 23:59`
+ * and `+24 months` as wall clocks) on every request, and reading a date is the dearest part
+ * of checking its parameters.
+ */
+export function isTimeThisSecond(value: unknown, now: Date): boolean {
+  if (typeof value !== 'string' || value.length > SECOND_LENGTH) return isTime(value, now);
+  const second = Math.floor(now.getTime() / 1000);
+  const kept = thisSecond.get(value);
+  if (kept && kept.second === second) return kept.valid;
+  const valid = isTime(value, now);
+  thisSecond.set(value, { second, valid });
+  return valid;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRealCalendarDate, isTime } from '../../src/dates/index.js';
+import { isRealCalendarDate, isTime, isTimeThisSecond } from '../../src/dates/index.js';
 
 const NOW = new Date('2026-11-21T12:30:31Z');
 
@@ -76,5 +76,25 @@ describe('isRealCalendarDate', () => {
     ['before my birthday', false],
   ])('%j → %s', (value, expected) => {
     expect(isRealCalendarDate(value, NOW)).toBe(expected);
+  });
+});
+
+describe('isTimeThisSecond', () => {
+  const at = (ms: number) => new Date(1_000_000_000_000 + ms);
+  // The epoch at exactly `at(0)`'s second, and a second later one second after it: a string
+  // whose validity changes with the clock.
+  const relative = '-1000000000 seconds';
+
+  it('answers as isTime does, the same second or the next', () => {
+    for (const value of [relative, '2018-01-01 15:00:00', 'yesterday 23:59', 'not a date', '', 17, null]) {
+      for (const ms of [0, 999, 1000, 60_000]) expect(isTimeThisSecond(value, at(ms)), `${String(value)} at +${ms} ms`).toBe(isTime(value, at(ms)));
+    }
+  });
+
+  it('remembers an answer for its second only', () => {
+    expect(isTimeThisSecond(relative, at(0))).toBe(false);
+    expect(isTimeThisSecond(relative, at(500))).toBe(false);
+    expect(isTimeThisSecond(relative, at(1000))).toBe(true);
+    expect(isTimeThisSecond(relative, at(0))).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import { arg, type ParamsOf } from '../../args/arg.js';
 import { isScalar, nonEmptyString, parseList, positiveInteger } from '../../args/checks.js';
 import { toId } from '../../ids.js';
 import type { RequestContext } from '../../http/context.js';
-import { isTime, isValidTimezone, rawDefaultEnd, rawDefaultStart } from '../../dates/index.js';
+import { isTime, isTimeThisSecond, isValidTimezone, rawDefaultEnd, rawDefaultStart } from '../../dates/index.js';
 import type { ParamFailure } from '../../args/failure.js';
 import { EVENT } from '../../posts/kinds.js';
 import { imageCheck } from '../../images/args.js';
@@ -22,7 +22,7 @@ import { geolocArgs } from '../venues/geoloc.js';
 type Ctx = RequestContext;
 
 /** A date the events API accepts: a number, or a string `strtotime` reads (not the epoch). */
-const time = (value: unknown, ctx: Ctx) => isTime(value, ctx.now());
+const time = (value: unknown, ctx: Ctx) => isTimeThisSecond(value, ctx.now());
 
 /** A date an event write accepts at `now`: as {@link time}, but a date that does not exist (`2026-02-30`) fails. */
 export const isWriteTime = (value: unknown, now: Date) => isTime(value, now, { strictCalendar: true });
