@@ -89,6 +89,12 @@ interface Pending {
 /** What a change to a recurring event applied to: one occurrence, it and the following ones, or the whole series. */
 export type ChangeScope = 'this' | 'following' | 'all';
 
+/** The last position a flush took; a store whose sequence row is missing has none. */
+function taken(seq: number): number {
+  if (!Number.isSafeInteger(seq)) throw new Error('calendar: the change log has no sequence row (run the migrations)');
+  return seq;
+}
+
 /**
  * The change log: every item a committed write created, changed or deleted, in commit order,
  * for the change feed and webhooks.
@@ -132,19 +138,17 @@ export class ChangeLog {
     const [first] = this.#pending;
     if (first && n === 1 && this.dialect.writesInWith) {
       const entry = { kind: first.kind, item_id: first.itemId, change_type: first.type, at_utc: at, scope: first.scope };
-      const seq = Number((await TAKE_AND_INSERT_ONE.execute(this.db, entry)).rows[0]?.seq);
-      if (!Number.isSafeInteger(seq)) throw new Error('calendar: the change log has no sequence row (run the migrations)');
+      const seq = taken(Number((await TAKE_AND_INSERT_ONE.execute(this.db, entry)).rows[0]?.seq));
       return this.#written([{ seq, ...entry }], seq, now);
     }
     let last: number;
     if (this.dialect.updateReturning) {
-      last = Number((await TAKE_RETURNING.execute(this.db, { n })).rows[0]?.last_seq);
+      last = taken(Number((await TAKE_RETURNING.execute(this.db, { n })).rows[0]?.last_seq));
     } else {
       await TAKE.execute(this.db, { n });
       // The row this transaction has just updated: its own value, whatever its snapshot.
-      last = Number((await LAST_SEQ.execute(this.db, {})).rows[0]?.last_seq);
+      last = taken(Number((await LAST_SEQ.execute(this.db, {})).rows[0]?.last_seq));
     }
-    if (!Number.isSafeInteger(last)) throw new Error('calendar: the change log has no sequence row (run the migrations)');
     const rows = this.#pending.map((p, i) => ({ seq: last - n + 1 + i, kind: p.kind, item_id: p.itemId, change_type: p.type, at_utc: at, scope: p.scope }));
     const [only] = rows;
     if (only && rows.length === 1) await INSERT_ONE.execute(this.db, only);
