@@ -10,9 +10,9 @@ export const AUTOMERGE = 8;
  * SQLite's search index merges its segments eight at a time rather than four (FTS5's
  * `automerge`): a trigram index of short texts gets a segment per post written, and each merge
  * level rewrites what it holds, so fewer levels mean less writing per post. Measured on the
- * bench's calendars (docs/concepts/search.md): on a million events, SQLite's time per
- * `POST /events` 1.09 → 0.49 ms and its longest write about 40 → mostly under 6 ms over 8,000
- * posts; on 100,000 events 0.64 → 0.55 ms over 20,000; searches as fast. The setting is stored
+ * bench's calendars (docs/concepts/search.md): SQLite's time per `POST /events` 1.09 → 0.49 ms
+ * over 8,000 posts on a million events, with fewer writes held up by a merge unit, and
+ * 0.64 → 0.55 ms over 20,000 on 100,000 events; searches as fast. The setting is stored
  * in the index itself. No-op where SQLite has no FTS5 (010 then made no index) and on the
  * other databases, whose indexes have no such merges.
  */
