@@ -15,17 +15,19 @@ const fresh = { 'cache-control': 'no-cache' };
 /** The archive's total, computed (not from the response cache). */
 const total = async (t: TestCalendar) => Number((await t.request('GET', '/events', { query, headers: fresh })).body.total);
 
+/** The directory of this file's SQLite files (side reads need a file, not `:memory:`). */
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'calendar-side-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
 describe('archive totals of a SQLite file are counted beside the event loop', () => {
-  let dir: string;
   let t: TestCalendar;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'calendar-side-'));
     t = await testCalendar(join(dir, 'side.sqlite'));
   });
-  afterAll(async () => {
-    await t?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => t?.close());
 
   it('reads the total on the second connection, and sees the write committed just before', async () => {
     const before = sideReadsRun();
@@ -55,12 +57,6 @@ describe('where there is no second connection, totals are counted as before', ()
 });
 
 describe('readAside', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'calendar-side-'));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
   it('reads in a transaction on the transaction’s connection, which sees its own writes', async () => {
     const db = await connectDatabase(join(dir, 'tx.sqlite'));
     try {
@@ -132,12 +128,6 @@ describe('readAside', () => {
 });
 
 describe('an archive whose total may not be counted within limits.countMs', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'calendar-side-'));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
   it('is answered 503 rest_count_too_slow where the count runs beside the loop, and counted as before elsewhere', async () => {
     const file = await testCalendar(join(dir, 'limited.sqlite'), { limits: { countMs: 0 } });
     const memory = await testCalendar(':memory:', { limits: { countMs: 0 } });
