@@ -53,7 +53,15 @@ describe.each(DIALECTS)('term counts on $name', ({ url }) => {
             tags: some(tags),
           },
         });
-        if (res.status === 201) events.push(res.body.id);
+        if (res.status === 201) {
+          events.push(res.body.id);
+          // The answer shows its terms as the write left them: their counts moved by it.
+          const shown: { id: number; count: number }[] = [...res.body.categories, ...res.body.tags];
+          for (const term of shown) {
+            const route = categories.includes(term.id) ? 'categories' : 'tags';
+            expect(term.count, `${route}/${term.id}`).toBe((await t.request('GET', `/${route}/${term.id}`)).body.count);
+          }
+        }
       } else if (action === 1) res = await t.request('POST', `/events/${id}`, { ...as, json: { categories: some(categories) } });
       else if (action === 2) res = await t.request('POST', `/events/${id}`, { ...as, json: { status: pick(STATUSES), tags: some(tags) } });
       else if (action === 3) res = await t.request('DELETE', `/events/${id}`, as);

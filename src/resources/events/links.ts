@@ -13,6 +13,7 @@ import type { LinkedPostService } from '../linked/service.js';
 import type { LinkedRow } from '../linked/store.js';
 import type { Store } from '../store.js';
 import type { Taxonomy } from '../../store/database.js';
+import type { TermRow } from '../terms/store.js';
 
 /** What linking needs of the calendar: the linked kinds' services, images, and the site's zone. */
 export interface LinkDeps {
@@ -145,6 +146,7 @@ export interface EventLinks {
   terms: readonly { taxonomy: Taxonomy; id: number }[];
   venueRows?: readonly LinkedRow<'venues'>[];
   organizerRows?: readonly LinkedRow<'organizers'>[];
+  termRows?: readonly TermRow[];
   /** A new event's host field values, all it has (`HostFields.save`): its rendering reads none. */
   fieldValues?: ReadonlyMap<string, unknown>;
 }

@@ -19,6 +19,7 @@ import type { CalendarEvent, EventTerm, Organizer, Venue } from '../../schemas/t
 import type { EntryParser } from '../linked/entries.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';
 import { embeddedTermJson } from '../terms/json.js';
+import type { TermRow } from '../terms/store.js';
 import type { Store } from '../store.js';
 import { eventPermits, type EventAction } from './access.js';
 import type { EventInput } from './args.js';
@@ -350,21 +351,32 @@ export class EventService {
       (ids) => this.deps.organizers.getMany(ids),
     );
     const organizers = byId(organizerRows, await this.deps.organizers.render(organizerRows, linkedView));
-    return { images, organizerIds, termIds, series, venues, organizers, terms: await this.termsById([...termIds.values()].flat(), view) };
+    const terms = await this.termsById(
+      [...termIds.values()].flat(),
+      given.flatMap((l) => l.termRows ?? []),
+      view,
+    );
+    return { images, organizerIds, termIds, series, venues, organizers, terms };
   }
 
   /**
    * The terms of a page as events embed them, by id: with the host's fields on their kind and
    * as its `afterRead` hook shows them to the viewer, as embedded venues and organizers are.
+   * Rows a write has just left (`known`) are not read again.
    */
   private async termsById(
     links: readonly { taxonomy: string; id: number }[],
+    known: readonly TermRow[],
     view: Pick<EventRenderView, 'urls' | 'principal'>,
   ): Promise<Map<number, EventTerm>> {
     const terms = new Map<number, EventTerm>();
     for (const kind of [CATEGORIES, TAGS]) {
       const wanted = links.filter((t) => t.taxonomy === kind.taxonomy).map((t) => t.id);
-      const rows = await this.store.terms.getMany(kind.taxonomy, wanted);
+      const rows = await withKnown(
+        wanted,
+        known.filter((t) => t.taxonomy === kind.taxonomy),
+        (ids) => this.store.terms.getMany(kind.taxonomy, ids),
+      );
       let items = rows.map((row) => embeddedTermJson(kind, row, view.urls));
       if (this.deps.fields) items = await this.deps.fields.decorate(this.store.fields, kind.collection, items);
       if (this.deps.hooks) items = await this.deps.hooks.read(kind.collection, items, view.principal);

@@ -17,6 +17,7 @@ import type { GeoFilter } from '../../geo/area.js';
 import { geoCondition } from '../../store/geo-filter.js';
 import { indexedParts, type SearchIndex } from '../../store/search-index.js';
 import { countTooSlow, searchTooBroad } from './errors.js';
+import { toTermRow, type TermRow } from '../terms/store.js';
 import { PreparedQuery } from '../../store/prepared.js';
 import { readAside, SideReadTimeout } from '../../store/side-reader.js';
 
@@ -158,18 +159,20 @@ const INSERT_DETAILS = new PreparedQuery((db, v: Insertable<EventsTable>) => db.
 const INSERT_ORGANIZERS = new PreparedQuery((db, v: { event: number; organizers: number[] }) =>
   db.insertInto('event_organizers').values(v.organizers.map((organizer_id, position) => ({ event_id: v.event, organizer_id, position }))),
 );
-/** Which of these terms exist, a locking read (the terms a write links an event with). */
-const PRESENT_TERMS = new PreparedQuery((db, v: { ids: number[] }) => dialectOf(db).locking(db.selectFrom('terms').select('id').where('id', 'in', v.ids)));
+/** Those of these terms that exist, a locking read (the terms a write links an event with). */
+const PRESENT_TERMS = new PreparedQuery((db, v: { ids: number[] }) =>
+  dialectOf(db).locking(db.selectFrom('terms').selectAll('terms').where('id', 'in', v.ids)),
+);
 /**
  * A new event linked with those of the terms that still exist (locked, as `PRESENT_TERMS`
  * locks them), in one statement where a `WITH` may write (one or two round trips fewer on a
- * server): the ids linked. `published` also moves their counts.
+ * server): the terms linked, as the write leaves them. `published` also moves their counts.
  */
 const linkingNew = (published: boolean) =>
   new PreparedQuery((db, v: { post: number; ids: number[] }) => {
     const dialect = dialectOf(db);
     const linking = db
-      .with('present', (qc) => dialect.locking(qc.selectFrom('terms').select('id').where('id', 'in', v.ids)))
+      .with('present', (qc) => dialect.locking(qc.selectFrom('terms').selectAll('terms').where('id', 'in', v.ids)))
       .with('linked', (qc) =>
         qc
           .insertInto('term_relationships')
@@ -178,16 +181,18 @@ const linkingNew = (published: boolean) =>
           .expression((eb) => eb.selectFrom('present').select([eb.cast<number>(eb.val(v.post), 'integer').as('post_id'), 'present.id']))
           .returning('term_id'),
       );
-    if (!published) return linking.selectFrom('linked').select('linked.term_id');
+    if (!published) return linking.selectFrom('present').innerJoin('linked', 'linked.term_id', 'present.id').selectAll('present');
+    // The rows an update returns are as it leaves them: with their new counts.
     return linking
       .with('counted', (qc) =>
         qc
           .updateTable('terms')
           .set((eb) => ({ count: eb('count', '+', 1) }))
-          .where('id', 'in', (eb) => eb.selectFrom('linked').select('linked.term_id')),
+          .where('id', 'in', (eb) => eb.selectFrom('linked').select('linked.term_id'))
+          .returningAll(),
       )
-      .selectFrom('linked')
-      .select('linked.term_id');
+      .selectFrom('counted')
+      .selectAll('counted');
   });
 const LINK_NEW = { published: linkingNew(true), draft: linkingNew(false) };
 /** Links of an event with terms. */
@@ -639,17 +644,21 @@ export class EventStore {
 
   /**
    * Replaces an event's terms of one taxonomy (terms deleted meanwhile are left out);
-   * `created` for an event inserted by this write, which has none.
+   * `created` for an event inserted by this write, which has none. The terms linked, in the
+   * order given, as the write leaves them (their counts moved): what its answer shows.
    */
-  async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[], created?: NewEvent): Promise<number[]> {
+  async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[], created?: NewEvent): Promise<TermRow[]> {
     const before = created ? [] : await this.termsOf(eventId, taxonomy);
     const wanted = validIds([...new Set(termIds)]);
+    const inOrder = (rows: readonly TermRow[]) => {
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return wanted.flatMap((id) => byId.get(id) ?? []);
+    };
     if (created && wanted.length && this.dialect.writesInWith) {
       const link = created.status === 'publish' ? LINK_NEW.published : LINK_NEW.draft;
-      const linked = new Set((await link.rows(this.db, { post: eventId, ids: wanted })).map((r) => r.term_id));
-      return wanted.filter((id) => linked.has(id));
+      return inOrder((await link.rows(this.db, { post: eventId, ids: wanted })).map(toTermRow));
     }
-    const present = wanted.length ? (await PRESENT_TERMS.rows(this.db, { ids: wanted })).map((r) => r.id) : [];
+    const present = wanted.length ? (await PRESENT_TERMS.rows(this.db, { ids: wanted })).map(toTermRow) : [];
     if (!created) {
       await this.db
         .deleteFrom('term_relationships')
@@ -657,19 +666,23 @@ export class EventStore {
         .where('term_id', 'in', (eb) => eb.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy))
         .execute();
     }
-    const kept = wanted.filter((id) => present.includes(id));
-    if (kept.length) await INSERT_TERM_LINKS.execute(this.db, { post: eventId, terms: kept });
+    const kept = inOrder(present);
+    if (kept.length) await INSERT_TERM_LINKS.execute(this.db, { post: eventId, terms: kept.map((t) => t.id) });
     if (created ? created.status === 'publish' : await this.isPublished(eventId)) {
+      const keptIds = kept.map((t) => t.id);
       await adjustTermCounts(
         this.db,
-        before.filter((id) => !kept.includes(id)),
+        before.filter((id) => !keptIds.includes(id)),
         -1,
       );
+      const added = kept.filter((t) => !before.includes(t.id));
       await adjustTermCounts(
         this.db,
-        kept.filter((id) => !before.includes(id)),
+        added.map((t) => t.id),
         1,
       );
+      // The rows are locked: their counts are what they were read with, moved by this write.
+      for (const t of added) t.count += 1;
     }
     return kept;
   }

@@ -16,11 +16,11 @@ import { filterContent, filterExcerpt, filterTitle } from '../../posts/text.js';
 import { moveToTrash } from '../../posts/trash.js';
 import { present, recheck, type WriteTarget } from '../../posts/write-target.js';
 import type { SeriesService } from '../../recurrence/series.js';
-import type { Taxonomy } from '../../store/database.js';
 import { withRetry } from '../../store/retry.js';
 import { sanitizeUrl } from '../../text/url.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';
 import type { TermService } from '../terms/service.js';
+import type { TermRow } from '../terms/store.js';
 import type { Store } from '../store.js';
 import { eventPermits } from './access.js';
 import { eventNotCreated } from './errors.js';
@@ -122,7 +122,15 @@ export class EventWrites {
         if (organizers?.length) await tx.events.setOrganizers(id, organizers, { status: state.status });
         const terms = await this.assignTerms(tx, id, input, p, { status: state.status });
         tx.changes.record('event', id, 'created');
-        return { row: await tx.events.get(id), links: { organizers: organizers ?? [], terms, venueRows, organizerRows, fieldValues } };
+        const links: EventLinks = {
+          organizers: organizers ?? [],
+          terms: terms.map((t) => ({ taxonomy: t.taxonomy, id: t.id })),
+          venueRows,
+          organizerRows,
+          termRows: terms,
+          fieldValues,
+        };
+        return { row: await tx.events.get(id), links };
       }),
     );
     if (!created.row) throw eventNotCreated();
@@ -300,8 +308,8 @@ export class EventWrites {
   }
 
   /** Assigns the terms sent, when the caller may assign them (else silently not, as upstream). */
-  private async assignTerms(tx: Store, eventId: number, input: EventInput, p: Principal | null, created?: NewEvent): Promise<EventLinks['terms']> {
-    const assigned: { taxonomy: Taxonomy; id: number }[] = [];
+  private async assignTerms(tx: Store, eventId: number, input: EventInput, p: Principal | null, created?: NewEvent): Promise<TermRow[]> {
+    const assigned: TermRow[] = [];
     for (const [kind, key, cap] of [
       [CATEGORIES, 'categories', 'edit_tribe_events'],
       [TAGS, 'tags', 'edit_posts'],
@@ -309,8 +317,7 @@ export class EventWrites {
       const value = input[key];
       if (value === undefined || !has(p, cap)) continue;
       const elements = phpEmpty(value) ? [] : (termList(value) ?? []).filter((e): e is string | number => typeof e === 'string' || typeof e === 'number');
-      const ids = await tx.events.setTerms(eventId, kind.taxonomy, await this.deps.terms.idsForEvent(tx, kind, elements, p), created);
-      assigned.push(...ids.map((id) => ({ taxonomy: kind.taxonomy, id })));
+      assigned.push(...(await tx.events.setTerms(eventId, kind.taxonomy, await this.deps.terms.idsForEvent(tx, kind, elements, p), created)));
     }
     return assigned;
   }

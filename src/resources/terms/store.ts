@@ -37,7 +37,8 @@ export interface TermListQuery {
   includeOrder?: number[];
 }
 
-function toRow(r: Selectable<TermsTable> & { count: unknown }): TermRow {
+/** A term as read (a count may come back as a string or a bigint): its row. */
+export function toTermRow(r: Selectable<TermsTable> & { count: unknown }): TermRow {
   return { ...r, count: Number(r.count) };
 }
 
@@ -64,7 +65,7 @@ export class TermStore {
   async get(taxonomy: Taxonomy, id: number): Promise<TermRow | undefined> {
     if (!isStoredId(id)) return undefined;
     const r = await BY_ID.first(this.db, { taxonomy, id });
-    return r && toRow(r);
+    return r && toTermRow(r);
   }
 
   /** Terms of the taxonomy by id, any order. */
@@ -72,13 +73,13 @@ export class TermStore {
     const valid = ids.filter(isStoredId);
     if (!valid.length) return [];
     const rows = await BY_IDS.rows(this.db, { taxonomy, ids: valid });
-    return rows.map(toRow);
+    return rows.map(toTermRow);
   }
 
   /** A term by slug. */
   async bySlug(taxonomy: Taxonomy, slug: string): Promise<TermRow | undefined> {
     const r = await BY_SLUG.first(this.db, { taxonomy, slug });
-    return r && toRow(r);
+    return r && toTermRow(r);
   }
 
   /** Terms whose name equals `name`, ignoring case; within `parent` when given. */
@@ -87,7 +88,7 @@ export class TermStore {
       .where('terms.taxonomy', '=', taxonomy)
       .where((eb) => eb(eb.fn('lower', ['terms.name']), '=', name.toLowerCase()));
     if (parent !== undefined) q = q.where('terms.parent', '=', parent);
-    return (await q.orderBy('terms.id').execute()).map(toRow);
+    return (await q.orderBy('terms.id').execute()).map(toTermRow);
   }
 
   /** One page of an archive and the total across pages. */
@@ -163,7 +164,7 @@ export class TermStore {
         page = page.orderBy((eb) => eb.fn('lower', ['terms.name']), dir).orderBy('terms.id', dir);
     }
     const rows = await page.limit(query.limit).offset(query.offset).execute();
-    return { rows: rows.map(toRow), total };
+    return { rows: rows.map(toTermRow), total };
   }
 
   /** Whether a slug is taken in the taxonomy (by another term than `exceptId`). */
