@@ -5,7 +5,8 @@
  */
 import { forbidden } from '../http/errors.js';
 import type { Principal } from '../auth/capabilities.js';
-import type { PostType } from '../store/database.js';
+import type { Insertable } from 'kysely';
+import type { PostType, PostsTable } from '../store/database.js';
 import type { PostsAccess } from './queries.js';
 import type { PostRow } from './queries.js';
 import { nowDates, publicationDates, updatedPublicationDates } from './dates.js';
@@ -54,12 +55,13 @@ export interface NewPost {
 }
 
 /**
- * Inserts a post and returns its id. Its modification date is its publication date, as
- * WordPress inserts it.
+ * A new post's columns, its slug made unique among posts of its type. Its modification date is
+ * its publication date, as WordPress inserts it. `slugFromId`: its slug is to be its id (a text
+ * with no slug character), known once it is inserted.
  */
-export async function insertPost(tx: PostsAccess, post: NewPost): Promise<number> {
+export async function newPostColumns(tx: PostsAccess, post: NewPost): Promise<{ columns: Insertable<PostsTable>; slugFromId: boolean }> {
   const slug = post.slugSource !== null ? await uniquePostSlug(tx, post.type, post.slugSource) : '';
-  const id = await tx.posts.insert({
+  const columns: Insertable<PostsTable> = {
     type: post.type,
     author: post.author,
     status: post.status,
@@ -76,9 +78,20 @@ export async function insertPost(tx: PostsAccess, post: NewPost): Promise<number
     menu_order: post.menu_order ?? 0,
     parent: 0,
     image_id: post.image_id ?? null,
-  });
-  if (!slug && post.slugSource !== null) await tx.posts.update(id, { slug: String(id) });
+  };
+  return { columns, slugFromId: !slug && post.slugSource !== null };
+}
+
+/** Inserts a post's columns ({@link newPostColumns}) and returns its id. */
+export async function insertPostColumns(tx: PostsAccess, { columns, slugFromId }: Awaited<ReturnType<typeof newPostColumns>>): Promise<number> {
+  const id = await tx.posts.insert(columns);
+  if (slugFromId) await tx.posts.update(id, { slug: String(id) });
   return id;
+}
+
+/** Inserts a post and returns its id. */
+export async function insertPost(tx: PostsAccess, post: NewPost): Promise<number> {
+  return insertPostColumns(tx, await newPostColumns(tx, post));
 }
 
 /** How an update moves a post's status; `trashing`: the caller then moves it to the trash. */

@@ -604,6 +604,28 @@ export class EventStore {
     });
   }
 
+  /**
+   * Inserts an event's post and details in one statement, where a `WITH` may write
+   * (`writesInWith`): the row as stored, without the read that would fetch it (two round trips
+   * fewer than the inserts and that read).
+   */
+  async insertWithPost(post: Insertable<PostsTable>, details: EventDetails): Promise<EventRow> {
+    if (!this.dialect.writesInWith) throw new Error('calendar: insertWithPost needs a dialect whose WITH may write');
+    return this.db
+      .with('p', (qc) => qc.insertInto('posts').values(post).returningAll())
+      .with('e', (qc) =>
+        qc
+          .insertInto('events')
+          .values({ ...details, post_id: (eb) => eb.selectFrom('p').select('p.id') })
+          .returningAll(),
+      )
+      .selectFrom('p')
+      .innerJoin('e', 'e.post_id', 'p.id')
+      .selectAll('p')
+      .selectAll('e')
+      .executeTakeFirstOrThrow();
+  }
+
   /** Inserts the details of a new event post. */
   async insertDetails(postId: number, details: EventDetails): Promise<void> {
     await INSERT_DETAILS.execute(this.db, { post_id: postId, ...details });

@@ -10,7 +10,7 @@ import { phpEmpty } from '../../php/empty.js';
 import { assertAuthorAllowed, type AuthorWrite } from '../../posts/author.js';
 import { assertPublicationDates } from '../../posts/dates.js';
 import { EVENT } from '../../posts/kinds.js';
-import { insertPost, moveStatus, newPostState, type NewPost, type PostChanges } from '../../posts/lifecycle.js';
+import { insertPostColumns, moveStatus, newPostColumns, newPostState, type NewPost, type PostChanges } from '../../posts/lifecycle.js';
 import { uniquePostSlug } from '../../posts/slug.js';
 import { filterContent, filterExcerpt, filterTitle } from '../../posts/text.js';
 import { moveToTrash } from '../../posts/trash.js';
@@ -115,8 +115,13 @@ export class EventWrites {
         if (input !== sent) keptBefore('events', sent, input, RESOLVED_BEFORE);
         const { times, recurrence, state, cost } = input === sent ? prepared : this.prepare(input, p, now);
         const { venue, organizers, venueRows, organizerRows } = await link(this.deps, tx, entries, p, now);
-        const id = await insertPost(tx, await this.newPost(tx, input, p, state, image));
-        await tx.events.insertDetails(id, newDetails(input, times, cost, venue));
+        const post = await newPostColumns(tx, await this.newPost(tx, input, p, state, image));
+        const details = newDetails(input, times, cost, venue);
+        // Where a WITH may write, one statement inserts both and returns the event as this write
+        // leaves it, unless a later step changes its post or details (a slug made of its id, a series).
+        const inserted = tx.dialect.writesInWith && !post.slugFromId && !recurrence ? await tx.events.insertWithPost(post.columns, details) : undefined;
+        const id = inserted?.id ?? (await insertPostColumns(tx, post));
+        if (!inserted) await tx.events.insertDetails(id, details);
         const fieldValues = await this.deps.fields?.save(tx.fields, 'events', id, input, { created: true });
         if (recurrence) await this.deps.series.create(tx, id, { ...seriesTimesOf(times, site), recurrence }, now);
         if (organizers?.length) await tx.events.setOrganizers(id, organizers, { status: state.status });
@@ -130,7 +135,7 @@ export class EventWrites {
           termRows: terms,
           fieldValues,
         };
-        return { row: await tx.events.get(id), links };
+        return { row: inserted ?? (await tx.events.get(id)), links };
       }),
     );
     if (!created.row) throw eventNotCreated();

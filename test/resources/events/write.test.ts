@@ -810,6 +810,43 @@ describe.each(DIALECTS)('events: writes on $name', ({ url }) => {
     });
   });
 
+  describe('event writes: the answer', () => {
+    it('shows a new event as a read of it then does, however the write stored it', async () => {
+      const venue = await createLinked(t, 'venues', { venue: 'Answer hall' });
+      const organizer = await createLinked(t, 'organizers', { organizer: 'Answer org' });
+      const every = eventFields({
+        title: 'Answer test',
+        description: '<p>Its body</p>',
+        excerpt: 'Short',
+        timezone: 'Europe/Paris',
+        venue: venue.id,
+        organizer: [organizer.id],
+        categories: ['answer-cat'],
+        tags: ['answer-tag'],
+        cost: '15',
+        website: 'https://example.org/answer',
+        featured: true,
+        hide_from_listings: true,
+        show_map: true,
+        show_map_link: true,
+        sticky: true,
+      });
+      const cases: Record<string, Record<string, unknown>> = {
+        'every column sent': every,
+        'a slug made of its id': { ...every, title: '!!!' },
+        'a series': { ...every, title: 'Answer series', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] },
+        'a draft': { ...every, title: 'Answer draft', status: 'draft' },
+        'all day, nothing optional': eventFields({ title: 'Answer all day', all_day: true }),
+      };
+      for (const [name, json] of Object.entries(cases)) {
+        const created = await t.request('POST', '/events', { json, as: 'admin' });
+        expect({ name, status: created.status }).toEqual({ name, status: 201 });
+        const read = await t.request('GET', `/events/${created.body.id}`, { as: 'admin' });
+        expect({ name, body: created.body }).toEqual({ name, body: withoutJsonLd(read.body) });
+      }
+    });
+  });
+
   describe('event writes: one transaction', () => {
     const counts = async () => ({
       posts: await t.rows('posts'),
