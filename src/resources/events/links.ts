@@ -146,6 +146,7 @@ export interface EventLinks {
   terms: readonly { taxonomy: Taxonomy; id: number }[];
   venueRows?: readonly LinkedRow<'venues'>[];
   organizerRows?: readonly LinkedRow<'organizers'>[];
+  /** The terms a create has just linked, as it left them (counts moved): its answer reads none again. */
   termRows?: readonly TermRow[];
   /** A new event's host field values, all it has (`HostFields.save`): its rendering reads none. */
   fieldValues?: ReadonlyMap<string, unknown>;
