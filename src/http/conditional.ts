@@ -3,9 +3,9 @@
  * Modified` for a client that already holds the answer, `412 Precondition Failed` for a write
  * whose client holds a stale one. Additions of this library: the original sends none of them.
  */
-import { createHash } from 'node:crypto';
 import { ApiError } from './errors.js';
 import { headerValue } from './header-value.js';
+import { sha1 } from './raw-json.js';
 import type { Headers } from './types.js';
 
 /**
@@ -14,9 +14,8 @@ import type { Headers } from './types.js';
  * URLs), and two instances give equal answers equal tags. JSON that keeps its digest (a page of
  * kept items, `RawJson`) gives it, computed from its parts.
  */
-export function entityTag(body: Uint8Array | { digest(): Buffer }): string {
-  const digest = body instanceof Uint8Array ? createHash('sha1').update(body).digest() : body.digest();
-  return `"${digest.toString('base64url')}"`;
+export function entityTag(body: Uint8Array | { digest(): string }): string {
+  return `"${body instanceof Uint8Array ? sha1(body) : body.digest()}"`;
 }
 
 /** The tags of an `If-Match` / `If-None-Match` value: `*`, or the listed tags (weak ones with `W/`). */
