@@ -4,7 +4,7 @@
  * for a host that wants API tokens without a user store of its own (scripts, imports, a
  * back office calling the API server to server).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ApiError } from '../http/errors.js';
 import type { CoreRequest } from '../http/types.js';
 import { ROLES, isRole, type User } from './capabilities.js';
@@ -18,7 +18,7 @@ export interface BearerTokenAuth {
 }
 
 /** A token's digest: tokens are looked up by it, so that no comparison runs over the secret itself. */
-const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
+const digest = (token: string) => hash('sha256', token, 'base64url');
 
 /** `"editor:tok, author:tok2"` or a list of entries, as entries. */
 function entriesOf(tokens: string | readonly string[] | undefined): string[] {

@@ -4,7 +4,7 @@
  * modification date after the write. A feed is keyed by its URL or file; an entry by a hash of
  * its UID and RECURRENCE-ID, which may be of any length.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, FeedItemsTable } from '../store/database.js';
 
@@ -12,7 +12,7 @@ import type { Database, FeedItemsTable } from '../store/database.js';
 const FEED_KEY_MAX = 190;
 
 /** SHA-256 of a text, in hex. */
-export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+export const sha256 = (text: string) => hash('sha256', text, 'hex');
 
 /** The key of a feed in the record: its URL or absolute path, hashed when it is longer than the column. */
 export function feedKey(source: string): string {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { RequestContext } from '../../http/context.js';
 import { READABLE, endpoint, route, type Route } from '../../http/route.js';
 import { calendarBytes } from '../../ical/calendar.js';
@@ -37,7 +37,7 @@ const dayAfter = (wallClock: string) => `${new Date(Date.parse(`${wallClock.slic
 function fileKey(ctx: RequestContext & { params: Record<string, unknown> }, ...parts: string[]): string {
   const sent = [ctx.params, ctx.input('password'), ctx.input('context')];
   const text = [ctx.urls.root, ctx.urls.home, domainOf(ctx), ctx.locale, viewerKey(ctx.principal), JSON.stringify(sent), ...parts].join('\n');
-  return createHash('sha256').update(text).digest('base64');
+  return hash('sha256', text, 'base64');
 }
 
 /** The headers of a calendar file named `name`. */
