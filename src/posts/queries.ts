@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import { isStoredId } from '../ids.js';
+import { isStoredId, storedIds } from '../ids.js';
 import type { Database, PostType, PostsTable } from '../store/database.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
 import { adjustTermCounts, termIdsOf } from '../store/term-counts.js';
@@ -7,6 +7,7 @@ import { PreparedInsert, PreparedQuery } from '../store/prepared.js';
 
 /** A post's type by id: the check of every id an event write names. */
 const TYPE_OF = new PreparedQuery((db, v: { id: number }) => db.selectFrom('posts').select('type').where('id', '=', v.id));
+const TYPES_OF = new PreparedQuery((db, v: { ids: readonly number[] }) => db.selectFrom('posts').select(['id', 'type']).where('id', 'in', v.ids));
 /** A new post. */
 const INSERT = new PreparedInsert((db, v: Insertable<PostsTable>) => db.insertInto('posts').values(v));
 /** Whether a slug is taken in a type (the free slug of a new post), and the same but for one post (an edit). */
@@ -36,6 +37,15 @@ export class PostStore {
   async typeOf(id: number): Promise<PostType | undefined> {
     if (!isStoredId(id)) return undefined;
     return (await TYPE_OF.first(this.db, { id }))?.type;
+  }
+
+  /** The type of each post with these ids (`undefined` where there is none), in one query. */
+  async typesOf(ids: readonly number[]): Promise<Map<number, PostType | undefined>> {
+    const stored = storedIds(ids);
+    const found = stored.length ? await TYPES_OF.rows(this.db, { ids: stored }) : [];
+    const types = new Map<number, PostType | undefined>(ids.map((id) => [id, undefined]));
+    for (const row of found) types.set(row.id, row.type);
+    return types;
   }
 
   /** The post with this id, whatever its type. */

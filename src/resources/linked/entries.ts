@@ -2,6 +2,8 @@ import { phpEmpty } from '../../php/empty.js';
 import { isRecord, isScalar } from '../../args/checks.js';
 import { toId } from '../../ids.js';
 import { MemoKey, type RequestContext } from '../../http/context.js';
+import { limitFailure } from '../../http/limits.js';
+import type { PostType } from '../../store/database.js';
 import { isUrlOrEmpty } from '../../text/url.js';
 import { existingUser } from '../../posts/args.js';
 import { namedAuthor } from '../../posts/author.js';
@@ -102,14 +104,41 @@ export function requestEntryParser(ctx: Pick<RequestContext, 'memo'>): EntryPars
   };
 }
 
+/** The arguments an event write links by, both lists of ids or data. */
+const LINKED: readonly LinkedType[] = ['venue', 'organizer'];
+const LINKED_TYPES = new MemoKey<Promise<Map<number, PostType | undefined>>>('types of the ids venue and organizer name');
+
+/**
+ * The types of the posts that the request's `venue` and `organizer` name by id, read in one
+ * query by the first check that needs one: a create with a venue and an organizer looks both up
+ * in one round trip instead of two. A value over the size limits is left out, as its own check
+ * refuses it before looking anything up (`limitFailure`, as the argument checks apply it).
+ */
+function linkedTypes(ctx: RequestContext): Promise<Map<number, PostType | undefined>> {
+  return ctx.memo.get(LINKED_TYPES, () => {
+    const parse = requestEntryParser(ctx);
+    const ids = LINKED.flatMap((type) => {
+      const value = ctx.input(type);
+      if (value === undefined || limitFailure(type, value, ctx.options.limits, true)) return [];
+      return (parse(type, value) ?? []).flatMap((e) => ('id' in e ? [e.id] : []));
+    });
+    return ctx.services.posts.typesOf(ids);
+  });
+}
+
+/** The type of the post with this id, from the request's lookup of its linked ids when it made one for it. */
+async function typeOf(id: number, ctx: RequestContext): Promise<PostType | undefined> {
+  const types = await linkedTypes(ctx);
+  return types.has(id) ? types.get(id) : ctx.services.posts.typeOf(id);
+}
+
 /** First-pass check of `venue`/`organizer`: every id names an existing item of the type, every author given an existing user. */
 export function linkedEntryCheck(type: LinkedType) {
   return async (value: unknown, ctx: RequestContext): Promise<boolean> => {
     const entries = requestEntryParser(ctx)(type, value);
     if (!entries) return false;
     for (const e of entries) {
-      if ('id' in e ? (await ctx.services.posts.typeOf(e.id)) !== type : namedAuthor(e.data) !== undefined && !(await existingUser(e.data.author, ctx)))
-        return false;
+      if ('id' in e ? (await typeOf(e.id, ctx)) !== type : namedAuthor(e.data) !== undefined && !(await existingUser(e.data.author, ctx))) return false;
     }
     return true;
   };
