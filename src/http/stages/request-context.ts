@@ -24,6 +24,12 @@ export const ORDER = ['json', 'body', 'query', 'path', 'defaults'] as const;
 /** Sources a client sends (`ctx.sent`). */
 const SENT = ['json', 'body', 'query'] as const;
 
+/** Whether a parameter map holds any key. */
+function hasKeys(params: ParamMap): boolean {
+  for (const _ in params) return true;
+  return false;
+}
+
 /** A read of another path of the namespace by the same caller on the same mount: its status and JSON body. */
 export type PathReader = (core: Core, req: CoreRequest, path: string) => Promise<{ status: number; body: unknown }>;
 
@@ -33,6 +39,10 @@ export type PathReader = (core: Core, req: CoreRequest, path: string) => Promise
  */
 export function requestContext(x: Exchange, urls: Urls, verb: string, sources: Sources, read: PathReader): RequestContext {
   const { core, req } = x;
+  // The sources a client sent nothing in are skipped by every lookup (most requests send one or
+  // two); they are not written to once the request is read. `defaults` is filled in later.
+  const lookedUp = ORDER.filter((source) => source === 'defaults' || hasKeys(sources[source]));
+  const sentIn = SENT.filter((source) => lookedUp.includes(source));
   return {
     options: core.options,
     services: core.services,
@@ -45,13 +55,13 @@ export function requestContext(x: Exchange, urls: Urls, verb: string, sources: S
       return x.now;
     },
     input: (name) => {
-      for (const source of ORDER) {
+      for (const source of lookedUp) {
         const v = sources[source][name];
         if (v !== undefined && v !== null) return v;
       }
       return undefined;
     },
-    sent: (name) => SENT.some((s) => Object.hasOwn(sources[s], name)),
+    sent: (name) => sentIn.some((s) => Object.hasOwn(sources[s], name)),
     path: (name) => {
       const v = sources.path[name];
       return typeof v === 'string' ? v : undefined;
