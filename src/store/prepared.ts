@@ -1,7 +1,7 @@
 /**
  * Queries compiled once and run again with new values. Kysely builds a query, compiles it and
  * the table-prefix plugin rewrites it in about 17 µs of CPU, as much as the run of most of the
- * calendar's queries takes on SQLite (a `POST /events` runs 15, a single event's read 8): the
+ * calendar's queries takes on SQLite (a `POST /events` runs 14, a single event's read 8): the
  * hot ones are compiled once per store and shape instead, and run with their new values.
  */
 import type { Compilable, CompiledQuery, InsertQueryBuilder, InsertResult, Kysely, QueryResult } from 'kysely';
