@@ -7,6 +7,7 @@ import { PreparedInsert, PreparedQuery } from '../store/prepared.js';
 
 /** A post's type by id: the check of every id an event write names. */
 const TYPE_OF = new PreparedQuery((db, v: { id: number }) => db.selectFrom('posts').select('type').where('id', '=', v.id));
+/** Several posts' types at once: the ids an event's venue and organizers name. */
 const TYPES_OF = new PreparedQuery((db, v: { ids: readonly number[] }) => db.selectFrom('posts').select(['id', 'type']).where('id', 'in', v.ids));
 /** A new post. */
 const INSERT = new PreparedInsert((db, v: Insertable<PostsTable>) => db.insertInto('posts').values(v));
