@@ -79,6 +79,8 @@ export class HorizonKeeper {
   #wanted: string | undefined;
   #stopped = false;
   #timer: NodeJS.Timeout | undefined;
+  /** The horizon `beyond` last compared with, and the second it was computed for. */
+  #horizonAt: { second: number; horizon: string } | undefined;
 
   constructor(
     private readonly series: SeriesService,
@@ -101,7 +103,11 @@ export class HorizonKeeper {
 
   /** Whether a window ending at `end` (a wall clock) reaches past the horizon every write indexes to. */
   beyond(end: string, now: Date): boolean {
-    return end > this.series.horizon(new Date(now.getTime() + 86_400_000));
+    // The horizon is a wall clock to the second: every editor's archive read in one second
+    // compares with the same one, computed once (date arithmetic costs a few µs a read).
+    const second = Math.floor(now.getTime() / 1000);
+    if (this.#horizonAt?.second !== second) this.#horizonAt = { second, horizon: this.series.horizon(new Date(now.getTime() + 86_400_000)) };
+    return end > this.#horizonAt.horizon;
   }
 
   /** Extends the index up to `until` (at most the furthest horizon) in the background. */

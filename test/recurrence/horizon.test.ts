@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCalendar } from '../../src/index.js';
+import { HorizonKeeper } from '../../src/recurrence/horizon.js';
+import { SeriesService } from '../../src/recurrence/series.js';
 import { buildCli, lines, type BuiltCli } from '../cli/run-cli.js';
 import { DIALECTS, requester, testCalendar, type TestCalendar } from '../helpers/harness.js';
 
@@ -57,6 +59,35 @@ describe.each(DIALECTS)('the occurrence index horizon on $name', ({ url }) => {
     expect(most).toBeGreaterThanOrEqual(25);
     expect(most).toBeLessThanOrEqual(28);
     expect(await t.calendar.extendOccurrences(new Date(Date.now() + 3000 * day))).toBe(0);
+  });
+});
+
+describe('an editor window past the horizon', () => {
+  it('is told by the horizon of its own second, at any clock', () => {
+    const series = new SeriesService({
+      idBase: 1e9,
+      horizonMonths: 2,
+      maxHorizonMonths: 6,
+      maxOccurrences: 1000,
+      maxLines: 10,
+      maxDates: 100,
+      maxCandidates: 1e5,
+    });
+    const keeper = new HorizonKeeper(
+      series,
+      () => Promise.resolve(0),
+      () => undefined,
+    );
+    // At 2027-01-30 10:00:00.250 UTC the horizon is two months after the next day: 2027-03-31 10:00:00.
+    const now = new Date('2027-01-30T10:00:00.250Z');
+    expect(keeper.beyond('2027-03-31 10:00:00', now)).toBe(false);
+    expect(keeper.beyond('2027-03-31 10:00:01', now)).toBe(true);
+    // Later in the same second, and in the next one: the horizon moves with the clock.
+    expect(keeper.beyond('2027-03-31 10:00:01', new Date('2027-01-30T10:00:00.999Z'))).toBe(true);
+    expect(keeper.beyond('2027-03-31 10:00:01', new Date('2027-01-30T10:00:01.000Z'))).toBe(false);
+    // A month later, and back again (a clock that goes back is not kept from).
+    expect(keeper.beyond('2027-04-30 10:00:00', new Date('2027-02-28T10:00:00Z'))).toBe(false);
+    expect(keeper.beyond('2027-04-30 10:00:00', now)).toBe(true);
   });
 });
 
