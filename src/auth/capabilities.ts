@@ -14,7 +14,7 @@ export interface User {
   capabilities?: readonly string[];
 }
 
-/** The caller as the core uses it: capabilities expanded once per request. */
+/** The caller as the core uses it: capabilities expanded once (per request, or per user object a host reuses). */
 export interface Principal {
   id: number;
   capabilities: ReadonlySet<string>;
@@ -99,6 +99,26 @@ const ROLE_CAPABILITIES = new Map<Role, string[]>();
  */
 const VIEWER_KEYS = new WeakMap<Principal, string>();
 
+/** A principal made from a host's user object, and what it was made from. */
+interface Made {
+  id: number;
+  roles: readonly string[];
+  capabilities: readonly string[];
+  grants: RoleGrants | undefined;
+  onUnknownRole: ((role: string, user: User) => void) | undefined;
+  principal: Principal;
+}
+
+/**
+ * The principal last made from each user object: a host that gives every request of a caller
+ * the same object (the bearer tokens do) has its roles expanded once, not into a new set of some
+ * sixty capabilities per request. Reused only while the object's id, roles and capabilities are
+ * those it was made from.
+ */
+const MADE = new WeakMap<User, Made>();
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
 /**
  * Expands a host user into a principal (roles become their capabilities, the host's own roles
  * by `roles`). A role that is neither one of {@link ROLES} nor the host's grants nothing and is
@@ -106,15 +126,28 @@ const VIEWER_KEYS = new WeakMap<Principal, string>();
  */
 export function toPrincipal(user: User | null | undefined, onUnknownRole?: (role: string, user: User) => void, roles?: RoleGrants): Principal | null {
   if (!user) return null;
-  const caps = new Set<string>(user.capabilities ?? []);
-  for (const role of user.roles ?? []) {
+  const userRoles = user.roles ?? [];
+  const userCapabilities = user.capabilities ?? [];
+  const made = MADE.get(user);
+  if (
+    made &&
+    made.id === user.id &&
+    made.grants === roles &&
+    made.onUnknownRole === onUnknownRole &&
+    sameList(made.roles, userRoles) &&
+    sameList(made.capabilities, userCapabilities)
+  )
+    return made.principal;
+  const caps = new Set<string>(userCapabilities);
+  for (const role of userRoles) {
     const granted = roles ? roles.capabilities(role) : isRole(role) ? roleCapabilities(role) : undefined;
     if (!granted) onUnknownRole?.(role, user);
     for (const c of granted ?? []) caps.add(c);
   }
   const principal: Principal = { id: user.id, capabilities: caps, user };
   // JSON keeps any role or capability name apart from the next.
-  VIEWER_KEYS.set(principal, `${user.id}:r${JSON.stringify([[...new Set(user.roles ?? [])].sort(), [...new Set(user.capabilities ?? [])].sort()])}`);
+  VIEWER_KEYS.set(principal, `${user.id}:r${JSON.stringify([[...new Set(userRoles)].sort(), [...new Set(userCapabilities)].sort()])}`);
+  MADE.set(user, { id: user.id, roles: [...userRoles], capabilities: [...userCapabilities], grants: roles, onUnknownRole, principal });
   return principal;
 }
 

@@ -24,6 +24,31 @@ describe('viewerKey', () => {
     expect(viewerKey(made)).not.toBe(viewerKey(toPrincipal({ id: 3, roles: ['editor'] })));
   });
 
+  it('is made once per user object while its id, roles and capabilities stay', () => {
+    const user: { id: number; roles: string[]; capabilities?: string[] } = { id: 3, roles: ['author'] };
+    const first = toPrincipal(user);
+    expect(toPrincipal(user)).toBe(first);
+    expect(first?.capabilities.has('edit_published_tribe_events')).toBe(true);
+    expect(first?.capabilities.has('edit_others_tribe_events')).toBe(false);
+    // Another object alike gets a principal of its own (its hooks see that object).
+    expect(toPrincipal({ id: 3, roles: ['author'] })).not.toBe(first);
+    // The same object changed in place is expanded again: roles, capabilities, id.
+    user.roles.push('editor');
+    const promoted = toPrincipal(user);
+    expect(promoted?.capabilities.has('edit_others_tribe_events')).toBe(true);
+    expect(viewerKey(promoted)).not.toBe(viewerKey(first));
+    user.capabilities = ['manage_options'];
+    expect(toPrincipal(user)?.capabilities.has('manage_options')).toBe(true);
+    user.id = 4;
+    expect(toPrincipal(user)?.id).toBe(4);
+    // A role unknown to one calendar is reported to each that meets it.
+    const stranger = { id: 5, roles: ['gardener'] };
+    const told: string[] = [];
+    toPrincipal(stranger, (role) => told.push(`a:${role}`));
+    toPrincipal(stranger, (role) => told.push(`b:${role}`));
+    expect(told).toEqual(['a:gardener', 'b:gardener']);
+  });
+
   it('hands out each role’s capabilities as a copy', () => {
     const first = roleCapabilities('editor');
     first.push('mutated');
