@@ -605,19 +605,27 @@ export class EventStore {
   }
 
   /**
-   * Inserts an event's post and details in one statement, where a `WITH` may write
-   * (`writesInWith`): the row as stored, without the read that would fetch it (two round trips
-   * fewer than the inserts and that read).
+   * Inserts an event's post and details, and links its organizers in their order, in one
+   * statement, where a `WITH` may write (`writesInWith`): the row as stored, without the read
+   * that would fetch it (two round trips fewer than the inserts and that read, three with organizers).
    */
-  async insertWithPost(post: Insertable<PostsTable>, details: EventDetails): Promise<EventRow> {
+  async insertWithPost(post: Insertable<PostsTable>, details: EventDetails, organizers: readonly number[] = []): Promise<EventRow> {
     if (!this.dialect.writesInWith) throw new Error('calendar: insertWithPost needs a dialect whose WITH may write');
-    return this.db
+    const inserted = this.db
       .with('p', (qc) => qc.insertInto('posts').values(post).returningAll())
       .with('e', (qc) =>
         qc
           .insertInto('events')
           .values({ ...details, post_id: (eb) => eb.selectFrom('p').select('p.id') })
           .returningAll(),
+      );
+    if (!organizers.length) return inserted.selectFrom('p').innerJoin('e', 'e.post_id', 'p.id').selectAll('p').selectAll('e').executeTakeFirstOrThrow();
+    // A WITH that writes runs whether or not the query reads it.
+    return inserted
+      .with('o', (qc) =>
+        qc
+          .insertInto('event_organizers')
+          .values(organizers.map((organizer_id, position) => ({ event_id: (eb) => eb.selectFrom('p').select('p.id'), organizer_id, position }))),
       )
       .selectFrom('p')
       .innerJoin('e', 'e.post_id', 'p.id')

@@ -117,14 +117,16 @@ export class EventWrites {
         const { venue, organizers, venueRows, organizerRows } = await link(this.deps, tx, entries, p, now);
         const post = await newPostColumns(tx, await this.newPost(tx, input, p, state, image));
         const details = newDetails(input, times, cost, venue);
-        // Where a WITH may write, one statement inserts both and returns the event as this write
-        // leaves it, unless a later step changes its post or details (a slug made of its id, a series).
-        const inserted = tx.dialect.writesInWith && !post.slugFromId && !recurrence ? await tx.events.insertWithPost(post.columns, details) : undefined;
+        // Where a WITH may write, one statement inserts both, links the organizers and returns the
+        // event as this write leaves it, unless a later step changes its post or details (a slug
+        // made of its id, a series).
+        const inserted =
+          tx.dialect.writesInWith && !post.slugFromId && !recurrence ? await tx.events.insertWithPost(post.columns, details, organizers ?? []) : undefined;
         const id = inserted?.id ?? (await insertPostColumns(tx, post));
         if (!inserted) await tx.events.insertDetails(id, details);
         const fieldValues = await this.deps.fields?.save(tx.fields, 'events', id, input, { created: true });
         if (recurrence) await this.deps.series.create(tx, id, { ...seriesTimesOf(times, site), recurrence }, now);
-        if (organizers?.length) await tx.events.setOrganizers(id, organizers, { status: state.status });
+        if (organizers?.length && !inserted) await tx.events.setOrganizers(id, organizers, { status: state.status });
         const terms = await this.assignTerms(tx, id, input, p, { status: state.status });
         tx.changes.record('event', id, 'created');
         const links: EventLinks = {

@@ -814,13 +814,15 @@ describe.each(DIALECTS)('events: writes on $name', ({ name: dialect, url }) => {
     it('shows a new event as a read of it then does, however the write stored it', async () => {
       const venue = await createLinked(t, 'venues', { venue: 'Answer hall' });
       const organizer = await createLinked(t, 'organizers', { organizer: 'Answer org' });
+      const second = await createLinked(t, 'organizers', { organizer: 'Answer org two' });
       const every = eventFields({
         title: 'Answer test',
         description: '<p>Its body</p>',
         excerpt: 'Short',
         timezone: 'Europe/Paris',
         venue: venue.id,
-        organizer: [organizer.id],
+        // Not in the order of their ids: the links keep the order given.
+        organizer: [second.id, organizer.id],
         categories: ['answer-cat'],
         tags: ['answer-tag'],
         cost: '15',
@@ -857,10 +859,10 @@ describe.each(DIALECTS)('events: writes on $name', ({ name: dialect, url }) => {
       t.probe.count = 0;
       const created = await t.request('POST', '/events', { json: json('Budget two'), as: 'admin' });
       expect(created.body).toMatchObject({ venue: { id: venue.id }, organizer: [{ id: organizer.id }], categories: [{ slug: 'budget-cat', count: 2 }] });
-      // Where a WITH may write (PostgreSQL), the event's two inserts, its terms' links and counts,
-      // and its change-log entry each take one statement, and the answer reads nothing again; the
-      // checks of `venue` and `organizer` look both ids up in one query.
-      const budget: Record<string, number> = { sqlite: 14, postgres: 9, mysql: 15 };
+      // Where a WITH may write (PostgreSQL), the event's two inserts with its organizers' links, its
+      // terms' links and counts, and its change-log entry each take one statement, and the answer
+      // reads nothing again; the checks of `venue` and `organizer` look both ids up in one query.
+      const budget: Record<string, number> = { sqlite: 14, postgres: 8, mysql: 15 };
       expect(t.probe.count).toBeLessThanOrEqual(budget[dialect] ?? 0);
     });
 
