@@ -607,7 +607,8 @@ export class EventStore {
   /**
    * Inserts an event's post and details, and links its organizers in their order, in one
    * statement, where a `WITH` may write (`writesInWith`): the row as stored, without the read
-   * that would fetch it (two round trips fewer than the inserts and that read, three with organizers).
+   * that would fetch it (two round trips fewer than the inserts and that read, three with
+   * organizers).
    */
   async insertWithPost(post: Insertable<PostsTable>, details: EventDetails, organizers: readonly number[] = []): Promise<EventRow> {
     if (!this.dialect.writesInWith) throw new Error('calendar: insertWithPost needs a dialect whose WITH may write');
