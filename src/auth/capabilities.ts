@@ -101,7 +101,6 @@ const VIEWER_KEYS = new WeakMap<Principal, string>();
 
 /** A principal made from a host's user object, and what it was made from. */
 interface Made {
-  id: number;
   roles: readonly string[];
   capabilities: readonly string[];
   grants: RoleGrants | undefined;
@@ -131,7 +130,7 @@ export function toPrincipal(user: User | null | undefined, onUnknownRole?: (role
   const made = MADE.get(user);
   if (
     made &&
-    made.id === user.id &&
+    made.principal.id === user.id &&
     made.grants === roles &&
     made.onUnknownRole === onUnknownRole &&
     sameList(made.roles, userRoles) &&
@@ -147,7 +146,7 @@ export function toPrincipal(user: User | null | undefined, onUnknownRole?: (role
   const principal: Principal = { id: user.id, capabilities: caps, user };
   // JSON keeps any role or capability name apart from the next.
   VIEWER_KEYS.set(principal, `${user.id}:r${JSON.stringify([[...new Set(userRoles)].sort(), [...new Set(userCapabilities)].sort()])}`);
-  MADE.set(user, { id: user.id, roles: [...userRoles], capabilities: [...userCapabilities], grants: roles, onUnknownRole, principal });
+  MADE.set(user, { roles: [...userRoles], capabilities: [...userCapabilities], grants: roles, onUnknownRole, principal });
   return principal;
 }
 

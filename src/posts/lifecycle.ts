@@ -54,12 +54,18 @@ export interface NewPost {
   image_id?: number | null;
 }
 
+/** A new post's columns, and whether its slug is to be its id ({@link newPostColumns}). */
+export interface NewPostColumns {
+  columns: Insertable<PostsTable>;
+  slugFromId: boolean;
+}
+
 /**
  * A new post's columns, its slug made unique among posts of its type. Its modification date is
  * its publication date, as WordPress inserts it. `slugFromId`: its slug is to be its id (a text
  * with no slug character), known once it is inserted.
  */
-export async function newPostColumns(tx: PostsAccess, post: NewPost): Promise<{ columns: Insertable<PostsTable>; slugFromId: boolean }> {
+export async function newPostColumns(tx: PostsAccess, post: NewPost): Promise<NewPostColumns> {
   const slug = post.slugSource !== null ? await uniquePostSlug(tx, post.type, post.slugSource) : '';
   const columns: Insertable<PostsTable> = {
     type: post.type,
@@ -83,7 +89,7 @@ export async function newPostColumns(tx: PostsAccess, post: NewPost): Promise<{ 
 }
 
 /** Inserts a post's columns ({@link newPostColumns}) and returns its id. */
-export async function insertPostColumns(tx: PostsAccess, { columns, slugFromId }: Awaited<ReturnType<typeof newPostColumns>>): Promise<number> {
+export async function insertPostColumns(tx: PostsAccess, { columns, slugFromId }: NewPostColumns): Promise<number> {
   const id = await tx.posts.insert(columns);
   if (slugFromId) await tx.posts.update(id, { slug: String(id) });
   return id;
