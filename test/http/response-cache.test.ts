@@ -50,9 +50,8 @@ describe.each(DIALECTS)('response cache on $name', ({ name, url }) => {
 
   /** Queries one anonymous read runs. */
   const queriesOf = async (path: string, init: Parameters<ProbedCalendar['request']>[2] = {}) => {
-    t.probe.count = 0;
-    const res = await t.request('GET', path, init);
-    return { res, queries: t.probe.count };
+    const { value: res, statements: queries } = await t.probe.statementsOf(() => t.request('GET', path, init));
+    return { res, queries };
   };
 
   it('answers a repeated logged-out read with the same bytes and headers, reading only the store version', async () => {
@@ -168,11 +167,10 @@ describe.each(DIALECTS)('response cache on $name', ({ name, url }) => {
     // Computed again, with the archive's total known: what one computation costs from now on.
     const alone = await queriesOf('/events', { headers: { 'cache-control': 'no-cache' } });
     vi.setSystemTime(new Date('2030-01-15T15:00:01.000Z'));
-    t.probe.count = 0;
-    const answers = await Promise.all(Array.from({ length: 8 }, () => t.request('GET', '/events')));
+    const { value: answers, statements } = await t.probe.statementsOf(() => Promise.all(Array.from({ length: 8 }, () => t.request('GET', '/events'))));
     expect(new Set(answers.map((a) => a.text)).size).toBe(1);
     // Each request reads the version; one of them computes the answer.
-    expect(t.probe.count).toBe(CACHES[name] ? 8 + alone.queries - 1 : 8 * alone.queries);
+    expect(statements).toBe(CACHES[name] ? 8 + alone.queries - 1 : 8 * alone.queries);
   });
 
   it('makes room by dropping the least recently used answer', async () => {
@@ -283,9 +281,8 @@ describe.each(SHARED)('response cache with two instances on $name', ({ name, url
     });
     const id = (created.body as { id: number }).id;
     const read = async () => {
-      const before = a.probe.count;
-      const res = await a.request('GET', `/events/${id}`);
-      return { title: res.body.title as string, queries: a.probe.count - before };
+      const { value: res, statements: queries } = await a.probe.statementsOf(() => a.request('GET', `/events/${id}`));
+      return { title: res.body.title as string, queries };
     };
     expect((await read()).queries).toBeGreaterThan(1);
     expect(await read()).toEqual({ title: 'Kept', queries: 0 });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { countRows } from '../../helpers/store.js';
 import { expect } from 'vitest';
 import {
@@ -162,7 +163,9 @@ export const idsOf = (res: TestResponse): number[] => (res.body.events as { id: 
  * chosen table fail as they are run, prepared or not (`failOnInsertInto`).
  */
 export class QueryProbe implements KyselyPlugin {
-  count = 0;
+  /** The counter of the {@link statementsOf} call a query runs for, if any. */
+  readonly #counting = new AsyncLocalStorage<{ n: number }>();
+
   /** When set, an insert into this table (its logical name) throws before it reaches the database. */
   failOnInsertInto: string | undefined;
 
@@ -174,8 +177,19 @@ export class QueryProbe implements KyselyPlugin {
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.count++;
+    const counter = this.#counting.getStore();
+    if (counter) counter.n++;
     return args.result;
+  }
+
+  /**
+   * Runs `run` and counts the queries run on its behalf: the calendar's own timers (the series
+   * horizon's slide, a background extension) may query at any moment, and are not counted.
+   */
+  async statementsOf<T>(run: () => Promise<T>): Promise<{ value: T; statements: number }> {
+    const counter = { n: 0 };
+    const value = await this.#counting.run(counter, run);
+    return { value, statements: counter.n };
   }
 
   /** Whether a query about to run is one that must fail: an insert into the table, alone or in a `WITH` of the query. */
