@@ -11,7 +11,8 @@ import type { PostsAccess } from './queries.js';
 import type { PostRow } from './queries.js';
 import { nowDates, publicationDates, updatedPublicationDates } from './dates.js';
 import type { PostKindInfo } from './kinds.js';
-import { uniquePostSlug } from './slug.js';
+import { freeSlug, numberedSlug, uniquePostSlug } from './slug.js';
+import { sanitizeTitle } from '../text/slug.js';
 import { FLOATING_STATUSES, scaleBackStatus, scheduleStatus } from './status.js';
 import { leaveTrash } from './trash.js';
 
@@ -58,15 +59,18 @@ export interface NewPost {
 export interface NewPostColumns {
   columns: Insertable<PostsTable>;
   slugFromId: boolean;
+  /** The slug is the text's own, not yet checked against other posts' ({@link settleSlug}). */
+  slugUnchecked: boolean;
 }
 
 /**
- * A new post's columns, its slug made unique among posts of its type. Its modification date is
- * its publication date, as WordPress inserts it. `slugFromId`: its slug is to be its id (a text
- * with no slug character), known once it is inserted.
+ * A new post's columns, its slug made unique among posts of its type (`checkSlug: false`: left
+ * to the statement that inserts it, see {@link settleSlug}). Its modification date is its
+ * publication date, as WordPress inserts it. `slugFromId`: its slug is to be its id (a text with
+ * no slug character), known once it is inserted.
  */
-export async function newPostColumns(tx: PostsAccess, post: NewPost): Promise<NewPostColumns> {
-  const slug = post.slugSource !== null ? await uniquePostSlug(tx, post.type, post.slugSource) : '';
+export async function newPostColumns(tx: PostsAccess, post: NewPost, { checkSlug = true } = {}): Promise<NewPostColumns> {
+  const slug = post.slugSource === null ? '' : checkSlug ? await uniquePostSlug(tx, post.type, post.slugSource) : sanitizeTitle(post.slugSource);
   const columns: Insertable<PostsTable> = {
     type: post.type,
     author: post.author,
@@ -85,12 +89,25 @@ export async function newPostColumns(tx: PostsAccess, post: NewPost): Promise<Ne
     parent: 0,
     image_id: post.image_id ?? null,
   };
-  return { columns, slugFromId: !slug && post.slugSource !== null };
+  return { columns, slugFromId: !slug && post.slugSource !== null, slugUnchecked: !checkSlug && slug !== '' };
+}
+
+/**
+ * The slug of a post inserted with an unchecked slug ({@link newPostColumns} with `checkSlug:
+ * false`) by a statement that stored it only if no other post of the type had it, else none
+ * (`stored` null): then the next free numbered one, stored now. One query fewer per new post
+ * whose slug is free, which is nearly every one.
+ */
+export async function settleSlug(tx: PostsAccess, { columns, slugUnchecked }: NewPostColumns, id: number, stored: string | null): Promise<string | null> {
+  if (!slugUnchecked || stored !== null || !columns.slug) return stored;
+  const slug = await numberedSlug(tx, columns.type, columns.slug, id);
+  await tx.posts.update(id, { slug });
+  return slug;
 }
 
 /** Inserts a post's columns ({@link newPostColumns}) and returns its id. */
-export async function insertPostColumns(tx: PostsAccess, { columns, slugFromId }: NewPostColumns): Promise<number> {
-  const id = await tx.posts.insert(columns);
+export async function insertPostColumns(tx: PostsAccess, { columns, slugFromId, slugUnchecked }: NewPostColumns): Promise<number> {
+  const id = await tx.posts.insert(slugUnchecked && columns.slug ? { ...columns, slug: await freeSlug(tx, columns.type, columns.slug) } : columns);
   if (slugFromId) await tx.posts.update(id, { slug: String(id) });
   return id;
 }

@@ -43,9 +43,18 @@ export async function uniquePostSlug(tx: PostsAccess, type: PostType, text: stri
  * has it, else the first free of `base-2`, `base-3`…, `base` cut before each suffix so that
  * the whole fits the slug column.
  */
-async function freeSlug(tx: PostsAccess, type: PostType, base: string, exceptId?: number): Promise<string> {
+export async function freeSlug(tx: PostsAccess, type: PostType, base: string, exceptId?: number): Promise<string> {
   if (!base) return '';
   if (!(await tx.posts.slugTaken(type, base, exceptId))) return base;
+  return numberedSlug(tx, type, base, exceptId);
+}
+
+/**
+ * The first of `base-2`, `base-3`… that no other post of the type has, `base` cut before each
+ * suffix so that the whole fits the slug column: what `wp_unique_post_slug` gives once `base`
+ * itself is taken.
+ */
+export async function numberedSlug(tx: PostsAccess, type: PostType, base: string, exceptId?: number): Promise<string> {
   for (let n = 2; ; n++) {
     const candidate = `${truncateSlug(base, SLUG_COLUMN - String(n).length - 1)}-${n}`;
     if (!(await tx.posts.slugTaken(type, candidate, exceptId))) return candidate;

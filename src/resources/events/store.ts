@@ -1,5 +1,14 @@
 import { hash } from 'node:crypto';
-import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
+import {
+  sql,
+  type ExpressionBuilder,
+  type Insertable,
+  type InsertObject,
+  type Kysely,
+  type Selectable,
+  type SelectQueryBuilder,
+  type Updateable,
+} from 'kysely';
 import { isStoredId } from '../../ids.js';
 import type { Database, EventsTable, PostsTable, Taxonomy } from '../../store/database.js';
 import type { SearchablePasswords } from '../../posts/password.js';
@@ -608,12 +617,27 @@ export class EventStore {
    * Inserts an event's post and details, and links its organizers in their order, in one
    * statement, where a `WITH` may write (`writesInWith`): the row as stored, without the read
    * that would fetch it (two round trips fewer than the inserts and that read, three with
-   * organizers).
+   * organizers). `slugIfFree`: the post's slug is stored only if no other event has it, else
+   * none, and the caller picks another (`settleSlug`): its check costs no query of its own.
    */
-  async insertWithPost(post: Insertable<PostsTable>, details: EventDetails, organizers: readonly number[] = []): Promise<EventRow> {
+  async insertWithPost(post: Insertable<PostsTable>, details: EventDetails, organizers: readonly number[] = [], slugIfFree = false): Promise<EventRow> {
     if (!this.dialect.writesInWith) throw new Error('calendar: insertWithPost needs a dialect whose WITH may write');
+    const { slug } = post;
+    const columns: InsertObject<Database, 'posts'> =
+      slugIfFree && slug
+        ? {
+            ...post,
+            slug: (eb) =>
+              eb
+                .case()
+                .when(eb.exists(eb.selectFrom('posts').select('id').where('type', '=', post.type).where('slug', '=', slug)))
+                .then(null)
+                .else(slug)
+                .end(),
+          }
+        : post;
     const inserted = this.db
-      .with('p', (qc) => qc.insertInto('posts').values(post).returningAll())
+      .with('p', (qc) => qc.insertInto('posts').values(columns).returningAll())
       .with('e', (qc) =>
         qc
           .insertInto('events')

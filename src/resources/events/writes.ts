@@ -10,7 +10,7 @@ import { phpEmpty } from '../../php/empty.js';
 import { assertAuthorAllowed, type AuthorWrite } from '../../posts/author.js';
 import { assertPublicationDates } from '../../posts/dates.js';
 import { EVENT } from '../../posts/kinds.js';
-import { insertPostColumns, moveStatus, newPostColumns, newPostState, type NewPost, type PostChanges } from '../../posts/lifecycle.js';
+import { insertPostColumns, moveStatus, newPostColumns, newPostState, settleSlug, type NewPost, type PostChanges } from '../../posts/lifecycle.js';
 import { uniquePostSlug } from '../../posts/slug.js';
 import { filterContent, filterExcerpt, filterTitle } from '../../posts/text.js';
 import { moveToTrash } from '../../posts/trash.js';
@@ -115,13 +115,14 @@ export class EventWrites {
         if (input !== sent) keptBefore('events', sent, input, RESOLVED_BEFORE);
         const { times, recurrence, state, cost } = input === sent ? prepared : this.prepare(input, p, now);
         const { venue, organizers, venueRows, organizerRows } = await link(this.deps, tx, entries, p, now);
-        const post = await newPostColumns(tx, await this.newPost(tx, input, p, state, image));
+        // Where a WITH may write, one statement checks the slug, inserts both, links the organizers
+        // and returns the event as this write leaves it, unless a later step changes its post or
+        // details (a slug made of its id, a series).
+        const inWith = tx.dialect.writesInWith && !recurrence;
+        const post = await newPostColumns(tx, await this.newPost(tx, input, p, state, image), { checkSlug: !inWith });
         const details = newDetails(input, times, cost, venue);
-        // Where a WITH may write, one statement inserts both, links the organizers and returns the
-        // event as this write leaves it, unless a later step changes its post or details (a slug
-        // made of its id, a series).
-        const inserted =
-          tx.dialect.writesInWith && !post.slugFromId && !recurrence ? await tx.events.insertWithPost(post.columns, details, organizers ?? []) : undefined;
+        const stored = inWith && !post.slugFromId ? await tx.events.insertWithPost(post.columns, details, organizers ?? [], post.slugUnchecked) : undefined;
+        const inserted = stored && { ...stored, slug: await settleSlug(tx, post, stored.id, stored.slug) };
         const id = inserted?.id ?? (await insertPostColumns(tx, post));
         if (!inserted) await tx.events.insertDetails(id, details);
         const fieldValues = await this.deps.fields?.save(tx.fields, 'events', id, input, { created: true });
