@@ -18,6 +18,10 @@ const SLUG_TAKEN = new PreparedQuery((db, v: { type: PostType; slug: string }) =
 const SLUG_TAKEN_BUT = new PreparedQuery((db, v: { type: PostType; slug: string; except: number }) =>
   db.selectFrom('posts').select('id').where('type', '=', v.type).where('slug', '=', v.slug).where('id', '!=', v.except).limit(1),
 );
+/** Which of several slugs are taken in a type but for one post (`except` 0: none). */
+const SLUGS_TAKEN = new PreparedQuery((db, v: { type: PostType; slugs: readonly string[]; except: number }) =>
+  db.selectFrom('posts').select('slug').where('type', '=', v.type).where('slug', 'in', v.slugs).where('id', '!=', v.except),
+);
 
 /** A stored post row. */
 export type PostRow = Selectable<PostsTable>;
@@ -80,6 +84,15 @@ export class PostStore {
     const taken =
       exceptId === undefined ? await SLUG_TAKEN.first(this.db, { type, slug }) : await SLUG_TAKEN_BUT.first(this.db, { type, slug, except: exceptId });
     return taken !== undefined;
+  }
+
+  /**
+   * Those of `slugs` used by another post of the type, in lower case: the database compares them
+   * as `slugTaken` does (on MariaDB, without regard to case), and its answer is matched back so.
+   */
+  async slugsTaken(type: PostType, slugs: readonly string[], exceptId?: number): Promise<Set<string>> {
+    const rows = await SLUGS_TAKEN.rows(this.db, { type, slugs, except: exceptId ?? 0 });
+    return new Set(rows.map((r) => (r.slug ?? '').toLowerCase()));
   }
 }
 

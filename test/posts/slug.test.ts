@@ -3,7 +3,7 @@
  * trash and back without it. Run on an in-memory SQLite store, rows seeded directly.
  */
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { restoredSlug, storedSlugForm, trashedSlug, truncateSlug, uniquePostSlug } from '../../src/posts/slug.js';
 import { connectDatabase } from '../../src/store/connect.js';
 import type { PostType } from '../../src/store/database.js';
@@ -68,6 +68,23 @@ describe('uniquePostSlug', () => {
     await seed('summer-party-2');
     await seed('summer-party-4');
     expect(await uniquePostSlug(store, 'event', 'Summer Party')).toBe('summer-party-3');
+  });
+
+  it('finds the first free number past many namesakes in a few queries', async () => {
+    await seed('crowd');
+    for (let n = 2; n <= 300; n++) if (n !== 150) await seed(`crowd-${n}`);
+    const one = vi.spyOn(store.posts, 'slugTaken');
+    const many = vi.spyOn(store.posts, 'slugsTaken');
+    expect(await uniquePostSlug(store, 'event', 'Crowd')).toBe('crowd-150');
+    await seed('crowd-150');
+    const other = await seed('crowd-301');
+    expect(await uniquePostSlug(store, 'event', 'Crowd')).toBe('crowd-302');
+    // The post's own slug is not in its way.
+    expect(await uniquePostSlug(store, 'event', 'Crowd', other)).toBe('crowd-301');
+    // Each: the title's own slug, then batches of 4, 16, 64 and 256 numbers (four reach 341).
+    expect(one.mock.calls.length + many.mock.calls.length).toBeLessThanOrEqual(3 * 5);
+    one.mockRestore();
+    many.mockRestore();
   });
 
   it('counts posts of every status, including trashed and drafts', async () => {
