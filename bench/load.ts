@@ -107,17 +107,19 @@ export async function probe(base: string, request: BenchRequest): Promise<{ stat
 /**
  * The mean response size of a case over its first `count` requests (rotating cases vary), the
  * mean number of events of a calendar file among them,
- * and their mean latency one at a time on the idle server (cold: the first ones of the case).
+ * and their mean latency one at a time on the idle server (cold: the first ones of the case);
+ * `sample`: the first answer's body, for the ceiling to answer the same bytes.
  */
 export async function meanBodyBytes(
   base: string,
   c: BenchCase,
   count: number,
   offset = 0,
-): Promise<{ bytes: number; events: number; failures: string[]; meanMs: number }> {
+): Promise<{ bytes: number; events: number; failures: string[]; meanMs: number; sample: string }> {
   let total = 0;
   let events = 0;
   let ms = 0;
+  let sample = '';
   const failures: string[] = [];
   for (let i = 0; i < count; i++) {
     const request = c.request(offset + i);
@@ -125,8 +127,9 @@ export async function meanBodyBytes(
     const { status, body } = await probe(base, request);
     ms += performance.now() - t0;
     if (status !== c.status) failures.push(`${request.method} ${request.path} → ${status} ${body.slice(0, 300)}`);
+    if (i === 0) sample = body;
     total += Buffer.byteLength(body);
     events += body.split('BEGIN:VEVENT').length - 1;
   }
-  return { bytes: Math.round(total / count), events: Math.round(events / count), failures, meanMs: ms / count };
+  return { bytes: Math.round(total / count), events: Math.round(events / count), failures, meanMs: ms / count, sample };
 }
