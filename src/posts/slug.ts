@@ -59,8 +59,15 @@ const NUMBERED_BATCH = 256;
  * WordPress does: a title ten thousand events share costs some forty queries, not ten thousand.
  */
 export async function numberedSlug(tx: PostsAccess, type: PostType, base: string, exceptId?: number): Promise<string> {
+  // The cut depends only on how many digits the number has.
+  const cuts = new Map<number, string>();
+  const cut = (digits: number) => {
+    let prefix = cuts.get(digits);
+    if (prefix === undefined) cuts.set(digits, (prefix = truncateSlug(base, SLUG_COLUMN - digits - 1)));
+    return prefix;
+  };
   for (let first = 2, size = 4; ; first += size, size = Math.min(size * 4, NUMBERED_BATCH)) {
-    const candidates = Array.from({ length: size }, (_, i) => `${truncateSlug(base, SLUG_COLUMN - String(first + i).length - 1)}-${first + i}`);
+    const candidates = Array.from({ length: size }, (_, i) => `${cut(String(first + i).length)}-${first + i}`);
     const taken = await tx.posts.slugsTaken(type, candidates, exceptId);
     const free = candidates.find((c) => !taken.has(c.toLowerCase()));
     if (free !== undefined) return free;
