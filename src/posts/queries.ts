@@ -11,14 +11,7 @@ const TYPE_OF = new PreparedQuery((db, v: { id: number }) => db.selectFrom('post
 const TYPES_OF = new PreparedQuery((db, v: { ids: readonly number[] }) => db.selectFrom('posts').select(['id', 'type']).where('id', 'in', v.ids));
 /** A new post. */
 const INSERT = new PreparedInsert((db, v: Insertable<PostsTable>) => db.insertInto('posts').values(v));
-/** Whether a slug is taken in a type (the free slug of a new post), and the same but for one post (an edit). */
-const SLUG_TAKEN = new PreparedQuery((db, v: { type: PostType; slug: string }) =>
-  db.selectFrom('posts').select('id').where('type', '=', v.type).where('slug', '=', v.slug).limit(1),
-);
-const SLUG_TAKEN_BUT = new PreparedQuery((db, v: { type: PostType; slug: string; except: number }) =>
-  db.selectFrom('posts').select('id').where('type', '=', v.type).where('slug', '=', v.slug).where('id', '!=', v.except).limit(1),
-);
-/** Which of several slugs are taken in a type but for one post (`except` 0: none). */
+/** Which of some slugs are taken in a type but for one post (`except` 0: none): the free slug of a new or edited post. */
 const SLUGS_TAKEN = new PreparedQuery((db, v: { type: PostType; slugs: readonly string[]; except: number }) =>
   db.selectFrom('posts').select('slug').where('type', '=', v.type).where('slug', 'in', v.slugs).where('id', '!=', v.except),
 );
@@ -81,9 +74,7 @@ export class PostStore {
 
   /** Whether a slug is used by another post of the type. */
   async slugTaken(type: PostType, slug: string, exceptId?: number): Promise<boolean> {
-    const taken =
-      exceptId === undefined ? await SLUG_TAKEN.first(this.db, { type, slug }) : await SLUG_TAKEN_BUT.first(this.db, { type, slug, except: exceptId });
-    return taken !== undefined;
+    return (await SLUGS_TAKEN.rows(this.db, { type, slugs: [slug], except: exceptId ?? 0 })).length > 0;
   }
 
   /**
