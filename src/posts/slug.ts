@@ -1,6 +1,6 @@
 import type { PostType } from '../store/database.js';
 import type { PostsAccess } from './queries.js';
-import { sanitizeTitle } from '../text/slug.js';
+import { firstFreeNumbered, sanitizeTitle } from '../text/slug.js';
 
 /** Length of the store's slug column. */
 const SLUG_COLUMN = 200;
@@ -49,14 +49,10 @@ export async function freeSlug(tx: PostsAccess, type: PostType, base: string, ex
   return numberedSlug(tx, type, base, exceptId);
 }
 
-/** Numbered slugs looked up in one query at most: the batches grow from 4 to this. */
-const NUMBERED_BATCH = 256;
-
 /**
  * The first of `base-2`, `base-3`… that no other post of the type has, `base` cut before each
  * suffix so that the whole fits the slug column: what `wp_unique_post_slug` gives once `base`
- * itself is taken. The numbers are looked up in growing batches, not one query each as
- * WordPress does: a title ten thousand events share costs some forty queries, not ten thousand.
+ * itself is taken (looked up in batches, {@link firstFreeNumbered}).
  */
 export async function numberedSlug(tx: PostsAccess, type: PostType, base: string, exceptId?: number): Promise<string> {
   // The cut depends only on how many digits the number has.
@@ -66,12 +62,10 @@ export async function numberedSlug(tx: PostsAccess, type: PostType, base: string
     if (prefix === undefined) cuts.set(digits, (prefix = truncateSlug(base, SLUG_COLUMN - digits - 1)));
     return prefix;
   };
-  for (let first = 2, size = 4; ; first += size, size = Math.min(size * 4, NUMBERED_BATCH)) {
-    const candidates = Array.from({ length: size }, (_, i) => `${cut(String(first + i).length)}-${first + i}`);
-    const taken = await tx.posts.slugsTaken(type, candidates, exceptId);
-    const free = candidates.find((c) => !taken.has(c.toLowerCase()));
-    if (free !== undefined) return free;
-  }
+  return firstFreeNumbered(
+    (n) => `${cut(String(n).length)}-${n}`,
+    (candidates) => tx.posts.slugsTaken(type, candidates, exceptId),
+  );
 }
 
 /** What WordPress appends to the slug of a trashed post. */

@@ -13,7 +13,7 @@ import { preconditionFailed } from '../../http/conditional.js';
 import { sameRow } from '../../posts/write-target.js';
 import { fitsColumns, type TermListQuery, type TermRow } from './store.js';
 import { sanitizeTermName } from '../../text/sanitize.js';
-import { fitSlug, sanitizeTitle } from '../../text/slug.js';
+import { firstFreeNumbered, fitSlug, sanitizeTitle } from '../../text/slug.js';
 import { NO_FIELDS, type HostFields } from '../../fields/values.js';
 import { NO_HOOKS, type CalendarHooks } from '../../hooks/calendar-hooks.js';
 
@@ -255,10 +255,10 @@ export class TermService {
         ancestor = p.parent;
       }
     }
-    for (let n = 2; ; n++) {
-      const candidate = fitSlug(slug, `-${n}`);
-      if (!(await taken(candidate))) return candidate;
-    }
+    return firstFreeNumbered(
+      (n) => fitSlug(slug, `-${n}`),
+      (candidates) => tx.terms.slugsTaken(kind.taxonomy, candidates),
+    );
   }
 }
 

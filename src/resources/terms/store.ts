@@ -174,6 +174,21 @@ export class TermStore {
     return (await q.executeTakeFirst()) !== undefined;
   }
 
+  /**
+   * Those of `slugs` taken in the taxonomy, in lower case: the database compares them as
+   * `slugTaken` does (on MariaDB, without regard to case), and its answer is matched back so.
+   */
+  async slugsTaken(taxonomy: Taxonomy, slugs: readonly string[]): Promise<Set<string>> {
+    if (!slugs.length) return new Set();
+    const rows = await this.db
+      .selectFrom('terms')
+      .select('slug')
+      .where('taxonomy', '=', taxonomy)
+      .where('slug', 'in', [...slugs])
+      .execute();
+    return new Set(rows.map((r) => r.slug.toLowerCase()));
+  }
+
   /** Ids of the direct children of the given terms. */
   async childrenOf(taxonomy: Taxonomy, parents: readonly number[]): Promise<number[]> {
     if (!parents.length) return [];

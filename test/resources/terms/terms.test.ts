@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TermStore } from '../../../src/resources/terms/store.js';
 import type { As, TestResponse } from '../../helpers/harness.js';
 import { DIALECTS } from '../../helpers/harness.js';
 import { storeCalendar, type StoreCalendar } from '../../helpers/store.js';
@@ -483,6 +484,27 @@ describe.each(DIALECTS)('categories and tags on $name', ({ url }) => {
       const distinct = await t.request('POST', '/tags', { json: { name: 'DupTag', slug: 'duptag-other' }, as: 'admin' });
       expect(distinct.status).toBe(201);
       expect(distinct.body.slug).toBe('duptag-other');
+    });
+
+    it('numbers a taken slug with the first free number, asking for many numbers at a time', async () => {
+      // Names that differ but give one slug: `crowd`, `crowd-2`… `crowd-300` but `crowd-150`.
+      const rows = [{ name: 'Crowd', slug: 'crowd' }];
+      for (let n = 2; n <= 300; n++) if (n !== 150) rows.push({ name: `Crowd ${n}`, slug: `crowd-${n}` });
+      await t.db
+        .insertInto('terms')
+        .values(rows.map((r) => ({ taxonomy: 'post_tag', description: '', parent: 0, ...r })))
+        .execute();
+      const one = vi.spyOn(TermStore.prototype, 'slugTaken');
+      const many = vi.spyOn(TermStore.prototype, 'slugsTaken');
+      try {
+        expect((await create(t, 'tags', { name: 'Crowd!' })).slug).toBe('crowd-150');
+        expect((await create(t, 'tags', { name: 'Crowd?' })).slug).toBe('crowd-301');
+        // One number at a time, as WordPress asks, would be some 450 queries for the two.
+        expect(one.mock.calls.length + many.mock.calls.length).toBeLessThanOrEqual(16);
+      } finally {
+        one.mockRestore();
+        many.mockRestore();
+      }
     });
 
     it('makes slugs unique: child categories get -parentslug, then numbers', async () => {
