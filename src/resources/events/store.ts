@@ -164,10 +164,6 @@ const EVENT_BY_SLUG = new PreparedQuery((db, v: { slug: string }) => eventRows(d
 const EVENTS_BY_IDS = new PreparedQuery((db, v: { ids: number[] }) => eventRows(db).where('posts.id', 'in', v.ids));
 /** A new event's details. */
 const INSERT_DETAILS = new PreparedQuery((db, v: Insertable<EventsTable>) => db.insertInto('events').values(v));
-/** A new event's post, as stored (`insertReturning`). */
-const INSERT_POST_RETURNING = new PreparedQuery((db, v: Insertable<PostsTable>) => db.insertInto('posts').values(v).returningAll());
-/** A new event's details, as stored (`insertReturning`). */
-const INSERT_DETAILS_RETURNING = new PreparedQuery((db, v: Insertable<EventsTable>) => db.insertInto('events').values(v).returningAll());
 /** An event's organizers, in link order. */
 const INSERT_ORGANIZERS = new PreparedQuery((db, v: { event: number; organizers: number[] }) =>
   db.insertInto('event_organizers').values(v.organizers.map((organizer_id, position) => ({ event_id: v.event, organizer_id, position }))),
@@ -638,35 +634,14 @@ export class EventStore {
   }
 
   /**
-   * Inserts an event's post and details and links its organizers in their order, and returns the
-   * row as stored without the read that would fetch it, where the database can: in one
-   * statement where a `WITH` may write (`writesInWith`: two round trips fewer than the inserts
-   * and that read, three with organizers), else with `INSERT … RETURNING` (one statement
-   * fewer). `undefined` where neither is available (MySQL): the caller inserts and reads back.
-   * `slugIfFree` (only where a `WITH` may write): the post's slug is stored only if no other
-   * event has it, else none, and the caller picks another (`settleSlug`): its check costs no
-   * query of its own.
+   * Inserts an event's post and details, and links its organizers in their order, in one
+   * statement, where a `WITH` may write (`writesInWith`): the row as stored, without the read
+   * that would fetch it (two round trips fewer than the inserts and that read, three with
+   * organizers). `slugIfFree`: the post's slug is stored only if no other event has it, else
+   * none, and the caller picks another (`settleSlug`): its check costs no query of its own.
    */
-  async insertReturningRow(
-    post: Insertable<PostsTable>,
-    details: EventDetails,
-    organizers: readonly number[] = [],
-    slugIfFree = false,
-  ): Promise<EventRow | undefined> {
-    if (this.dialect.writesInWith) return this.insertWithPost(post, details, organizers, slugIfFree);
-    if (!this.dialect.insertReturning) return undefined;
-    if (slugIfFree) throw new Error('calendar: a slug is checked by its insert only where a WITH may write');
-    const stored = await INSERT_POST_RETURNING.first(this.db, post);
-    if (!stored) throw new Error('calendar: an insert returned no row');
-    const added = await INSERT_DETAILS_RETURNING.first(this.db, { ...details, post_id: stored.id });
-    if (!added) throw new Error('calendar: an insert returned no row');
-    if (organizers.length) await INSERT_ORGANIZERS.execute(this.db, { event: stored.id, organizers: [...organizers] });
-    // As `eventRows` selects them: the post's columns, then the details'.
-    return { ...stored, ...added };
-  }
-
-  /** {@link insertReturningRow} in one statement (`writesInWith`). */
-  private async insertWithPost(post: Insertable<PostsTable>, details: EventDetails, organizers: readonly number[], slugIfFree: boolean): Promise<EventRow> {
+  async insertWithPost(post: Insertable<PostsTable>, details: EventDetails, organizers: readonly number[] = [], slugIfFree = false): Promise<EventRow> {
+    if (!this.dialect.writesInWith) throw new Error('calendar: insertWithPost needs a dialect whose WITH may write');
     const { slug } = post;
     const columns: InsertObject<Database, 'posts'> =
       slugIfFree && slug
@@ -759,9 +734,9 @@ export class EventStore {
       return inOrder((await link.rows(this.db, { post: eventId, ids: wanted })).map(toTermRow));
     }
     if (created && wanted.length && this.dialect.updateReturning) {
-      // SQLite (PostgreSQL took the branch above): the transaction already writes (the event's insert), so no other connection can
-      // remove a term between the links and the counts; the update returns the rows as it
-      // leaves them, and a draft's terms are read as they are.
+      // SQLite (PostgreSQL took the branch above): the transaction already writes (the event's
+      // insert), so no other connection can remove a term between the links and the counts; the
+      // update returns the rows as it leaves them, and a draft's terms are read as they are.
       await LINK_PRESENT_TERMS.execute(this.db, { post: eventId, ids: wanted });
       const rows = created.status === 'publish' ? await COUNT_UP.rows(this.db, { ids: wanted }) : await PRESENT_TERMS.rows(this.db, { ids: wanted });
       return inOrder(rows.map(toTermRow));

@@ -115,14 +115,13 @@ export class EventWrites {
         if (input !== sent) keptBefore('events', sent, input, RESOLVED_BEFORE);
         const { times, recurrence, state, cost } = input === sent ? prepared : this.prepare(input, p, now);
         const { venue, organizers, venueRows, organizerRows } = await link(this.deps, tx, entries, p, now);
-        // The inserts return the event as this write leaves it (and, where a WITH may write, one
-        // statement checks the slug, inserts both and links the organizers), unless a later step
-        // changes its post or details (a slug made of its id, a series).
+        // Where a WITH may write, one statement checks the slug, inserts both, links the organizers
+        // and returns the event as this write leaves it, unless a later step changes its post or
+        // details (a slug made of its id, a series).
         const inWith = tx.dialect.writesInWith && !recurrence;
         const post = await newPostColumns(tx, await this.newPost(tx, input, p, state, image), { checkSlug: !inWith });
         const details = newDetails(input, times, cost, venue);
-        const stored =
-          !recurrence && !post.slugFromId ? await tx.events.insertReturningRow(post.columns, details, organizers ?? [], post.slugUnchecked) : undefined;
+        const stored = inWith && !post.slugFromId ? await tx.events.insertWithPost(post.columns, details, organizers ?? [], post.slugUnchecked) : undefined;
         const inserted = stored && { ...stored, slug: await settleSlug(tx, post, stored.id, stored.slug) };
         const id = inserted?.id ?? (await insertPostColumns(tx, post));
         if (!inserted) await tx.events.insertDetails(id, details);

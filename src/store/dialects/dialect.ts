@@ -12,8 +12,6 @@ export interface StoreDialect {
   readonly name: 'sqlite' | 'postgres' | 'mysql';
   /** Whether `UPDATE … RETURNING` is available (one statement instead of an update and a read). */
   readonly updateReturning: boolean;
-  /** Whether `INSERT … RETURNING` is available (a new row as stored, without a read after). */
-  readonly insertReturning: boolean;
   /** Whether a `WITH` may hold an update whose rows the statement goes on to insert (PostgreSQL): two dependent writes, one round trip. */
   readonly writesInWith: boolean;
 

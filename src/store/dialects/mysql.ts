@@ -5,7 +5,6 @@ import type { StoreDialect } from './dialect.js';
 export const mysqlDialect: StoreDialect = {
   name: 'mysql',
   updateReturning: false,
-  insertReturning: false,
   writesInWith: false,
 
   async insertReturningId(query) {

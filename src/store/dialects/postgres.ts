@@ -45,7 +45,6 @@ const dynamic = new DynamicModule();
 export const postgresDialect: StoreDialect = {
   name: 'postgres',
   updateReturning: true,
-  insertReturning: true,
   writesInWith: true,
 
   async insertReturningId<DB, TB extends keyof DB>(query: InsertQueryBuilder<DB, TB, InsertResult>) {

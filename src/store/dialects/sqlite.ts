@@ -9,7 +9,6 @@ const VERSION: CompiledQuery<{ c: number; v: number }> = CompiledQuery.raw('sele
 export const sqliteDialect: StoreDialect = {
   name: 'sqlite',
   updateReturning: true,
-  insertReturning: true,
   writesInWith: false,
 
   async insertReturningId(query) {
