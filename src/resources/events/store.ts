@@ -204,26 +204,6 @@ const linkingNew = (published: boolean) =>
       .selectAll('counted');
   });
 const LINK_NEW = { published: linkingNew(true), draft: linkingNew(false) };
-/** A new event linked with those of the terms that exist, in one statement where no `WITH` may write. */
-const LINK_PRESENT_TERMS = new PreparedQuery((db, v: { post: number; ids: number[] }) =>
-  db
-    .insertInto('term_relationships')
-    .columns(['post_id', 'term_id'])
-    .expression((eb) =>
-      eb
-        .selectFrom('terms')
-        .select([eb.cast<number>(eb.val(v.post), 'integer').as('post_id'), 'terms.id'])
-        .where('terms.id', 'in', v.ids),
-    ),
-);
-/** Counts of published events moved up for these terms, which are returned as the update leaves them. */
-const COUNT_UP = new PreparedQuery((db, v: { ids: number[] }) =>
-  db
-    .updateTable('terms')
-    .set((eb) => ({ count: eb('count', '+', 1) }))
-    .where('id', 'in', v.ids)
-    .returningAll(),
-);
 /** Links of an event with terms. */
 const INSERT_TERM_LINKS = new PreparedQuery((db, v: { post: number; terms: number[] }) =>
   db.insertInto('term_relationships').values(v.terms.map((term_id) => ({ post_id: v.post, term_id }))),
@@ -732,14 +712,6 @@ export class EventStore {
     if (created && wanted.length && this.dialect.writesInWith) {
       const link = created.status === 'publish' ? LINK_NEW.published : LINK_NEW.draft;
       return inOrder((await link.rows(this.db, { post: eventId, ids: wanted })).map(toTermRow));
-    }
-    if (created && wanted.length && this.dialect.updateReturning) {
-      // SQLite (PostgreSQL took the branch above): the transaction already writes (the event's
-      // insert), so no other connection can remove a term between the links and the counts; the
-      // update returns the rows as it leaves them, and a draft's terms are read as they are.
-      await LINK_PRESENT_TERMS.execute(this.db, { post: eventId, ids: wanted });
-      const rows = created.status === 'publish' ? await COUNT_UP.rows(this.db, { ids: wanted }) : await PRESENT_TERMS.rows(this.db, { ids: wanted });
-      return inOrder(rows.map(toTermRow));
     }
     const present = wanted.length ? (await PRESENT_TERMS.rows(this.db, { ids: wanted })).map(toTermRow) : [];
     if (!created) {
