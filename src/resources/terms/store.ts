@@ -169,24 +169,23 @@ export class TermStore {
 
   /** Whether a slug is taken in the taxonomy (by another term than `exceptId`). */
   async slugTaken(taxonomy: Taxonomy, slug: string, exceptId?: number): Promise<boolean> {
-    let q = this.db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('slug', '=', slug);
-    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-    return (await q.executeTakeFirst()) !== undefined;
+    return (await this.slugsTaken(taxonomy, [slug], exceptId)).size > 0;
   }
 
   /**
-   * Those of `slugs` taken in the taxonomy, in lower case: the database compares them as
-   * `slugTaken` does (on MariaDB, without regard to case), and its answer is matched back so.
+   * Those of `slugs` taken in the taxonomy (by another term than `exceptId`), in lower case: the
+   * database compares them its own way (on MariaDB, without regard to case), and its answer is
+   * matched back so.
    */
-  async slugsTaken(taxonomy: Taxonomy, slugs: readonly string[]): Promise<Set<string>> {
+  async slugsTaken(taxonomy: Taxonomy, slugs: readonly string[], exceptId?: number): Promise<Set<string>> {
     if (!slugs.length) return new Set();
-    const rows = await this.db
+    let q = this.db
       .selectFrom('terms')
       .select('slug')
       .where('taxonomy', '=', taxonomy)
-      .where('slug', 'in', [...slugs])
-      .execute();
-    return new Set(rows.map((r) => r.slug.toLowerCase()));
+      .where('slug', 'in', [...slugs]);
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return new Set((await q.execute()).map((r) => r.slug.toLowerCase()));
   }
 
   /** Ids of the direct children of the given terms. */
