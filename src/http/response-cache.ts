@@ -1,10 +1,12 @@
 import { BoundedCache, byteSize } from '../cache/bounded-cache.js';
+import type { RawJson } from './raw-json.js';
 
 /** A rendered response, without the headers that depend on the caller. */
 export interface CachedResponse {
   status: number;
   headers: Record<string, string>;
-  body: Uint8Array;
+  /** Its bytes, or JSON joined from kept items and written from them (`RawJson.chunks`). */
+  body: Uint8Array | RawJson;
 }
 
 interface Entry {
@@ -76,7 +78,15 @@ export class ResponseCache {
       resolve(response);
       if (this.#pending.get(key) === pending) this.#pending.delete(key);
       if (response && version === this.#version)
-        this.#keep(key, { response, second: readClock ? second : undefined, size: response.body.byteLength + byteSize(key) }, second);
+        this.#keep(
+          key,
+          {
+            response,
+            second: readClock ? second : undefined,
+            size: (response.body instanceof Uint8Array ? response.body.byteLength : response.body.size) + byteSize(key),
+          },
+          second,
+        );
     };
   }
 

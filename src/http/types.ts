@@ -47,4 +47,10 @@ export interface CoreResponse {
   status: number;
   headers: Record<string, string>;
   body: Uint8Array | undefined;
+  /**
+   * The same bytes as `body` in the buffers they are kept in, when the answer was joined from
+   * kept items (a list): an adapter that writes to a socket writes these (one `writev`) and
+   * leaves `body`, which is joined into one buffer only when read.
+   */
+  chunks?: readonly Uint8Array[];
 }

@@ -47,8 +47,25 @@ describe('a list envelope of kept items', () => {
   });
 
   it('reads its parts unambiguously: each text with its length', () => {
-    const a = new RawJson(Buffer.from('abc'), [Buffer.from('ab'), Buffer.from('c')]);
-    const b = new RawJson(Buffer.from('abc'), [Buffer.from('a'), Buffer.from('bc')]);
+    const a = new RawJson(undefined, [Buffer.from('ab'), Buffer.from('c')]);
+    const b = new RawJson(undefined, [Buffer.from('a'), Buffer.from('bc')]);
+    expect(a.bytes.toString()).toBe(b.bytes.toString());
     expect(entityTag(a)).not.toBe(entityTag(b));
+  });
+
+  it('is kept in its parts until its bytes are read, and tagged the same after', () => {
+    const joined = page(items);
+    const tag = entityTag(joined);
+    expect(joined.inPieces).toBe(true);
+    // The kept items' own buffers, not copies of them.
+    const kept = items.map((item) => RawJson.of(item));
+    const chunks = listEnvelope('events', kept, { total: 3 }).chunks();
+    expect(kept.every((item) => chunks.includes(item.bytes))).toBe(true);
+    expect(Buffer.concat(joined.chunks()).toString('utf8')).toBe(JSON.stringify({ events: items, total: 3 }));
+    expect(joined.size).toBe(Buffer.byteLength(JSON.stringify({ events: items, total: 3 })));
+    expect(joined.bytes.length).toBe(joined.size);
+    expect(joined.inPieces).toBe(false);
+    expect(joined.chunks()).toEqual([joined.bytes]);
+    expect(entityTag(joined)).toBe(tag);
   });
 });

@@ -16,12 +16,23 @@ import type { Exchange } from './exchange.js';
  * A computed or kept answer as sent: `304` with its headers and no body when it is a read the
  * client already holds (`If-None-Match`, `If-Modified-Since`), else as it is.
  */
-export function readAnswer(req: CoreRequest, status: number, headers: Record<string, string>, body: Uint8Array, head: boolean): CoreResponse {
+export function readAnswer(req: CoreRequest, status: number, headers: Record<string, string>, body: Uint8Array | RawJson, head: boolean): CoreResponse {
   const tag = headers.ETag;
   if (status === 200 && tag !== undefined && notModified(req.headers, tag, headers['Last-Modified'])) {
     return { status: 304, headers: notModifiedHeaders(headers), body: undefined };
   }
-  return { status, headers, body: head ? undefined : body };
+  if (head) return { status, headers, body: undefined };
+  if (body instanceof Uint8Array) return { status, headers, body };
+  if (!body.inPieces) return { status, headers, body: body.bytes };
+  // Joined only for a reader of `body`: a socket is written the kept items themselves.
+  return {
+    status,
+    headers,
+    chunks: body.chunks(),
+    get body() {
+      return body.bytes;
+    },
+  };
 }
 
 /** An answer of `body` as JSON bytes (none for `HEAD`). */
@@ -53,7 +64,7 @@ export function render(x: Exchange, urls: Urls, verb: string, reply: Reply): Cac
   const status = reply.status ?? 200;
   const headers: Record<string, string> = { ...commonHeaders(urls, x.core.options.cors), ...reply.headers };
   if (x.allow !== undefined) headers.Allow = x.allow;
-  const body = bodyBytes(reply.body);
+  const body = reply.body instanceof RawJson && reply.body.inPieces ? reply.body : bodyBytes(reply.body);
   if (status === 200 && verb === 'GET') {
     headers.ETag = entityTag(reply.body instanceof RawJson ? reply.body : body);
     if (x.principal === null) headers['Cache-Control'] = `public, max-age=${x.core.options.httpCache.maxAge}`;
