@@ -98,6 +98,40 @@ export async function drive(options: DriveOptions): Promise<LoadResult> {
   };
 }
 
+/**
+ * Several timed runs of one case on one server as one: counts and CPU summed over them (CPU per
+ * request is their total over every request), requests per second over their total time, the
+ * peak RSS the highest; the latency percentiles are the median of the runs' own.
+ */
+export function combineRuns(runs: readonly LoadResult[]): LoadResult {
+  const [only] = runs;
+  if (!only) throw new Error('combineRuns: no run');
+  if (runs.length === 1) return only;
+  const sum = (f: (r: LoadResult) => number) => runs.reduce((s, r) => s + f(r), 0);
+  const median = (f: (r: LoadResult) => number) => [...runs].map(f).sort((a, b) => a - b)[Math.floor(runs.length / 2)] ?? NaN;
+  const requests = sum((r) => r.requests);
+  const seconds = sum((r) => (r.requestsPerSecond > 0 ? r.requests / r.requestsPerSecond : 0));
+  const perRequest = (f: (r: LoadResult) => number | undefined) =>
+    runs.every((r) => f(r) !== undefined) && requests ? sum((r) => (f(r) ?? 0) * r.requests) / requests : undefined;
+  const statusCounts: Record<string, number> = {};
+  for (const r of runs) for (const [status, count] of Object.entries(r.statusCounts)) statusCounts[status] = (statusCounts[status] ?? 0) + count;
+  const rss = runs.map((r) => r.rssPeakMb).filter((mb): mb is number => mb !== undefined);
+  return {
+    requestsPerSecond: seconds > 0 ? requests / seconds : 0,
+    p50Ms: median((r) => r.p50Ms),
+    p99Ms: median((r) => r.p99Ms),
+    requests,
+    wrongStatus: sum((r) => r.wrongStatus),
+    statusCounts,
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    rssPeakMb: rss.length ? Math.max(...rss) : undefined,
+    rssEndMb: runs[runs.length - 1]?.rssEndMb,
+    serverCpuMsPerRequest: perRequest((r) => r.serverCpuMsPerRequest),
+    databaseCpuMsPerRequest: perRequest((r) => r.databaseCpuMsPerRequest),
+  };
+}
+
 /** Sends one request of a case and returns its status and body (to check it and size the ceiling). */
 export async function probe(base: string, request: BenchRequest): Promise<{ status: number; body: string }> {
   const response = await fetch(base + request.path, { method: request.method, headers: request.headers, body: request.body });

@@ -17,14 +17,15 @@
  * BENCH_SOAK=1 (then the soak and hostile-load case, bench/soak.ts; `only`: that case alone, its
  * results merged into the files) with BENCH_SOAK_MINUTES, BENCH_SOAK_RATE, BENCH_SOAK_HOSTILE ·
  * BENCH_BASE=<commit> (each SQLite case also on that commit's servers, in turn with this tree's, and
- * the speed-up judged: bench/base-commit.ts) · CALENDAR_BENCH_POSTGRES_URL=postgres://….
+ * the speed-up judged: bench/base-commit.ts) · BENCH_ROUNDS=5 (servers compared side by side take
+ * turns within each case, in this many rounds of its seconds) · CALENDAR_BENCH_POSTGRES_URL=postgres://….
  */
 import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ADMIN_TOKEN, benchCases, type BenchCase, type BenchRequest } from './cases.js';
 import { sqliteDataset, workingCopy } from './dataset.js';
-import { drive, meanBodyBytes, type LoadResult } from './load.js';
+import { combineRuns, drive, meanBodyBytes, type LoadResult } from './load.js';
 import { formatTable, markdownTable, type Row } from './report.js';
 import { seedCalendar, type SeedFixtures } from './seed.js';
 import { buildServers } from './build.js';
@@ -65,6 +66,11 @@ const config = {
   variants: env.BENCH_FIELDS === 'compare' ? [false, true] : [env.BENCH_FIELDS === '1'],
   /** An earlier commit whose servers run each SQLite case in turn with this tree's. */
   base: env.BENCH_BASE || undefined,
+  /**
+   * Servers compared side by side (an earlier commit, host fields) take turns within a case, in
+   * this many rounds of its seconds, so that a change in the machine's speed meets both.
+   */
+  rounds: Math.max(1, Number(env.BENCH_ROUNDS ?? 5)),
 };
 
 const SOURCES = {
@@ -123,22 +129,50 @@ interface UnderTest {
 
 /**
  * Runs every case against each server: probe (status and size), warm-up, timed run. With several
- * servers, each case runs on each in turn before the next case, so that they are compared under
- * the same load.
+ * servers, each case runs on each before the next case, and the timed run is taken in rounds
+ * (`config.rounds`), the servers in turn in each: a shared machine's speed moves by more, from
+ * one minute to the next, than the difference being measured (docs/internals/benchmarks.md).
  */
 async function runCases(servers: UnderTest[]): Promise<CaseResult[]> {
   const out: CaseResult[] = [];
+  const rounds = servers.length > 1 ? config.rounds : 1;
+  const seconds = Math.max(1, Math.round(config.seconds / rounds));
   for (const [i, first] of (servers[0]?.cases ?? []).entries()) {
-    for (const { server, cases, meta, databaseCpu } of servers) out.push(await runCase(server, cases[i] ?? first, meta, databaseCpu));
+    const running = servers.map((s) => ({ ...s, c: s.cases[i] ?? first, runs: [] as LoadResult[] }));
+    const probed = [];
+    for (const s of running) probed.push(await prepareCase(s.server, s.c));
+    const loadBefore = loadavg()[0] ?? 0;
+    for (let round = 0; round < rounds; round++) {
+      for (const s of running) {
+        const url = `http://127.0.0.1:${s.server.port}`;
+        s.runs.push(
+          await drive({
+            url,
+            connections: config.connections,
+            seconds,
+            request: s.c.request,
+            expectStatus: s.c.status,
+            pid: s.server.pid,
+            databaseCpu: s.databaseCpu,
+          }),
+        );
+        // Requests still queued when the run stopped would slow the next one down.
+        await drain(url);
+      }
+    }
+    for (const [k, s] of running.entries()) out.push(await finishCase(s.server, s.c, s.meta, probed[k]!, loadBefore, combineRuns(s.runs), s.databaseCpu));
   }
   return out;
 }
 
-/** Runs one case against one server. */
-async function runCase(server: ServerProcess, c: BenchCase, meta: UnderTest['meta'], databaseCpu?: () => number): Promise<CaseResult> {
+/** What a case's probe found, before its timed run. */
+type Probed = Awaited<ReturnType<typeof meanBodyBytes>>;
+
+/** Probes a case on a server (its status and size, one request at a time) and warms the server up. */
+async function prepareCase(server: ServerProcess, c: BenchCase): Promise<Probed> {
   const base = `http://127.0.0.1:${server.port}`;
-  const { bytes, events, failures, meanMs, sample } = await meanBodyBytes(base, c, c.rotates ? 5 : 1, 1_000_000);
-  if (failures.length) log(`  ! ${c.name}: unexpected answers while probing:\n    ${failures.slice(0, 3).join('\n    ')}`);
+  const probed = await meanBodyBytes(base, c, c.rotates ? 5 : 1, 1_000_000);
+  if (probed.failures.length) log(`  ! ${c.name}: unexpected answers while probing:\n    ${probed.failures.slice(0, 3).join('\n    ')}`);
   if (config.warmupSeconds > 0) {
     await drive({
       url: base,
@@ -148,18 +182,20 @@ async function runCase(server: ServerProcess, c: BenchCase, meta: UnderTest['met
       expectStatus: c.status,
     });
   }
-  const loadBefore = loadavg()[0] ?? 0;
-  const r = await drive({
-    url: base,
-    connections: config.connections,
-    seconds: config.seconds,
-    request: c.request,
-    expectStatus: c.status,
-    pid: server.pid,
-    databaseCpu,
-  });
-  // Requests still queued when the run stopped would slow the next case down.
-  await drain(base);
+  return probed;
+}
+
+/** After a case's timed run `r`: a write's time alone, the log line and the result. */
+async function finishCase(
+  server: ServerProcess,
+  c: BenchCase,
+  meta: UnderTest['meta'],
+  { bytes, events, meanMs, sample }: Probed,
+  loadBefore: number,
+  r: LoadResult,
+  databaseCpu?: () => number,
+): Promise<CaseResult> {
+  const base = `http://127.0.0.1:${server.port}`;
   // A write's own latency, with no queue in front of it: how much of it is waiting, not computing.
   const alone = c.writes
     ? await drive({
