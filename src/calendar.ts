@@ -2,6 +2,7 @@ import { WebhookDeliverer, type ItemReader } from './webhooks/deliverer.js';
 import type { Kysely } from 'kysely';
 import { answers, dispatch, failedStart, needsPrimary, type Core } from './http/pipeline.js';
 import { ReplicaRouter } from './replication/router.js';
+import { JoinedBodies } from './http/joined-bodies.js';
 import { ResponseCache } from './http/response-cache.js';
 import type { CoreRequest, CoreResponse, Headers as CoreHeaders } from './http/types.js';
 import { resolveOptions, type CalendarOptions, type ResolvedOptions } from './options.js';
@@ -183,6 +184,7 @@ export function createCalendar<const F extends FieldsOption = Record<never, neve
     root: (index, urls, now) => rootIndex(index, urls, resolved.timezone, now),
     version,
     responses: resolved.responseCache ? { cache: new ResponseCache(resolved.responseCache.maxBytes) } : undefined,
+    joined: new JoinedBodies(),
   });
   // Built once, on first use: connecting may be asynchronous (driver import).
   const core: Promise<Core> = raw.then((db) => {

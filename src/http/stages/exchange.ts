@@ -6,6 +6,7 @@
 import type { Principal } from '../../auth/capabilities.js';
 import type { ContextOptions, ContextServices, Route } from '../context.js';
 import type { CsrfRefusal } from '../csrf.js';
+import type { JoinedBodies } from '../joined-bodies.js';
 import type { ResponseCache, Settle } from '../response-cache.js';
 import type { CoreRequest } from '../types.js';
 import type { Urls } from '../urls.js';
@@ -24,6 +25,8 @@ export interface Core {
   version: () => Promise<string | undefined>;
   /** Rendered logged-out reads, kept under the store version; absent when off. */
   responses?: { cache: ResponseCache };
+  /** Answers in pieces already joined, by digest (`http/joined-bodies.ts`). */
+  joined?: JoinedBodies;
 }
 
 /** Where a logged-out read's answer may be kept in the response cache, and under which version. */

@@ -6,6 +6,7 @@ import { notModified, notModifiedHeaders, entityTag } from '../conditional.js';
 import type { ContextOptions, Reply } from '../context.js';
 import { callerHeaders } from '../cors.js';
 import { commonHeaders } from '../headers.js';
+import type { JoinedBodies } from '../joined-bodies.js';
 import { bodyBytes, RawJson } from '../raw-json.js';
 import type { CachedResponse } from '../response-cache.js';
 import type { CoreRequest, CoreResponse } from '../types.js';
@@ -16,7 +17,14 @@ import type { Exchange } from './exchange.js';
  * A computed or kept answer as sent: `304` with its headers and no body when it is a read the
  * client already holds (`If-None-Match`, `If-Modified-Since`), else as it is.
  */
-export function readAnswer(req: CoreRequest, status: number, headers: Record<string, string>, body: Uint8Array | RawJson, head: boolean): CoreResponse {
+export function readAnswer(
+  req: CoreRequest,
+  status: number,
+  headers: Record<string, string>,
+  body: Uint8Array | RawJson,
+  head: boolean,
+  joined?: JoinedBodies,
+): CoreResponse {
   const tag = headers.ETag;
   if (status === 200 && tag !== undefined && notModified(req.headers, tag, headers['Last-Modified'])) {
     return { status: 304, headers: notModifiedHeaders(headers), body: undefined };
@@ -24,13 +32,16 @@ export function readAnswer(req: CoreRequest, status: number, headers: Record<str
   if (head) return { status, headers, body: undefined };
   if (body instanceof Uint8Array) return { status, headers, body };
   if (!body.inPieces) return { status, headers, body: body.bytes };
+  // The same bytes joined for an earlier answer are one buffer to write, and no new one to make.
+  const kept = joined?.kept(body);
+  if (kept) return { status, headers, body: kept };
   // Joined only for a reader of `body`: a socket is written the kept items themselves.
   return {
     status,
     headers,
     chunks: body.chunks(),
     get body() {
-      return body.bytes;
+      return joined ? joined.join(body) : body.bytes;
     },
   };
 }
@@ -77,5 +88,5 @@ export function send(x: Exchange, verb: string, rendered: CachedResponse): CoreR
   const { status, body } = rendered;
   const headers = { ...rendered.headers, ...callerHeadersOf(x) };
   const sharable = status === 200 && verb === 'GET' && x.principal === null;
-  return readAnswer(x.req, status, sharable ? shared(x.core.options, headers) : headers, body, x.method === 'HEAD');
+  return readAnswer(x.req, status, sharable ? shared(x.core.options, headers) : headers, body, x.method === 'HEAD', x.core.joined);
 }
