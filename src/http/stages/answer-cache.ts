@@ -57,8 +57,8 @@ export async function cachedAnswer(x: Exchange, urls: Urls): Promise<CoreRespons
   const kept = wantsFresh(x.req.headers) ? undefined : await found;
   if (!kept) return undefined;
   // A kept list is joined once, on its first reuse: one buffer costs less to write than its
-  // pieces, over and over. (`bytes` keeps the join.)
-  const body = kept.body instanceof RawJson ? kept.body.bytes : kept.body;
+  // pieces, over and over; the same join a `no-cache` or signed-in answer of those bytes uses.
+  const body = kept.body instanceof RawJson ? x.core.joined.join(kept.body) : kept.body;
   return readAnswer(x.req, kept.status, shared(x.core.options, { ...kept.headers, ...callerHeadersOf(x) }), body, x.method === 'HEAD');
 }
 

@@ -26,7 +26,7 @@ export interface Core {
   /** Rendered logged-out reads, kept under the store version; absent when off. */
   responses?: { cache: ResponseCache };
   /** Answers in pieces already joined, by digest (`http/joined-bodies.ts`). */
-  joined?: JoinedBodies;
+  joined: JoinedBodies;
 }
 
 /** Where a logged-out read's answer may be kept in the response cache, and under which version. */
