@@ -36,6 +36,9 @@
  *   server (created and dropped here), with `pg` installed instead of better-sqlite3.
  * - `KEEP_CONSUMER_APPS=1`: keep the directory of the tarball and the apps (its path is printed).
  * - `CONSUMER_APPS=express-esm,next`: run only these apps (names as in the report).
+ * - `CONSUMER_TARBALL=/path/calendar-events-rest-0.1.0.tgz`: install that tarball instead of
+ *   packing one. `.ci/run` packs once and hands the same tarball to every Node version, as a
+ *   registry hands one published tarball to every user.
  * - `CONSUMER_CACHE_DIR`: where compiled better-sqlite3 binaries are kept between runs (default
  *   `.tmp/consumer-cache` in the repository); `CONSUMER_CACHE_DIR=off` compiles better-sqlite3 in
  *   every app, as a first install on a machine without a prebuilt binary does.
@@ -64,6 +67,7 @@ const REPO = resolve(import.meta.dirname, '../..');
 const TEMPLATES = join(REPO, 'test/consumer/apps');
 const KEEP = process.env.KEEP_CONSUMER_APPS === '1';
 const POSTGRES_URL = process.env.CALENDAR_TEST_POSTGRES_URL || undefined;
+const GIVEN_TARBALL = process.env.CONSUMER_TARBALL ? resolve(process.env.CONSUMER_TARBALL) : undefined;
 const CACHE_SETTING = process.env.CONSUMER_CACHE_DIR || join(REPO, '.tmp/consumer-cache');
 const CACHE = CACHE_SETTING === 'off' ? undefined : resolve(CACHE_SETTING);
 /** The bearer token every app's `getUser` maps to `{ id: 1, roles: ['administrator'] }`. */
@@ -672,6 +676,16 @@ async function runApp(app: App, work: string, tarball: string, installed: Map<st
 
 // ---- main -------------------------------------------------------------------------------------
 
+/** Packs the repository into `packDir` and returns the tarball's path; fails when prepack did not rebuild `dist/`. */
+async function pack(packDir: string, packStart: number): Promise<string> {
+  const log = await run('npm pack', 'npm', ['pack', '--pack-destination', packDir], REPO, TIMEOUT.pack);
+  const file = readdirSync(packDir).find((f) => f.endsWith('.tgz'));
+  if (!file) throw new StepError('npm pack wrote no tarball', log);
+  if (statSync(join(REPO, 'dist/index.js')).mtimeMs < packStart)
+    throw new StepError('npm pack did not rebuild dist/ (prepack did not run): the tarball would hold an old build', log);
+  return join(packDir, file);
+}
+
 async function main(): Promise<number> {
   const t0 = Date.now();
   const only = process.env.CONSUMER_APPS?.split(',')
@@ -703,19 +717,19 @@ async function main(): Promise<number> {
     mkdirSync(packDir);
     let tarball: string;
     try {
-      const log = await run('npm pack', 'npm', ['pack', '--pack-destination', packDir], REPO, TIMEOUT.pack);
-      const file = readdirSync(packDir).find((f) => f.endsWith('.tgz'));
-      if (!file) throw new StepError('npm pack wrote no tarball', log);
-      if (statSync(join(REPO, 'dist/index.js')).mtimeMs < packStart)
-        throw new StepError('npm pack did not rebuild dist/ (prepack did not run): the tarball would hold an old build', log);
-      tarball = join(packDir, file);
+      if (GIVEN_TARBALL && !existsSync(GIVEN_TARBALL)) throw new StepError(`CONSUMER_TARBALL names no file: ${GIVEN_TARBALL}`);
+      tarball = GIVEN_TARBALL ?? (await pack(packDir, packStart));
     } catch (error) {
       const failure = error instanceof StepError ? error : new StepError(String(error));
       say(`FAIL pack: ${failure.message}`);
       if (failure.output) say(tail(failure.output));
       return 1;
     }
-    say(`packed ${tarball.slice(packDir.length + 1)} in ${seconds(Date.now() - packStart)}`);
+    say(
+      GIVEN_TARBALL
+        ? `installing ${GIVEN_TARBALL} (CONSUMER_TARBALL), not packed here`
+        : `packed ${tarball.slice(packDir.length + 1)} in ${seconds(Date.now() - packStart)}`,
+    );
     seedCacheFromRepository();
 
     const installed = new Map<string, string>();
