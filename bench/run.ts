@@ -7,7 +7,7 @@
  * bench/results.json and bench/results.md (and the table of docs/internals/benchmarks.md with `--readme`).
  *
  * Environment (all optional): BENCH_SIZES=1000,10000,100000 · BENCH_FRAMEWORKS=express,fastify ·
- * BENCH_SECONDS=5 (per case) · BENCH_WARMUP=1 · BENCH_CEILING_SECONDS=3 · BENCH_CASES=<name or substring,…> ·
+ * BENCH_SECONDS=5 (per case) · BENCH_WARMUP=1 · BENCH_CEILING_SECONDS=3 (per case) · BENCH_CASES=<name or substring,…> ·
  * BENCH_REUSE=1 (reuse today's seeded files) · BENCH_TSX=1 (run the sources under tsx, not compiled) ·
  * BENCH_SERIES=0 (skip the recurring events' calendar: 1,000 weekly series, 100k occurrences) ·
  * BENCH_REPLICAS=0 (skip the read-replica case: a PostgreSQL primary and two replicas started
@@ -17,10 +17,10 @@
  * BENCH_SOAK=1 (then the soak and hostile-load case, bench/soak.ts; `only`: that case alone, its
  * results merged into the files) with BENCH_SOAK_MINUTES, BENCH_SOAK_RATE, BENCH_SOAK_HOSTILE ·
  * BENCH_BASE=<commit> (each SQLite case also on that commit's servers, in turn with this tree's, and
- * the speed-up judged: bench/base-commit.ts) · BENCH_ROUNDS=5 (servers compared side by side take
- * turns within each case, in this many rounds of its seconds) · CALENDAR_BENCH_POSTGRES_URL=postgres://….
+ * the speed-up judged: bench/base-commit.ts) · BENCH_ROUNDS=5 (the servers of a case and its static
+ * ceiling take turns, in this many rounds of its seconds and of the ceiling's) ·
+ * CALENDAR_BENCH_POSTGRES_URL=postgres://….
  */
-import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ADMIN_TOKEN, benchCases, type BenchCase, type BenchRequest } from './cases.js';
@@ -128,19 +128,24 @@ interface UnderTest {
 }
 
 /**
- * Runs every case against each server: probe (status and size), warm-up, timed run. With several
- * servers, each case runs on each before the next case, and the timed run is taken in rounds
- * (`config.rounds`), the servers in turn in each: a shared machine's speed moves by more, from
- * one minute to the next, than the difference being measured (docs/internals/benchmarks.md).
+ * Runs every case against each server: probe (status and size), warm-up, timed run. Each case
+ * runs on each server before the next case, and the timed run is taken in rounds
+ * (`config.rounds`), the servers in turn in each, then the framework's static ceiling answering
+ * the bytes the first server's probe got: a shared machine's speed moves by more, from one minute
+ * to the next, than the difference being measured (docs/internals/benchmarks.md), so a case, the
+ * same case on another commit and its ceiling are measured in the same minutes.
  */
-async function runCases(servers: UnderTest[]): Promise<CaseResult[]> {
+async function runCases(servers: UnderTest[], ceiling: ServerProcess): Promise<CaseResult[]> {
   const out: CaseResult[] = [];
-  const rounds = servers.length > 1 ? config.rounds : 1;
+  const rounds = config.rounds;
   const seconds = Math.max(1, Math.round(config.seconds / rounds));
+  const ceilingSeconds = Math.max(1, Math.round(config.ceilingSeconds / rounds));
   for (const [i, first] of (servers[0]?.cases ?? []).entries()) {
     const running = servers.map((s) => ({ ...s, c: s.cases[i] ?? first, runs: [] as LoadResult[] }));
     const probed = [];
     for (const s of running) probed.push(await prepareCase(s.server, s.c));
+    const ceilingRequest = await prepareCeiling(ceiling, first, probed[0]!);
+    const ceilingRuns: LoadResult[] = [];
     const loadBefore = loadavg()[0] ?? 0;
     for (let round = 0; round < rounds; round++) {
       for (const s of running) {
@@ -159,10 +164,53 @@ async function runCases(servers: UnderTest[]): Promise<CaseResult[]> {
         // Requests still queued when the run stopped would slow the next one down.
         await drain(url);
       }
+      ceilingRuns.push(
+        await drive({
+          url: `http://127.0.0.1:${ceiling.port}`,
+          connections: config.connections,
+          seconds: ceilingSeconds,
+          request: ceilingRequest,
+          expectStatus: ceilingRequest(0).method === 'POST' ? 201 : 200,
+          pid: ceiling.pid,
+        }),
+      );
     }
-    for (const [k, s] of running.entries()) out.push(await finishCase(s.server, s.c, s.meta, probed[k]!, loadBefore, combineRuns(s.runs), s.databaseCpu));
+    const top = combineRuns(ceilingRuns);
+    for (const [k, s] of running.entries()) {
+      const r = await finishCase(s.server, s.c, s.meta, probed[k]!, loadBefore, combineRuns(s.runs), s.databaseCpu);
+      r.ceilingRps = top.requestsPerSecond;
+      r.fractionOfCeiling = r.requestsPerSecond / top.requestsPerSecond;
+      r.ceilingCpuMsPerRequest = top.serverCpuMsPerRequest;
+      if (top.serverCpuMsPerRequest !== undefined && r.serverCpuMsPerRequest) r.cpuFractionOfCeiling = top.serverCpuMsPerRequest / r.serverCpuMsPerRequest;
+      out.push(r);
+    }
+    log(
+      `  ${'  its static-JSON ceiling'.padEnd(42)} ${top.requestsPerSecond.toFixed(0).padStart(6)} req/s  CPU ${top.serverCpuMsPerRequest?.toFixed(2)} ms/req`,
+    );
   }
   return out;
+}
+
+/**
+ * Stores a case's probed answer in the ceiling server and warms it up; returns the ceiling's
+ * request. The case's own bytes rather than a padding of their size: autocannon turns every body
+ * into a string, which costs it two to three times as much for a body with a few non-ASCII
+ * characters as for one of ASCII only (285 KB from the same Fastify route: 1,287 against 3,269
+ * requests per second on one connection), and a padded ceiling would measure the client. A probe
+ * that got no body falls back to a padding of its size.
+ */
+async function prepareCeiling(ceiling: ServerProcess, c: BenchCase, { bytes, sample }: Probed): Promise<(n: number) => BenchRequest> {
+  const base = `http://127.0.0.1:${ceiling.port}`;
+  let path = `/wp-json/static/${bytes}`;
+  if (sample) {
+    path = '/wp-json/static/as/case';
+    const put = await fetch(`${base}${path}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: sample });
+    if (put.status !== 204) throw new Error(`the static ceiling did not store a body: ${put.status}`);
+  }
+  const first = c.request(0);
+  const request = (): BenchRequest => ({ ...first, path });
+  if (config.warmupSeconds > 0) await drive({ url: base, connections: config.connections, seconds: config.warmupSeconds, request, expectStatus: 0 });
+  return request;
 }
 
 /** What a case's probe found, before its timed run. */
@@ -190,7 +238,7 @@ async function finishCase(
   server: ServerProcess,
   c: BenchCase,
   meta: UnderTest['meta'],
-  { bytes, events, meanMs, sample }: Probed,
+  { bytes, events, meanMs }: Probed,
   loadBefore: number,
   r: LoadResult,
   databaseCpu?: () => number,
@@ -221,12 +269,8 @@ async function finishCase(
   );
   const feed = c.name.includes('/ics/') ? { feedEvents: events } : {};
   const result: CaseResult = { ...meta, case: c.name, list: c.list, bytes, ...feed, loadBefore, probeMs: meanMs, ...r, ...aloneMs };
-  samples.set(result, sample);
   return result;
 }
-
-/** A case's answer as probed, kept out of the results file: its ceiling answers the same bytes. */
-const samples = new WeakMap<CaseResult, string>();
 
 /** Waits until the server answers a cheap request promptly again (at most 30 s). */
 async function drain(base: string): Promise<void> {
@@ -261,11 +305,11 @@ interface Calendar {
  */
 async function benchServers(framework: Framework, db: CaseResult['db'], calendars: Calendar[], size: number): Promise<CaseResult[]> {
   const servers: UnderTest[] = [];
+  let ceiling: ServerProcess | undefined;
   try {
     for (const [i, { target, cases, fields, base }] of calendars.entries()) {
       const server = await startServer({
         script: base?.script ?? (fields ? FIELDS_SCRIPT : SERVER_SCRIPT)[framework],
-        // PORT + 1 is the ceiling's.
         port: PORT + 2 * i,
         nodeFlags: config.nodeFlags,
         env: {
@@ -282,76 +326,13 @@ async function benchServers(framework: Framework, db: CaseResult['db'], calendar
       });
       log(` ${framework}${fields ? ' with host fields' : ''}${base ? ` of ${base.label}` : ''} on ${db}, ${size} events (pid ${server.pid})`);
     }
-    return await runCases(servers);
+    // PORT + 1: the framework's static ceiling, measured in the same rounds.
+    ceiling = await startServer({ script: CEILING_SCRIPT[framework], port: PORT + 1 });
+    log(` ${framework} static-JSON ceiling (pid ${ceiling.pid})`);
+    return await runCases(servers, ceiling);
   } finally {
     for (const { server } of servers) await stopServer(server);
-  }
-}
-
-/** Response sizes are bucketed to 3 significant digits, so one ceiling run serves similar sizes. */
-const bucket = (bytes: number) => {
-  const scale = 10 ** Math.max(0, Math.floor(Math.log10(Math.max(bytes, 1))) - 2);
-  return Math.round(bytes / scale) * scale;
-};
-
-/**
- * Measures each framework's static ceiling for every answer the cases gave: the same framework
- * answering the case's own bytes, stored in the ceiling server first. Not a padding of the same
- * size: autocannon turns every body into a string, which costs it two to three times as much for
- * a body with a few non-ASCII characters as for one of ASCII only (285 KB from the same Fastify
- * route: 1,287 against 3,269 requests per second on one connection), and the ceiling would then
- * measure the client. A result without a probed body falls back to a padding of its size.
- */
-async function ceilings(results: CaseResult[], requests: Map<string, BenchRequest>): Promise<void> {
-  for (const framework of config.frameworks) {
-    const wanted = results.filter((r) => r.framework === framework);
-    if (!wanted.length) continue;
-    const server = await startServer({ script: CEILING_SCRIPT[framework], port: PORT + 1 });
-    log(` ${framework} static-JSON ceiling (pid ${server.pid})`);
-    const cache = new Map<string, { rps: number; cpu?: number }>();
-    try {
-      for (const r of wanted) {
-        const sample = requests.get(r.case)!;
-        const body = samples.get(r);
-        // One ceiling per case and size (to 3 digits): the same case at another calendar size, or
-        // against another commit, answers bytes of the same kind.
-        const name =
-          body === undefined
-            ? undefined
-            : createHash('sha1')
-                .update(`${r.case} ${bucket(r.bytes)}`)
-                .digest('hex')
-                .slice(0, 12);
-        const key = name === undefined ? `${sample.method} ${bucket(r.bytes)}` : `${sample.method} ${bucket(r.bytes)} ${name}`;
-        if (!cache.has(key)) {
-          const path = name === undefined ? `/wp-json/static/${bucket(r.bytes)}` : `/wp-json/static/as/${name}`;
-          if (name !== undefined) {
-            const put = await fetch(`http://127.0.0.1:${server.port}${path}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body });
-            if (put.status !== 204) throw new Error(`the ${framework} ceiling did not store a body: ${put.status}`);
-          }
-          const request = (): BenchRequest => ({ ...sample, path });
-          if (config.warmupSeconds > 0)
-            await drive({ url: `http://127.0.0.1:${server.port}`, connections: config.connections, seconds: config.warmupSeconds, request, expectStatus: 0 });
-          const c = await drive({
-            url: `http://127.0.0.1:${server.port}`,
-            connections: config.connections,
-            seconds: config.ceilingSeconds,
-            request,
-            expectStatus: sample.method === 'POST' ? 201 : 200,
-            pid: server.pid,
-          });
-          cache.set(key, { rps: c.requestsPerSecond, cpu: c.serverCpuMsPerRequest });
-          log(`  ${key.padEnd(14)} ${c.requestsPerSecond.toFixed(0).padStart(6)} req/s  CPU ${c.serverCpuMsPerRequest?.toFixed(2)} ms/req`);
-        }
-        const ceiling = cache.get(key)!;
-        r.ceilingRps = ceiling.rps;
-        r.fractionOfCeiling = r.requestsPerSecond / ceiling.rps;
-        r.ceilingCpuMsPerRequest = ceiling.cpu;
-        if (ceiling.cpu !== undefined && r.serverCpuMsPerRequest) r.cpuFractionOfCeiling = ceiling.cpu / r.serverCpuMsPerRequest;
-      }
-    } finally {
-      await stopServer(server);
-    }
+    if (ceiling) await stopServer(ceiling);
   }
 }
 
@@ -394,14 +375,12 @@ async function main(): Promise<void> {
   const base: BaseCommit | undefined = config.base ? await prepareBase(config.base, log) : undefined;
   const results: CaseResult[] = [];
   const seeding: { size: number; db: string; seconds: number; cpuSeconds?: number; reused?: boolean }[] = [];
-  const requests = new Map<string, BenchRequest>();
   for (const size of config.sizes) {
     const fixtures = await sqliteDataset(size, config.reuse);
     seeding.push({ size, db: 'sqlite', seconds: fixtures.seconds, cpuSeconds: fixtures.cpuSeconds, reused: fixtures.reused });
     log(`seeded ${size} events on SQLite in ${fixtures.seconds.toFixed(1)} s (${fixtures.cpuSeconds?.toFixed(1)} s CPU)${fixtures.reused ? ' (reused)' : ''}`);
     const cases = selected(benchCases(fixtures));
     const fieldsCases = selected(benchCases(fixtures, { fields: true }));
-    for (const c of cases) requests.set(c.name, c.request(0));
     for (const framework of config.frameworks) {
       const copies = config.variants.map((fields) => ({ fields, copy: workingCopy(size, fields ? `${framework}-fields` : framework) }));
       try {
@@ -447,7 +426,6 @@ async function main(): Promise<void> {
       `seeded 1,000 events and 1,000 weekly series (100k occurrences) on SQLite: series in ${fixtures.seriesSeconds.toFixed(1)} s${fixtures.reused ? ' (reused)' : ''}`,
     );
     const cases = selected(seriesCases(fixtures));
-    for (const c of cases) requests.set(c.name, c.request(0));
     for (const framework of config.frameworks) {
       const copy = seriesWorkingCopy(framework);
       try {
@@ -474,7 +452,6 @@ async function main(): Promise<void> {
       log(`replicas: not measured (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
     }
   }
-  await ceilings(results, requests);
   const soak = config.soak ? await runSoak(compiled['soak-server']) : undefined;
 
   const rows: Row[] = results.map((r) => ({
