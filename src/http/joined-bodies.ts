@@ -30,6 +30,9 @@ export class JoinedBodies {
 
   /** The answer's bytes in one buffer: the one kept for its digest, or joined now and kept. */
   join(json: RawJson): Buffer {
+    // Already one buffer (a kept answer of one piece): nothing to join, and nothing to take room
+    // from the joins this store is for.
+    if (!json.inPieces) return json.bytes;
     const digest = json.digest();
     const kept = this.#kept.get(digest);
     if (kept) return kept;

@@ -39,6 +39,14 @@ describe('JoinedBodies', () => {
     expect(joined.join(other).equals(other.bytes)).toBe(true);
   });
 
+  it('gives an answer of one piece its own bytes, and keeps nothing for it', () => {
+    const joined = new JoinedBodies();
+    const single = RawJson.of({ id: 1, title: 'Jazz' });
+    expect(single.inPieces).toBe(false);
+    expect(joined.join(single)).toBe(single.bytes);
+    expect(joined.kept(single)).toBeUndefined();
+  });
+
   it('keeps no more bytes than its bound, the least recently used dropped first', () => {
     const one = page(['Jazz', 'Folk']);
     const joined = new JoinedBodies(one.size + 10);
