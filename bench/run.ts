@@ -130,10 +130,11 @@ interface UnderTest {
 /**
  * Runs every case against each server: probe (status and size), warm-up, timed run. Each case
  * runs on each server before the next case, and the timed run is taken in rounds
- * (`config.rounds`), the servers in turn in each, then the framework's static ceiling answering
- * the bytes the first server's probe got: a shared machine's speed moves by more, from one minute
- * to the next, than the difference being measured (docs/internals/benchmarks.md), so a case, the
- * same case on another commit and its ceiling are measured in the same minutes.
+ * (`config.rounds`), the servers in turn in each (each round starting with the next), then the
+ * framework's static ceiling answering the bytes the first server's probe got: a shared
+ * machine's speed moves by more, from one minute to the next, than the difference being
+ * measured (docs/internals/benchmarks.md), so a case, the same case on another commit and its
+ * ceiling are measured in the same minutes.
  */
 async function runCases(servers: UnderTest[], ceiling: ServerProcess): Promise<CaseResult[]> {
   const out: CaseResult[] = [];
@@ -148,7 +149,8 @@ async function runCases(servers: UnderTest[], ceiling: ServerProcess): Promise<C
     const ceilingRuns: LoadResult[] = [];
     const loadBefore = loadavg()[0] ?? 0;
     for (let round = 0; round < rounds; round++) {
-      for (const s of running) {
+      // Each round starts with the next server, so that none always runs right after the ceiling.
+      for (const s of running.map((_, k) => running[(k + round) % running.length]!)) {
         const url = `http://127.0.0.1:${s.server.port}`;
         s.runs.push(
           await drive({
