@@ -19,6 +19,12 @@ import type { Compilable } from 'kysely';
 /**
  * The worker, as CommonJS source (no file to find in a bundle or the packed tarball): one
  * read-only connection, its statements kept by text, each message one read answered by its id.
+ *
+ * Its page cache is SQLite's own default of about 2 MB, not better-sqlite3's 16 MB: a total
+ * reads every matching index entry once per store version, a scan that an LRU cache smaller than
+ * the index never hits (the operating system's cache serves it), and at a million events the
+ * larger cache only held 16 MB more of the server's memory (measured: the worker added 28 MB to
+ * the process with it, 11 MB without).
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -26,6 +32,7 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 db.pragma('query_only = ON');
+db.pragma('cache_size = -2000');
 const statements = new Map();
 parentPort.on('message', ({ id, sql, parameters }) => {
   try {

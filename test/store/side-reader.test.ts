@@ -94,6 +94,8 @@ describe('readAside', () => {
       // So is a parameter that cannot be sent to another thread.
       expect(await reader.all('SELECT ? AS n', [() => 1])).toBeUndefined();
       expect(await reader.all('SELECT ? AS n', [7])).toEqual([{ n: 7 }]);
+      // Its page cache is SQLite's default (2,000 KiB), not the driver's 16 MB: totals are scans.
+      expect(await reader.all('SELECT cache_size FROM pragma_cache_size', [])).toEqual([{ cache_size: -2000 }]);
       // While SQLite works on a long read in the worker (10 million rows), this thread's timers run.
       let ticks = 0;
       const timer = setInterval(() => ticks++, 1);
