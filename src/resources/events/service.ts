@@ -4,6 +4,7 @@
  * per store version. Writes are `writes.ts`'s (this service hands them on).
  */
 import { viewerKey, type Principal } from '../../auth/capabilities.js';
+import type { BoundedCacheOptions } from '../../cache/bounded-cache.js';
 import { VersionedItems } from '../../cache/versioned-items.js';
 import type { ChangeScope } from '../../changes/log.js';
 import { RawJson } from '../../http/raw-json.js';
@@ -33,11 +34,30 @@ export type { EventLinks } from './links.js';
 /** Term order of an event: by name, ignoring case (one collator: building one per call is slow). */
 const BY_NAME = new Intl.Collator('en', { sensitivity: 'base' });
 
-/** Events rendered and kept per store version: room for a few pages of every caller. */
-const RENDERED_EVENTS = 2000;
+/**
+ * Events rendered and kept per store version: room for a few pages of every caller, and at
+ * most 32 MB of their JSON. A count alone would not bound memory: a description may be as long
+ * as a request body (1 MB), so 2,000 such events would have kept gigabytes.
+ */
+export const RENDERED_EVENTS: BoundedCacheOptions<string, RawJson> = {
+  maxEntries: 2000,
+  maxSize: 32 * 1024 * 1024,
+  sizeOf: (json, key) => json.size + key.length,
+};
 
-/** Event rows single reads found (or not) by id or slug, kept per store version. */
-const SINGLE_ROWS = 2000;
+/** Event rows single reads found (or not) by id or slug, kept per store version: 2,000 at most, within 16 MB of their texts. */
+export const SINGLE_ROWS: BoundedCacheOptions<string, { row: EventRow | undefined }> = {
+  maxEntries: 2000,
+  maxSize: 16 * 1024 * 1024,
+  sizeOf: ({ row }, key) => rowSize(row) + key.length,
+};
+
+/** About what a row takes in memory: its texts in full (UTF-16 code units), a word for every other column. */
+export function rowSize(row: EventRow | undefined): number {
+  let size = 64;
+  if (row) for (const value of Object.values(row)) size += typeof value === 'string' ? 2 * value.length : 8;
+  return size;
+}
 
 /**
  * Rendered linked items by id. Password-protected ones are redacted and lose their
