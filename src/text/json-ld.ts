@@ -8,7 +8,7 @@ import { escapeHtml } from './entities.js';
 import { kses } from './kses.js';
 import type { AllowedHtml } from './kses-allowed.js';
 import { phpAddslashes, phpStripslashes, phpTrim } from '../php/string.js';
-import { renderTitle } from './render.js';
+import { MEMO_BOUNDS, renderTitle } from './render.js';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -48,12 +48,10 @@ export function jsonLdDescription(excerpt: string, content: string): string {
   return out;
 }
 
-/** Entries kept: the descriptions of the pages being served, as for the render memos. */
-const DESCRIPTION_ENTRIES = 500;
 /** Texts longer than this are described every time (a few of them would fill the memo). */
 const DESCRIPTION_LONGEST = 20_000;
-/** Descriptions by source text: they are pure, and the same posts are shown again and again. */
-const descriptions = new BoundedCache<string, string>({ maxEntries: DESCRIPTION_ENTRIES });
+/** Descriptions by source text, within the render memos' bounds: they are pure, and the same posts are shown again and again. */
+const descriptions = new BoundedCache<string, string>(MEMO_BOUNDS);
 
 /** `has_excerpt`: PHP's `empty()`, so `"0"` counts as no excerpt. */
 function hasExcerpt(excerpt: string): boolean {

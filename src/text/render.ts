@@ -8,21 +8,30 @@
  * `loading`/`srcset` attributes) — none applies to the plain text and simple HTML this
  * API stores.
  */
-import { BoundedCache } from '../cache/bounded-cache.js';
+import { BoundedCache, type BoundedCacheOptions } from '../cache/bounded-cache.js';
 import { wpautop } from './autop.js';
 import { convertInvalidEntities } from './entities.js';
 import { ksesPost, ksesTitle } from './kses.js';
 import { phpTrim } from '../php/string.js';
 import { convertChars, wptexturize } from './texturize.js';
 
-/** Entries each render memo keeps (the texts of the pages being served). */
-const MEMO_ENTRIES = 500;
 /** Texts longer than this are rendered every time (a few of them would fill the memo). */
 const MEMO_LONGEST = 20_000;
 
+/**
+ * The bounds of each text memo: the texts of the pages being served, 500 at most, within 4
+ * million characters of source and rendered text (up to 8 MB). By count alone, 500 texts of
+ * the longest kept size would have held about 45 MB per memo.
+ */
+export const MEMO_BOUNDS: BoundedCacheOptions<string, string> = {
+  maxEntries: 500,
+  maxSize: 4_000_000,
+  sizeOf: (out, raw) => raw.length + out.length,
+};
+
 /** `render` memoised by its input: the display filters are pure, and the same rows are shown again and again. */
 function memoised(render: (raw: string) => string): (raw: string) => string {
-  const memo = new BoundedCache<string, string>({ maxEntries: MEMO_ENTRIES });
+  const memo = new BoundedCache<string, string>(MEMO_BOUNDS);
   return (raw) => {
     if (raw.length > MEMO_LONGEST) return render(raw);
     let out = memo.get(raw);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { filterForCaller, renderContent, renderExcerpt, renderTitle } from '../../src/text/render.js';
+import { BoundedCache } from '../../src/cache/bounded-cache.js';
+import { filterForCaller, MEMO_BOUNDS, renderContent, renderExcerpt, renderTitle } from '../../src/text/render.js';
 
 describe('renderTitle', () => {
   it('reproduces the live examples of responses.md §1.6', () => {
@@ -95,5 +96,18 @@ describe('filterForCaller', () => {
   it('keeps odd Unicode and drops NUL for filtered callers', () => {
     expect(filterForCaller('Été\u0000 🎉', false, 'title')).toBe('Été 🎉');
     expect(filterForCaller('Été\u0000 🎉', true, 'title')).toBe('Été\u0000 🎉');
+  });
+});
+
+describe('the text memos', () => {
+  it('keep 500 short texts, and long ones within 4 million characters', () => {
+    const memo = new BoundedCache<string, string>(MEMO_BOUNDS);
+    const short = Array.from({ length: 501 }, (_, i) => `Title ${i}`);
+    for (const raw of short) memo.set(raw, renderTitle(raw));
+    expect(short.filter((raw) => memo.peek(raw) !== undefined)).toHaveLength(500);
+    // Texts of the longest size memoised (20,000 characters), rendered about as long.
+    const long = Array.from({ length: 300 }, (_, i) => `${i} `.padEnd(20_000, 'x'));
+    for (const raw of long) memo.set(raw, raw);
+    expect(long.filter((raw) => memo.peek(raw) !== undefined)).toHaveLength(100);
   });
 });
