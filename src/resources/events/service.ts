@@ -37,7 +37,8 @@ const BY_NAME = new Intl.Collator('en', { sensitivity: 'base' });
 /**
  * Events rendered and kept per store version: room for a few pages of every caller, and at
  * most 32 MB of their JSON. A count alone would not bound memory: a description may be as long
- * as a request body (1 MB), so 2,000 such events would have kept gigabytes.
+ * as a request body (`limits.bodyBytes`, 1 MB by default), so 2,000 such events would have kept
+ * gigabytes.
  */
 export const RENDERED_EVENTS: BoundedCacheOptions<string, RawJson> = {
   maxEntries: 2000,
