@@ -108,10 +108,12 @@ async function withImage(deps: LinkDeps, type: 'venue' | 'organizer', entry: Lin
 
 /**
  * Venue and organizer ids for the write, creating the items given as data (inside `tx`).
- * Items given by id are locked and must still exist: a link never points at nothing. They
- * are locked in one order (the venue, then organizers by id) and before the event itself,
- * as deleting a venue or organizer locks it before the events it leaves: two writes then
- * never wait on each other in a circle.
+ * Items given by id are locked and must still exist: a link never points at nothing. The lock
+ * is shared (`lock: 'share'`): events written at once may link the same venue without waiting
+ * for each other, while a change or delete of the venue waits for them. They are locked in one
+ * order (the venue, then organizers by id) and before the event itself, as deleting a venue or
+ * organizer locks it before the events it leaves: two writes then never wait on each other in
+ * a circle.
  */
 export async function link(deps: LinkDeps, tx: Store, entries: LinkedEntries, p: Principal | null, now: Date): Promise<Linked> {
   const byId = (list: (ResolvedEntry | null | undefined)[]) => list.flatMap((e) => (e && 'id' in e ? [e.id] : []));
@@ -119,12 +121,12 @@ export async function link(deps: LinkDeps, tx: Store, entries: LinkedEntries, p:
   const venueRows: LinkedRow<'venues'>[] = [];
   const organizerRows: LinkedRow<'organizers'>[] = [];
   for (const id of byId([entries.venue])) {
-    const row = await tx.venues.get(id, { lock: true });
+    const row = await tx.venues.get(id, { lock: 'share' });
     if (!row) throw invalidParam('venue');
     venueRows.push(row);
   }
   for (const id of [...new Set(byId(entries.organizers ?? []))].sort((a, b) => a - b)) {
-    const row = await tx.organizers.get(id, { lock: true });
+    const row = await tx.organizers.get(id, { lock: 'share' });
     if (!row) throw invalidParam('organizer');
     organizerRows.push(row);
   }

@@ -94,8 +94,10 @@ function perKind<V extends object>(narrow: (rows: ReturnType<typeof linkedRows>,
 
 /** An item by id with its details, per kind. */
 const BY_ID = perKind((rows, v: { id: number }) => rows.where('posts.id', '=', v.id));
-/** The same, a locking read: the query an event write reads the items it links with. */
+/** The same, a locking read: the query a write of the item re-reads it with. */
 const LOCKED_BY_ID = perKind((rows, v: { id: number }, dialect) => dialect.locking(rows.where('posts.id', '=', v.id)));
+/** The same, locked in shared mode: the query an event write reads the items it links with. */
+const SHARED_BY_ID = perKind((rows, v: { id: number }, dialect) => dialect.sharing(rows.where('posts.id', '=', v.id)));
 /** An item by slug with its details, per kind. */
 const BY_SLUG = perKind((rows, v: { slug: string }) => rows.where('posts.slug', '=', v.slug));
 /** Items by ids with their details, per kind: those a page of events shows. */
@@ -124,7 +126,7 @@ export class LinkedPostStore<T extends LinkedTable> implements LinkedRows<T> {
   /** The item with this id. */
   async get(id: number, { lock = false }: ReadOptions = {}): Promise<LinkedRow<T> | undefined> {
     if (!isStoredId(id)) return undefined;
-    return (await (lock ? LOCKED_BY_ID : BY_ID)[this.table].first(this.db, { id })) as LinkedRow<T> | undefined;
+    return (await (lock === 'share' ? SHARED_BY_ID : lock ? LOCKED_BY_ID : BY_ID)[this.table].first(this.db, { id })) as LinkedRow<T> | undefined;
   }
 
   /** Items by id, any order. */

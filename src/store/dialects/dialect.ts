@@ -27,6 +27,9 @@ export interface StoreDialect {
   /** `query` locking the rows it reads until the transaction ends, so that a write re-reading them cannot race a delete. */
   locking<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
 
+  /** `query` locking the rows it reads against changes and deletes until the transaction ends, while others may hold the same lock. */
+  sharing<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
+
   /** A token that changes whenever any connection may have changed stored data, or `undefined` where there is no cheap one. */
   version<DB>(db: Kysely<DB>, generation: number): Promise<string | undefined>;
 

@@ -25,6 +25,12 @@ export const mysqlDialect: StoreDialect = {
     return query.forUpdate();
   },
 
+  sharing(query) {
+    // Kept exclusive here: the shared mode was measured and tested under concurrent event
+    // writes on PostgreSQL only.
+    return query.forUpdate();
+  },
+
   async version() {
     // No cheap signal of other connections' commits: there is no version, and nothing is cached.
     return undefined;

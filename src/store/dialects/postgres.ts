@@ -68,6 +68,10 @@ export const postgresDialect: StoreDialect = {
     return query.forUpdate();
   },
 
+  sharing(query) {
+    return query.forShare();
+  },
+
   async version(db, generation) {
     // The text of `pg_current_snapshot()` changes whenever a transaction that wrote anything
     // starts or ends, on any connection of the cluster.

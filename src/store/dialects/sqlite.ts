@@ -31,6 +31,10 @@ export const sqliteDialect: StoreDialect = {
     return query;
   },
 
+  sharing(query) {
+    return query;
+  },
+
   async version(db, generation) {
     // Outside a transaction, the WAL-index header of a database the calendar opened changes
     // with every commit of any connection, this one's included (`wal-index.ts`). Inside one,

@@ -1,0 +1,58 @@
+/**
+ * An event write locks the venue and organizers it links in shared mode (PostgreSQL): events
+ * written at once may link one venue without waiting for each other, while a change or delete
+ * of the venue waits for them (`resources/events/links.ts`).
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase } from '../../src/store/connect.js';
+import { Store } from '../../src/resources/store.js';
+import { testCalendar, type TestCalendar } from '../helpers/harness.js';
+
+const URL = process.env.CALENDAR_TEST_POSTGRES_URL;
+
+describe.skipIf(!URL)('the lock of an event write on the items it links (PostgreSQL)', () => {
+  let t: TestCalendar;
+  let raw: Awaited<ReturnType<typeof connectDatabase>>;
+  let store: Store;
+  beforeAll(async () => {
+    t = await testCalendar(URL!);
+    raw = await connectDatabase(URL!);
+    store = Store.open(raw, t.calendar.options.tablePrefix);
+  });
+  afterAll(async () => {
+    await raw?.destroy();
+    await t?.close();
+  });
+
+  it('lets another event write read the venue at once, and makes a change of it wait', async () => {
+    const venue: number = (await t.request('POST', '/venues', { as: 'admin', json: { venue: 'Shared hall' } })).body.id;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    // A first event write holds its lock on the venue until released.
+    const first = store.transaction(async (tx) => {
+      expect((await tx.venues.get(venue, { lock: 'share' }))?.id).toBe(venue);
+      locked();
+      await held;
+    });
+    await isLocked;
+    try {
+      // A second one reads it without waiting: a wait would end in its lock timeout.
+      await store.transaction(async (tx) => {
+        await sql`set local lock_timeout = '10s'`.execute(tx.db);
+        expect((await tx.venues.get(venue, { lock: 'share' }))?.id).toBe(venue);
+      });
+      // A write of the venue itself (its update, its delete) waits for the first.
+      const change = store.transaction(async (tx) => {
+        await sql`set local lock_timeout = '50ms'`.execute(tx.db);
+        return tx.venues.get(venue, { lock: true });
+      });
+      await expect(change).rejects.toThrow(/lock timeout/);
+    } finally {
+      release();
+      await first;
+    }
+  });
+});
