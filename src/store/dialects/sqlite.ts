@@ -32,6 +32,7 @@ export const sqliteDialect: StoreDialect = {
   },
 
   sharing(query) {
+    // As for `locking`: the writing transactions run one at a time.
     return query;
   },
 
