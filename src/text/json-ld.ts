@@ -8,7 +8,7 @@ import { escapeHtml } from './entities.js';
 import { kses } from './kses.js';
 import type { AllowedHtml } from './kses-allowed.js';
 import { phpAddslashes, phpStripslashes, phpTrim } from '../php/string.js';
-import { MEMO_BOUNDS, renderTitle } from './render.js';
+import { MEMO_BOUNDS, MEMO_LONGEST, renderTitle } from './render.js';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -43,14 +43,12 @@ export function jsonLdDescription(excerpt: string, content: string): string {
   if (out === undefined) {
     const text = hasExcerpt(excerpt) ? excerptHtml(excerpt) : autoExcerpt(content);
     out = escapeJsString(wpautop(text));
-    if (key.length <= DESCRIPTION_LONGEST) descriptions.set(key, out);
+    if (key.length <= MEMO_LONGEST) descriptions.set(key, out);
   }
   return out;
 }
 
-/** Texts longer than this are described every time (a few of them would fill the memo). */
-const DESCRIPTION_LONGEST = 20_000;
-/** Descriptions by source text, within the render memos' bounds: they are pure, and the same posts are shown again and again. */
+/** Descriptions by source text, within the render memos' bounds (longer texts are described every time): they are pure, and the same posts are shown again and again. */
 const descriptions = new BoundedCache<string, string>(MEMO_BOUNDS);
 
 /** `has_excerpt`: PHP's `empty()`, so `"0"` counts as no excerpt. */

@@ -16,7 +16,7 @@ import { phpTrim } from '../php/string.js';
 import { convertChars, wptexturize } from './texturize.js';
 
 /** Texts longer than this are rendered every time (a few of them would fill the memo). */
-const MEMO_LONGEST = 20_000;
+export const MEMO_LONGEST = 20_000;
 
 /**
  * The bounds of each text memo: the texts of the pages being served, 500 at most, within 4
