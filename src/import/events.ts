@@ -268,7 +268,7 @@ async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds,
       },
       // Terms are unlinked under the old status and linked under the new one: counts follow.
       beforeUpdate: async (tx, id) => {
-        for (const kind of [CATEGORIES, TAGS]) await tx.events.setTerms(id, kind.taxonomy, []);
+        for (const kind of [CATEGORIES, TAGS]) await tx.events.setTerms(id, kind.taxonomy, { ids: [] });
       },
       details: async (tx, id, isNew, status) => {
         if (!links || !details) throw new Error('event links were not prepared');
@@ -276,7 +276,7 @@ async function importEventItem(run: ImportRun, item: unknown, linked: LinkedIds,
         if (isNew) await tx.events.insertDetails(id, { ...details, venue_id: links.venue });
         else await tx.events.updateDetails(id, { ...details, venue_id: links.venue });
         if (!isNew || links.organizers.length) await tx.events.setOrganizers(id, links.organizers, created);
-        for (const [kind, termIds] of links.terms) await tx.events.setTerms(id, kind.taxonomy, termIds, created);
+        for (const [kind, termIds] of links.terms) await tx.events.setTerms(id, kind.taxonomy, { ids: termIds }, created);
         if (series || !isNew) await asSeries(tx, run, id, fields.recurrence, details, series);
         await copyFields(run, tx, 'events', id, fields, post.id, report);
       },

@@ -60,12 +60,7 @@ export async function copyEvent(tx: Store, series: EventRow, times: CopyTimes, s
   if (organizers.length) await tx.events.setOrganizers(id, organizers, created);
   const terms = (await tx.events.termIds([series.id])).get(series.id) ?? [];
   for (const kind of [CATEGORIES, TAGS]) {
-    await tx.events.setTerms(
-      id,
-      kind.taxonomy,
-      terms.filter((t) => t.taxonomy === kind.taxonomy).map((t) => t.id),
-      created,
-    );
+    await tx.events.setTerms(id, kind.taxonomy, { ids: terms.filter((t) => t.taxonomy === kind.taxonomy).map((t) => t.id) }, created);
   }
   return id;
 }

@@ -27,6 +27,7 @@ import { geoCondition } from '../../store/geo-filter.js';
 import { indexedParts, type SearchIndex } from '../../store/search-index.js';
 import { countTooSlow, searchTooBroad } from './errors.js';
 import { toTermRow, type TermRow } from '../terms/store.js';
+import type { TermRefs } from '../terms/named.js';
 import { PreparedQuery } from '../../store/prepared.js';
 import { readAside, SideReadTimeout } from '../../store/side-reader.js';
 
@@ -168,20 +169,45 @@ const INSERT_DETAILS = new PreparedQuery((db, v: Insertable<EventsTable>) => db.
 const INSERT_ORGANIZERS = new PreparedQuery((db, v: { event: number; organizers: number[] }) =>
   db.insertInto('event_organizers').values(v.organizers.map((organizer_id, position) => ({ event_id: v.event, organizer_id, position }))),
 );
-/** Those of these terms that exist, a locking read (the terms a write links an event with). */
-const PRESENT_TERMS = new PreparedQuery((db, v: { ids: number[] }) =>
-  dialectOf(db).locking(db.selectFrom('terms').selectAll('terms').where('id', 'in', v.ids)),
+/** The terms of a taxonomy a write names, by id or by slug (the lists not both empty). */
+interface NamedValues {
+  taxonomy: Taxonomy;
+  ids: readonly number[];
+  slugs: readonly string[];
+}
+/** The condition on `terms` of the terms named by `v`. */
+const named = (eb: ExpressionBuilder<Database, 'terms'>, v: NamedValues) =>
+  eb.and([
+    eb('terms.taxonomy', '=', v.taxonomy),
+    eb.or([...(v.ids.length ? [eb('terms.id', 'in', v.ids)] : []), ...(v.slugs.length ? [eb('terms.slug', 'in', v.slugs)] : [])]),
+  ]);
+/** Those of the named terms that exist, a locking read (the terms a write links an event with). */
+const PRESENT_TERMS = new PreparedQuery((db, v: NamedValues) =>
+  dialectOf(db).locking(
+    db
+      .selectFrom('terms')
+      .selectAll('terms')
+      .where((eb) => named(eb, v)),
+  ),
 );
 /**
- * A new event linked with those of the terms that still exist (locked, as `PRESENT_TERMS`
- * locks them), in one statement where a `WITH` may write (one or two round trips fewer on a
- * server): the terms linked, as the write leaves them. `published` also moves their counts.
+ * A new event linked with those of the named terms that exist (locked, as `PRESENT_TERMS`
+ * locks them), in one statement where a `WITH` may write (the look-up of the terms by id and
+ * slug and the counts' update take no round trip of their own on a server): the terms
+ * linked, as the write leaves them. `published` also moves their counts.
  */
 const linkingNew = (published: boolean) =>
-  new PreparedQuery((db, v: { post: number; ids: number[] }) => {
+  new PreparedQuery((db, v: NamedValues & { post: number }) => {
     const dialect = dialectOf(db);
     const linking = db
-      .with('present', (qc) => dialect.locking(qc.selectFrom('terms').selectAll('terms').where('id', 'in', v.ids)))
+      .with('present', (qc) =>
+        dialect.locking(
+          qc
+            .selectFrom('terms')
+            .selectAll('terms')
+            .where((eb) => named(eb, v)),
+        ),
+      )
       .with('linked', (qc) =>
         qc
           .insertInto('term_relationships')
@@ -698,23 +724,27 @@ export class EventStore {
   }
 
   /**
-   * Replaces an event's terms of one taxonomy (terms deleted meanwhile are left out);
-   * `created` for an event inserted by this write, which has none. The terms linked, in the
-   * order given, as the write leaves them (their counts moved): what its answer shows.
+   * Replaces an event's terms of one taxonomy with those `refs` names that exist (by id or by
+   * slug; terms deleted meanwhile are left out), moving the counts of the terms it gains and
+   * loses while published; `replace` false links them beside those it has (terms a write names
+   * by name, after a first call). `created` for an event inserted by this write, which has none.
+   * The terms linked, by id then by slug, each once, as the write leaves them: what its answer shows.
    */
-  async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[], created?: NewEvent): Promise<TermRow[]> {
-    const before = created ? [] : await this.termsOf(eventId, taxonomy);
-    const wanted = validIds([...new Set(termIds)]);
+  async setTerms(eventId: number, taxonomy: Taxonomy, refs: TermRefs, created?: NewEvent, replace = true): Promise<TermRow[]> {
+    const before = created || !replace ? [] : await this.termsOf(eventId, taxonomy);
+    const wanted = { taxonomy, ids: validIds([...new Set(refs.ids)]), slugs: [...new Set(refs.slugs ?? [])] };
     const inOrder = (rows: readonly TermRow[]) => {
       const byId = new Map(rows.map((r) => [r.id, r]));
-      return wanted.flatMap((id) => byId.get(id) ?? []);
+      const bySlug = new Map(rows.map((r) => [r.slug, r]));
+      return [...new Set([...wanted.ids.map((id) => byId.get(id)), ...wanted.slugs.map((slug) => bySlug.get(slug))])].filter((r) => r !== undefined);
     };
-    if (created && wanted.length && this.dialect.writesInWith) {
+    const naming = wanted.ids.length > 0 || wanted.slugs.length > 0;
+    if (created && naming && this.dialect.writesInWith) {
       const link = created.status === 'publish' ? LINK_NEW.published : LINK_NEW.draft;
-      return inOrder((await link.rows(this.db, { post: eventId, ids: wanted })).map(toTermRow));
+      return inOrder((await link.rows(this.db, { ...wanted, post: eventId })).map(toTermRow));
     }
-    const present = wanted.length ? (await PRESENT_TERMS.rows(this.db, { ids: wanted })).map(toTermRow) : [];
-    if (!created) {
+    const present = naming ? (await PRESENT_TERMS.rows(this.db, wanted)).map(toTermRow) : [];
+    if (!created && replace) {
       await this.db
         .deleteFrom('term_relationships')
         .where('post_id', '=', eventId)

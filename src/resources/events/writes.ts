@@ -19,6 +19,7 @@ import type { SeriesService } from '../../recurrence/series.js';
 import { withRetry } from '../../store/retry.js';
 import { sanitizeUrl } from '../../text/url.js';
 import { CATEGORIES, TAGS } from '../terms/args.js';
+import { inNamedOrder, namedTerms, termRefs, unmatchedTexts } from '../terms/named.js';
 import type { TermService } from '../terms/service.js';
 import type { TermRow } from '../terms/store.js';
 import type { Store } from '../store.js';
@@ -315,7 +316,11 @@ export class EventWrites {
     assertAuthorAllowed(this.deps.strictAuthor === true, EVENT, input.author, p, write);
   }
 
-  /** Assigns the terms sent, when the caller may assign them (else silently not, as upstream). */
+  /**
+   * Assigns the terms sent, when the caller may assign them (else silently not, as upstream):
+   * those named by id or slug in one look-up with the linking, then those of texts no slug
+   * matched, found by name or created. The terms linked, in the order the lists named them.
+   */
   private async assignTerms(tx: Store, eventId: number, input: EventInput, p: Principal | null, created?: NewEvent): Promise<TermRow[]> {
     const assigned: TermRow[] = [];
     for (const [kind, key, cap] of [
@@ -324,8 +329,16 @@ export class EventWrites {
     ] as const) {
       const value = input[key];
       if (value === undefined || !has(p, cap)) continue;
-      const elements = phpEmpty(value) ? [] : (termList(value) ?? []).filter((e): e is string | number => typeof e === 'string' || typeof e === 'number');
-      assigned.push(...(await tx.events.setTerms(eventId, kind.taxonomy, await this.deps.terms.idsForEvent(tx, kind, elements, p), created)));
+      const named = namedTerms(
+        phpEmpty(value) ? [] : (termList(value) ?? []).filter((e): e is string | number => typeof e === 'string' || typeof e === 'number'),
+      );
+      const linked = await tx.events.setTerms(eventId, kind.taxonomy, termRefs(named), created);
+      const texts = unmatchedTexts(named, linked);
+      const byName = texts.length ? await this.deps.terms.idsForTexts(tx, kind, texts, p) : new Map<string, number>();
+      const linkedIds = new Set(linked.map((t) => t.id));
+      const more = [...new Set(byName.values())].filter((id) => !linkedIds.has(id));
+      if (more.length) linked.push(...(await tx.events.setTerms(eventId, kind.taxonomy, { ids: more }, created, false)));
+      assigned.push(...inNamedOrder(named, linked, byName));
     }
     return assigned;
   }

@@ -6,6 +6,7 @@ import type { Urls } from '../../http/urls.js';
 import { termJson, termLinks, type Ancestry } from './json.js';
 import type { Term } from '../../schemas/types.js';
 import type { TermKind } from './args.js';
+import type { TermText } from './named.js';
 import type { ChangeKind, Taxonomy } from '../../store/database.js';
 import type { Store } from '../store.js';
 import { withRetry } from '../../store/retry.js';
@@ -138,32 +139,31 @@ export class TermService {
   }
 
   /**
-   * Term ids for an event write: numeric elements are ids (unknown ones
-   * skipped), others name a term by slug or name and are created when missing.
+   * The terms of an event write's texts that no slug matched (`unmatchedTexts`), by name: each
+   * text's term found by its name, or by the slug of a term made for an earlier text, else
+   * created (texts whose name sanitises to nothing name none). Keyed by the texts' names.
    */
-  async idsForEvent(tx: Store, kind: TermKind, elements: readonly (string | number)[], p: Principal | null = null): Promise<number[]> {
-    const ids: number[] = [];
-    for (const element of elements) {
-      const id = toId(element);
-      if (id !== undefined) {
-        if (await tx.terms.get(kind.taxonomy, id)) ids.push(id);
-        continue;
-      }
-      const text = String(element).trim();
-      if (!text) continue;
-      const name = sanitizeTermName(text);
-      const found = (await tx.terms.bySlug(kind.taxonomy, sanitizeTitle(text))) ?? (await tx.terms.byName(kind.taxonomy, name))[0];
-      if (found) ids.push(found.id);
+  async idsForTexts(tx: Store, kind: TermKind, texts: readonly TermText[], p: Principal | null = null): Promise<Map<string, number>> {
+    const ids = new Map<string, number>();
+    // Terms made here, by slug: a later text with that slug names the same term.
+    const made = new Map<string, number>();
+    for (const { slug, name } of texts) {
+      if (ids.has(name)) continue;
+      const found = made.get(slug) ?? (await tx.terms.byName(kind.taxonomy, name))[0]?.id;
+      if (found !== undefined) ids.set(name, found);
       else if (name) {
         // A term created by an event write is a create the host's hook may refuse (not rename: the event names it).
         await this.hooks.before(kind.collection, 'create', { name }, p);
-        const slug = await this.uniqueSlug(tx, kind, sanitizeTitle(name) || 'term', 0);
-        const id = await tx.dialect.insertReturningId(tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug, description: '', parent: 0 }));
+        const newSlug = await this.uniqueSlug(tx, kind, sanitizeTitle(name) || 'term', 0);
+        const id = await tx.dialect.insertReturningId(
+          tx.db.insertInto('terms').values({ taxonomy: kind.taxonomy, name, slug: newSlug, description: '', parent: 0 }),
+        );
         tx.changes.record(changeKind(kind), id, 'created');
-        ids.push(id);
+        made.set(newSlug, id);
+        ids.set(name, id);
       }
     }
-    return [...new Set(ids)];
+    return ids;
   }
 
   /** Updates the fields sent; with `expected` (a conditional write), only while the term is still as it was read. */
