@@ -125,10 +125,11 @@ export async function link(deps: LinkDeps, tx: Store, entries: LinkedEntries, p:
     if (!row) throw invalidParam('venue');
     venueRows.push(row);
   }
-  for (const id of [...new Set(byId(entries.organizers ?? []))].sort((a, b) => a - b)) {
-    const row = await tx.organizers.get(id, { lock: 'share' });
-    if (!row) throw invalidParam('organizer');
-    organizerRows.push(row);
+  // The organizers in one statement, whatever their number, locked in the order of their ids.
+  const organizerIds = [...new Set(byId(entries.organizers ?? []))];
+  if (organizerIds.length) {
+    organizerRows.push(...(await tx.organizers.getMany(organizerIds, { lock: 'share' })));
+    if (organizerRows.length < organizerIds.length) throw invalidParam('organizer');
   }
   const linked = (service: LinkedPostService<'venues'> | LinkedPostService<'organizers'>, entry: ResolvedEntry) =>
     'id' in entry ? entry.id : service.insertIn(tx, entry.data, p, deps.timezone, now, entry.image);

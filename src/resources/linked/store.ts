@@ -102,6 +102,11 @@ const SHARED_BY_ID = perKind((rows, v: { id: number }, dialect) => dialect.shari
 const BY_SLUG = perKind((rows, v: { slug: string }) => rows.where('posts.slug', '=', v.slug));
 /** Items by ids with their details, per kind: those a page of events shows. */
 const BY_IDS = perKind((rows, v: { ids: number[] }) => rows.where('posts.id', 'in', v.ids));
+/**
+ * The same, locked in shared mode and in the order of their ids: the organizers an event write
+ * links, locked in one statement in one order (see `SHARED_BY_ID`).
+ */
+const SHARED_BY_IDS = perKind((rows, v: { ids: number[] }, dialect) => dialect.sharing(rows.where('posts.id', 'in', v.ids).orderBy('posts.id')));
 
 /** Queries over venues or organizers: the post row plus its detail row. */
 export class LinkedPostStore<T extends LinkedTable> implements LinkedRows<T> {
@@ -129,11 +134,11 @@ export class LinkedPostStore<T extends LinkedTable> implements LinkedRows<T> {
     return (await (lock === 'share' ? SHARED_BY_ID : lock ? LOCKED_BY_ID : BY_ID)[this.table].first(this.db, { id })) as LinkedRow<T> | undefined;
   }
 
-  /** Items by id, any order. */
-  async getMany(ids: readonly number[]): Promise<LinkedRow<T>[]> {
+  /** Items by id, any order; locked in shared mode (`lock: 'share'`), in the order of their ids. */
+  async getMany(ids: readonly number[], { lock = false }: { lock?: false | 'share' } = {}): Promise<LinkedRow<T>[]> {
     const valid = ids.filter(isStoredId);
     if (!valid.length) return [];
-    return (await BY_IDS[this.table].rows(this.db, { ids: valid })) as LinkedRow<T>[];
+    return (await (lock === 'share' ? SHARED_BY_IDS : BY_IDS)[this.table].rows(this.db, { ids: valid })) as LinkedRow<T>[];
   }
 
   /** The item with this slug. */

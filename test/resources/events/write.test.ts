@@ -894,22 +894,27 @@ describe.each(DIALECTS)('events: writes on $name', ({ name: dialect, url }) => {
       expect(statements).toBeLessThanOrEqual(budget[dialect] ?? 0);
     });
 
-    it('looks up every term a write names by id or slug at once, whatever their number', async () => {
+    it('looks up the organizers and terms a write names by id or slug at once, whatever their number', async () => {
+      const orgs = await Promise.all([1, 2, 3].map((i) => createLinked(t, 'organizers', { organizer: `Many org ${i}` })));
       const cats = await Promise.all([1, 2, 3, 4].map((i) => createTerm(t, 'categories', { name: `Many cat ${i}` })));
       const tags = await Promise.all([1, 2, 3].map((i) => createTerm(t, 'tags', { name: `Many tag ${i}` })));
-      const statementsFor = async (title: string, categories: unknown[], tagList: unknown[]) => {
-        const json = eventFields({ title, categories, tags: tagList });
+      const statementsFor = async (title: string, organizer: unknown[], categories: unknown[], tagList: unknown[]) => {
+        const json = eventFields({ title, organizer, categories, tags: tagList });
         const { value, statements } = await t.probe.statementsOf(() => t.request('POST', '/events', { json, as: 'admin' }));
         expect(value.status).toBe(201);
-        return { statements, linked: value.body.categories.length + value.body.tags.length };
+        return { statements, linked: [value.body.organizer.length, value.body.categories.length, value.body.tags.length] };
       };
-      const one = await statementsFor('Many one', [cats[0]!.id], [tags[0]!.slug]);
+      const one = await statementsFor('Many one', [orgs[0]!.id], [cats[0]!.id], [tags[0]!.slug]);
       const many = await statementsFor(
         'Many two',
+        [orgs[2]!.id, orgs[0]!.id, orgs[1]!.id, orgs[0]!.id],
         [cats[0]!.id, cats[1]!.slug, String(cats[2]!.id), cats[3]!.slug, 999999],
         [tags[0]!.slug, tags[1]!.id, tags[2]!.slug],
       );
-      expect([one.linked, many.linked]).toEqual([2, 7]);
+      expect([one.linked, many.linked]).toEqual([
+        [1, 1, 1],
+        [3, 4, 3],
+      ]);
       expect(many.statements).toBe(one.statements);
     });
 
