@@ -181,6 +181,10 @@ const named = (eb: ExpressionBuilder<Database, 'terms'>, v: NamedValues) =>
     eb('terms.taxonomy', '=', v.taxonomy),
     eb.or([...(v.ids.length ? [eb('terms.id', 'in', v.ids)] : []), ...(v.slugs.length ? [eb('terms.slug', 'in', v.slugs)] : [])]),
   ]);
+/** The ids of the terms of a taxonomy with these slugs, a plain read. */
+const TERM_IDS_BY_SLUG = new PreparedQuery((db, v: { taxonomy: Taxonomy; slugs: readonly string[] }) =>
+  db.selectFrom('terms').select('id').where('taxonomy', '=', v.taxonomy).where('slug', 'in', v.slugs),
+);
 /** Those of the named terms that exist, a locking read (the terms a write links an event with). */
 const PRESENT_TERMS = new PreparedQuery((db, v: NamedValues) =>
   dialectOf(db).locking(
@@ -732,18 +736,24 @@ export class EventStore {
    */
   async setTerms(eventId: number, taxonomy: Taxonomy, refs: TermRefs, created?: NewEvent, replace = true): Promise<TermRow[]> {
     const before = created || !replace ? [] : await this.termsOf(eventId, taxonomy);
-    const wanted = { taxonomy, ids: validIds([...new Set(refs.ids)]), slugs: [...new Set(refs.slugs ?? [])] };
+    let wanted: NamedValues = { taxonomy, ids: validIds([...new Set(refs.ids)]), slugs: [...new Set(refs.slugs ?? [])] };
     const inOrder = (rows: readonly TermRow[]) => {
       const byId = new Map(rows.map((r) => [r.id, r]));
       const bySlug = new Map(rows.map((r) => [r.slug, r]));
       return [...new Set([...wanted.ids.map((id) => byId.get(id)), ...wanted.slugs.map((slug) => bySlug.get(slug))])].filter((r) => r !== undefined);
     };
-    const naming = wanted.ids.length > 0 || wanted.slugs.length > 0;
-    if (created && naming && this.dialect.writesInWith) {
+    const naming = () => wanted.ids.length > 0 || wanted.slugs.length > 0;
+    if (created && naming() && this.dialect.writesInWith) {
       const link = created.status === 'publish' ? LINK_NEW.published : LINK_NEW.draft;
       return inOrder((await link.rows(this.db, { ...wanted, post: eventId })).map(toTermRow));
     }
-    const present = naming ? (await PRESENT_TERMS.rows(this.db, wanted)).map(toTermRow) : [];
+    if (wanted.slugs.length && this.dialect.locksScannedRows) {
+      // Slugs and ids together are no single key's range: InnoDB would lock every term of the
+      // taxonomy it scanned. The slugs' ids are read plainly first, and only those rows locked.
+      const bySlug = await TERM_IDS_BY_SLUG.rows(this.db, wanted);
+      wanted = { taxonomy, ids: [...new Set([...wanted.ids, ...bySlug.map((r) => r.id)])], slugs: [] };
+    }
+    const present = naming() ? (await PRESENT_TERMS.rows(this.db, wanted)).map(toTermRow) : [];
     if (!created && replace) {
       await this.db
         .deleteFrom('term_relationships')

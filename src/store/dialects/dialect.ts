@@ -14,6 +14,12 @@ export interface StoreDialect {
   readonly updateReturning: boolean;
   /** Whether a `WITH` may hold an update whose rows the statement goes on to insert (PostgreSQL): two dependent writes, one round trip. */
   readonly writesInWith: boolean;
+  /**
+   * Whether a locking read locks every index record it scans, matching or not (InnoDB under
+   * REPEATABLE READ): a condition no single key answers, such as an `OR` over two indexes,
+   * may then lock a whole table's worth of rows. Such reads there find their rows by key.
+   */
+  readonly locksScannedRows: boolean;
 
   /** Runs an insert into a table with an `id` key and returns the new id. */
   insertReturningId<DB, TB extends keyof DB>(query: InsertQueryBuilder<DB, TB, InsertResult>): Promise<number>;

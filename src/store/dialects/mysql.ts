@@ -6,6 +6,7 @@ export const mysqlDialect: StoreDialect = {
   name: 'mysql',
   updateReturning: false,
   writesInWith: false,
+  locksScannedRows: true,
 
   async insertReturningId(query) {
     // MySQL has no RETURNING, but reports the insert id.

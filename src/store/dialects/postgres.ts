@@ -46,6 +46,7 @@ export const postgresDialect: StoreDialect = {
   name: 'postgres',
   updateReturning: true,
   writesInWith: true,
+  locksScannedRows: false,
 
   async insertReturningId<DB, TB extends keyof DB>(query: InsertQueryBuilder<DB, TB, InsertResult>) {
     // PostgreSQL reports no insert id: ask for it with RETURNING.

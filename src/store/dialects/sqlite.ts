@@ -10,6 +10,7 @@ export const sqliteDialect: StoreDialect = {
   name: 'sqlite',
   updateReturning: true,
   writesInWith: false,
+  locksScannedRows: false,
 
   async insertReturningId(query) {
     // SQLite reports the insert id, so no RETURNING is needed.

@@ -890,7 +890,7 @@ describe.each(DIALECTS)('events: writes on $name', ({ name: dialect, url }) => {
       // organizers' links, its terms' look-up by slug with their links and counts, and its
       // change-log entry each take one statement, and the answer reads nothing again; the checks
       // of `venue` and `organizer` look both ids up in one query.
-      const budget: Record<string, number> = { sqlite: 13, postgres: 6, mysql: 14 };
+      const budget: Record<string, number> = { sqlite: 13, postgres: 6, mysql: 15 };
       expect(statements).toBeLessThanOrEqual(budget[dialect] ?? 0);
     });
 
@@ -904,7 +904,7 @@ describe.each(DIALECTS)('events: writes on $name', ({ name: dialect, url }) => {
         expect(value.status).toBe(201);
         return { statements, linked: [value.body.organizer.length, value.body.categories.length, value.body.tags.length] };
       };
-      const one = await statementsFor('Many one', [orgs[0]!.id], [cats[0]!.id], [tags[0]!.slug]);
+      const one = await statementsFor('Many one', [orgs[0]!.id], [cats[0]!.slug], [tags[0]!.slug]);
       const many = await statementsFor(
         'Many two',
         [orgs[2]!.id, orgs[0]!.id, orgs[1]!.id, orgs[0]!.id],

@@ -1,0 +1,58 @@
+/**
+ * An event write that names terms by slug locks those terms' rows only (MariaDB): InnoDB locks
+ * every record a locking read scans, so the slugs are found by a plain read and the rows locked
+ * by key (`StoreDialect.locksScannedRows`, `EventStore.setTerms`). Another write may then lock
+ * any other term of the taxonomy at once.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase } from '../../src/store/connect.js';
+import { Store } from '../../src/resources/store.js';
+import { testCalendar, type TestCalendar } from '../helpers/harness.js';
+
+const URL = process.env.CALENDAR_TEST_MYSQL_URL;
+
+describe.skipIf(!URL)('the locks of an event write on the terms it names (MariaDB)', () => {
+  let t: TestCalendar;
+  let raw: Awaited<ReturnType<typeof connectDatabase>>;
+  let store: Store;
+  beforeAll(async () => {
+    t = await testCalendar(URL!);
+    raw = await connectDatabase(URL!);
+    store = Store.open(raw, t.calendar.options.tablePrefix);
+  });
+  afterAll(async () => {
+    await raw?.destroy();
+    await t?.close();
+  });
+
+  it('locks the terms named by slug and id, and no other term of the taxonomy', async () => {
+    const term = async (name: string) => (await t.request('POST', '/categories', { as: 'admin', json: { name } })).body as { id: number; slug: string };
+    const [named, byId, other, last] = [await term('Locked by slug'), await term('Locked by id'), await term('Not locked'), await term('Zz not locked')];
+    const event: number = (
+      await t.request('POST', '/events', { as: 'admin', json: { title: 'Locker', start_date: '2031-01-01 10:00', end_date: '2031-01-01 11:00' } })
+    ).body.id;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let linked!: () => void;
+    const isLinked = new Promise<void>((resolve) => (linked = resolve));
+    // A write linking a new event with two terms, one by slug, holds its locks until released.
+    const first = store.transaction(async (tx) => {
+      const rows = await tx.events.setTerms(event, 'tribe_events_cat', { ids: [byId.id], slugs: [named.slug] }, { status: 'publish' });
+      expect(rows.map((r) => r.id).sort((a, b) => a - b)).toEqual([named.id, byId.id].sort((a, b) => a - b));
+      linked();
+      await held;
+    });
+    await isLinked;
+    const terms = sql.table(`${t.calendar.options.tablePrefix}terms`);
+    const lockNow = (id: number) => store.transaction((tx) => sql`select id from ${terms} where id = ${id} for update nowait`.execute(tx.db));
+    try {
+      for (const id of [other.id, last.id]) await expect(lockNow(id)).resolves.toBeDefined();
+      // The named terms are locked: taking one fails at once rather than waiting.
+      await expect(lockNow(named.id)).rejects.toThrow(/lock/i);
+    } finally {
+      release();
+      await first;
+    }
+  });
+});
