@@ -5,6 +5,7 @@ import { connectDatabase } from '../../src/store/connect.js';
 import { TABLES, type Database, type PostsTable } from '../../src/store/database.js';
 import { dialectOf } from '../../src/store/dialects/index.js';
 import { TablePrefixPlugin } from '../../src/store/table-prefix.js';
+import { Store } from '../../src/resources/store.js';
 import { testCalendar, type TestCalendar } from './harness.js';
 
 /** A `posts` row to seed directly: the columns given, and the values a fresh post has for the rest, dated `date`. */
@@ -81,6 +82,25 @@ export async function storeCalendar(url: string, options: Partial<CalendarOption
       const prefix = t.calendar.options.tablePrefix;
       for (const name of [...TABLES, 'migrations', 'migrations_lock']) await raw.schema.dropTable(`${prefix}${name}`).ifExists().execute();
       await raw.destroy();
+    },
+  };
+}
+
+/** A test calendar with a store of its own over a second connection: transactions a test holds open beside the calendar's writes. */
+export interface LockingCalendar extends TestCalendar {
+  store: Store;
+}
+
+/** A migrated calendar on `url` and a store over a connection of its own (lock tests). */
+export async function lockingCalendar(url: string): Promise<LockingCalendar> {
+  const t = await testCalendar(url);
+  const raw = await connectDatabase(url);
+  return {
+    ...t,
+    store: Store.open(raw, t.calendar.options.tablePrefix),
+    async close() {
+      await raw.destroy();
+      await t.close();
     },
   };
 }

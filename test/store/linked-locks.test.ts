@@ -5,23 +5,16 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase } from '../../src/store/connect.js';
-import { Store } from '../../src/resources/store.js';
-import { testCalendar, type TestCalendar } from '../helpers/harness.js';
+import { lockingCalendar, type LockingCalendar } from '../helpers/store.js';
 
 const URL = process.env.CALENDAR_TEST_POSTGRES_URL;
 
 describe.skipIf(!URL)('the lock of an event write on the items it links (PostgreSQL)', () => {
-  let t: TestCalendar;
-  let raw: Awaited<ReturnType<typeof connectDatabase>>;
-  let store: Store;
+  let t: LockingCalendar;
   beforeAll(async () => {
-    t = await testCalendar(URL!);
-    raw = await connectDatabase(URL!);
-    store = Store.open(raw, t.calendar.options.tablePrefix);
+    t = await lockingCalendar(URL!);
   });
   afterAll(async () => {
-    await raw?.destroy();
     await t?.close();
   });
 
@@ -32,7 +25,7 @@ describe.skipIf(!URL)('the lock of an event write on the items it links (Postgre
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
     // A first event write holds its lock on the venue until released.
-    const first = store.transaction(async (tx) => {
+    const first = t.store.transaction(async (tx) => {
       expect((await tx.venues.get(venue, { lock: 'share' }))?.id).toBe(venue);
       locked();
       await held;
@@ -40,12 +33,12 @@ describe.skipIf(!URL)('the lock of an event write on the items it links (Postgre
     await isLocked;
     try {
       // A second one reads it without waiting: a wait would end in its lock timeout.
-      await store.transaction(async (tx) => {
+      await t.store.transaction(async (tx) => {
         await sql`set local lock_timeout = '10s'`.execute(tx.db);
         expect((await tx.venues.get(venue, { lock: 'share' }))?.id).toBe(venue);
       });
       // A write of the venue itself (its update, its delete) waits for the first.
-      const change = store.transaction(async (tx) => {
+      const change = t.store.transaction(async (tx) => {
         await sql`set local lock_timeout = '50ms'`.execute(tx.db);
         return tx.venues.get(venue, { lock: true });
       });

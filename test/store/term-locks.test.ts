@@ -6,23 +6,16 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase } from '../../src/store/connect.js';
-import { Store } from '../../src/resources/store.js';
-import { testCalendar, type TestCalendar } from '../helpers/harness.js';
+import { lockingCalendar, type LockingCalendar } from '../helpers/store.js';
 
 const URL = process.env.CALENDAR_TEST_MYSQL_URL;
 
 describe.skipIf(!URL)('the locks of an event write on the terms it names (MariaDB)', () => {
-  let t: TestCalendar;
-  let raw: Awaited<ReturnType<typeof connectDatabase>>;
-  let store: Store;
+  let t: LockingCalendar;
   beforeAll(async () => {
-    t = await testCalendar(URL!);
-    raw = await connectDatabase(URL!);
-    store = Store.open(raw, t.calendar.options.tablePrefix);
+    t = await lockingCalendar(URL!);
   });
   afterAll(async () => {
-    await raw?.destroy();
     await t?.close();
   });
 
@@ -37,7 +30,7 @@ describe.skipIf(!URL)('the locks of an event write on the terms it names (MariaD
     let linked!: () => void;
     const isLinked = new Promise<void>((resolve) => (linked = resolve));
     // A write linking a new event with two terms, one by slug, holds its locks until released.
-    const first = store.transaction(async (tx) => {
+    const first = t.store.transaction(async (tx) => {
       const rows = await tx.events.setTerms(event, 'tribe_events_cat', { ids: [byId.id], slugs: [named.slug] }, { status: 'publish' });
       expect(rows.map((r) => r.id).sort((a, b) => a - b)).toEqual([named.id, byId.id].sort((a, b) => a - b));
       linked();
@@ -45,7 +38,7 @@ describe.skipIf(!URL)('the locks of an event write on the terms it names (MariaD
     });
     await isLinked;
     const terms = sql.table(`${t.calendar.options.tablePrefix}terms`);
-    const lockNow = (id: number) => store.transaction((tx) => sql`select id from ${terms} where id = ${id} for update nowait`.execute(tx.db));
+    const lockNow = (id: number) => t.store.transaction((tx) => sql`select id from ${terms} where id = ${id} for update nowait`.execute(tx.db));
     try {
       for (const id of [other.id, last.id]) await expect(lockNow(id)).resolves.toBeDefined();
       // The named terms are locked: taking one fails at once rather than waiting.
