@@ -104,3 +104,26 @@ export async function lockingCalendar(url: string): Promise<LockingCalendar> {
     },
   };
 }
+
+/**
+ * Runs `work` in a transaction of `store` and keeps the transaction open, its locks held, until
+ * `release` is called: resolves once `work` has run, rejects if it failed.
+ */
+export async function heldTransaction(store: Store, work: (tx: Store) => Promise<void>): Promise<{ release(): Promise<void> }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let ran!: () => void;
+  const worked = new Promise<void>((resolve) => (ran = resolve));
+  const done = store.transaction(async (tx) => {
+    await work(tx);
+    ran();
+    await held;
+  });
+  await Promise.race([worked, done]);
+  return {
+    async release() {
+      release();
+      await done;
+    },
+  };
+}

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockingCalendar, type LockingCalendar } from '../helpers/store.js';
+import { heldTransaction, lockingCalendar, type LockingCalendar } from '../helpers/store.js';
 
 const URL = process.env.CALENDAR_TEST_POSTGRES_URL;
 
@@ -20,17 +20,10 @@ describe.skipIf(!URL)('the lock of an event write on the items it links (Postgre
 
   it('lets another event write read the venue at once, and makes a change of it wait', async () => {
     const venue: number = (await t.request('POST', '/venues', { as: 'admin', json: { venue: 'Shared hall' } })).body.id;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
     // A first event write holds its lock on the venue until released.
-    const first = t.store.transaction(async (tx) => {
+    const first = await heldTransaction(t.store, async (tx) => {
       expect((await tx.venues.get(venue, { lock: 'share' }))?.id).toBe(venue);
-      locked();
-      await held;
     });
-    await isLocked;
     try {
       // A second one reads it without waiting: a wait would end in its lock timeout.
       await t.store.transaction(async (tx) => {
@@ -44,8 +37,7 @@ describe.skipIf(!URL)('the lock of an event write on the items it links (Postgre
       });
       await expect(change).rejects.toThrow(/lock timeout/);
     } finally {
-      release();
-      await first;
+      await first.release();
     }
   });
 });

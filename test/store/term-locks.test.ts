@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockingCalendar, type LockingCalendar } from '../helpers/store.js';
+import { heldTransaction, lockingCalendar, type LockingCalendar } from '../helpers/store.js';
 
 const URL = process.env.CALENDAR_TEST_MYSQL_URL;
 
@@ -25,18 +25,11 @@ describe.skipIf(!URL)('the locks of an event write on the terms it names (MariaD
     const event: number = (
       await t.request('POST', '/events', { as: 'admin', json: { title: 'Locker', start_date: '2031-01-01 10:00', end_date: '2031-01-01 11:00' } })
     ).body.id;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let linked!: () => void;
-    const isLinked = new Promise<void>((resolve) => (linked = resolve));
-    // A write linking a new event with two terms, one by slug, holds its locks until released.
-    const first = t.store.transaction(async (tx) => {
+    // A write linking the event with two terms, one by slug, holds its locks until released.
+    const first = await heldTransaction(t.store, async (tx) => {
       const rows = await tx.events.setTerms(event, 'tribe_events_cat', { ids: [byId.id], slugs: [named.slug] }, { status: 'publish' });
       expect(rows.map((r) => r.id).sort((a, b) => a - b)).toEqual([named.id, byId.id].sort((a, b) => a - b));
-      linked();
-      await held;
     });
-    await isLinked;
     const terms = sql.table(`${t.calendar.options.tablePrefix}terms`);
     const lockNow = (id: number) => t.store.transaction((tx) => sql`select id from ${terms} where id = ${id} for update nowait`.execute(tx.db));
     try {
@@ -44,8 +37,7 @@ describe.skipIf(!URL)('the locks of an event write on the terms it names (MariaD
       // The named terms are locked: taking one fails at once rather than waiting.
       await expect(lockNow(named.id)).rejects.toThrow(/lock/i);
     } finally {
-      release();
-      await first;
+      await first.release();
     }
   });
 });
