@@ -79,17 +79,4 @@ export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<
   get totalSize(): number {
     return this.#lru?.calculatedSize ?? 0;
   }
-
-  /** The entries, least recently used first (a copy: the cache may be changed while reading it). */
-  entriesByAge(): [K, V][] {
-    const lru = this.#lru;
-    const entries: [K, V][] = [];
-    if (!lru) return entries;
-    // Read by key: lru-cache types its entry pairs as `(K | V)[]`.
-    for (const key of lru.rkeys()) {
-      const value = lru.peek(key);
-      if (value !== undefined) entries.push([key, value]);
-    }
-    return entries;
-  }
 }

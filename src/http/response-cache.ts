@@ -36,13 +36,20 @@ export type Settle = (response: CachedResponse | undefined, readClock: boolean) 
  * default window starts "now") is reused within the same second only. Requests that arrive
  * while the same answer is being computed wait for it rather than compute it again.
  *
- * The cache holds one version's answers at a time, bounded in size (bytes of the UTF-8 JSON). When
- * it is full, answers of past seconds make room first, then the least recently used ones.
+ * The cache holds one version's answers at a time, bounded in size (bytes of the UTF-8 JSON).
+ * Answers bound to a second are dropped once an answer of a later second is kept (they will never
+ * be served again); when it is full, the least recently used ones make room.
  */
 export class ResponseCache {
   #version: string | undefined;
   readonly #entries: BoundedCache<string, Entry>;
   readonly #pending = new Map<string, Pending>();
+  /**
+   * The keys of the answers bound to each second, so that those of past seconds are found
+   * without reading every entry (a full cache holds thousands: reading them all took about
+   * 0.2 ms of every answer kept).
+   */
+  readonly #bySecond = new Map<number, Set<string>>();
 
   constructor(private readonly maxBytes: number) {
     this.#entries = new BoundedCache<string, Entry>({ maxSize: maxBytes, sizeOf: (entry) => entry.size });
@@ -57,6 +64,7 @@ export class ResponseCache {
       this.#version = version;
       this.#entries.clear();
       this.#pending.clear();
+      this.#bySecond.clear();
       return undefined;
     }
     // Peeked first: only an answer actually served counts as used.
@@ -92,12 +100,23 @@ export class ResponseCache {
 
   #keep(key: string, entry: Entry, second: number): void {
     this.#entries.delete(key);
+    this.#dropBefore(second);
     if (entry.size > this.maxBytes) return;
-    if (this.#entries.totalSize + entry.size > this.maxBytes) {
-      // Answers bound to a past second will never be served again: they make room first.
-      for (const [k, e] of this.#entries.entriesByAge()) if (e.second !== undefined && e.second < second) this.#entries.delete(k);
-    }
-    // Then the least recently used ones, which the cache drops itself.
+    // The least recently used answers make room, dropped by the cache itself.
     this.#entries.set(key, entry);
+    if (entry.second === undefined) return;
+    const keys = this.#bySecond.get(entry.second);
+    if (keys) keys.add(key);
+    else this.#bySecond.set(entry.second, new Set([key]));
+  }
+
+  /** Drops the answers bound to a second before `second`: no request will be served them again. */
+  #dropBefore(second: number): void {
+    for (const [past, keys] of this.#bySecond) {
+      if (past >= second) continue;
+      // A key kept again since (for a later second, or unbound) now holds another answer.
+      for (const key of keys) if (this.#entries.peek(key)?.second === past) this.#entries.delete(key);
+      this.#bySecond.delete(past);
+    }
   }
 }

@@ -338,6 +338,26 @@ describe('response cache size', () => {
     return cache.lookup('v1', key, 0) === response;
   };
 
+  it('drops the answers bound to a past second once a later answer is kept, and no other', () => {
+    const cache = new ResponseCache(1_000_000);
+    const answer = (text: string): CachedResponse => ({ status: 200, headers: {}, body: Buffer.from(text) });
+    const [archive, again, event, later] = [answer('archive'), answer('again'), answer('event'), answer('later')];
+    void cache.lookup('v1', 'archive', 1);
+    cache.begin('v1', 'archive', 1)(archive, true);
+    cache.begin('v1', 'kept again', 1)(again, true);
+    cache.begin('v1', 'event', 1)(event, false);
+    // Kept again, unbound: what second 1 listed under its key is no longer there.
+    cache.begin('v1', 'kept again', 1)(again, false);
+    expect(cache.lookup('v1', 'archive', 1)).toBe(archive);
+    cache.begin('v1', 'later', 2)(later, true);
+    // A request still in second 1 no longer finds the archive of second 1 …
+    expect(cache.lookup('v1', 'archive', 1)).toBeUndefined();
+    // … while the answers not bound to it stay.
+    expect(cache.lookup('v1', 'kept again', 3)).toBe(again);
+    expect(cache.lookup('v1', 'event', 3)).toBe(event);
+    expect(cache.lookup('v1', 'later', 2)).toBe(later);
+  });
+
   it('counts a body of multi-byte characters in bytes (UTF-8), not in characters', () => {
     // 60 characters: 60 bytes in ASCII, 120 as `é` (2 bytes each), 240 as emoji (4 bytes, 2 code units each).
     const cache = new ResponseCache(100);
