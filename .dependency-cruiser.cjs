@@ -5,7 +5,7 @@
  */
 const LAYERS = [
   // 0. Foundations: PHP semantics, dates, text, translations, caches, scheduling, JSON types, geometry.
-  ['^src/(php|dates|text|i18n|cache|scheduling|schemas|geo)/', '^src/(ids|kinds|option-error|options-shape)\\.ts$'],
+  ['^src/(php|dates|text|i18n|cache|scheduling|schemas|geo)/', '^src/(ids|kinds|merged|option-error|options-shape)\\.ts$'],
   // 1. The store: database types, dialects, migrations, versions.
   ['^src/store/'],
   // 2. The HTTP core: requests, responses, routes, the request context, declared arguments, users.

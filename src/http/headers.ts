@@ -1,5 +1,6 @@
 import { corsHeaders, type CorsPolicy } from './cors.js';
 import type { Urls } from './urls.js';
+import { merged } from '../merged.js';
 
 /** The headers every API response carries (README "Response headers"). */
 export function commonHeaders(urls: Urls | undefined, cors: CorsPolicy): Record<string, string> {
@@ -9,5 +10,5 @@ export function commonHeaders(urls: Urls | undefined, cors: CorsPolicy): Record<
     'X-Content-Type-Options': 'nosniff',
   };
   if (urls) h.Link = `<${urls.root}>; rel="https://api.w.org/"`;
-  return { ...h, ...corsHeaders(cors) };
+  return merged(h, corsHeaders(cors));
 }

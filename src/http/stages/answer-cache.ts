@@ -9,6 +9,7 @@ import type { Urls } from '../urls.js';
 import { bodySize } from './caller.js';
 import { storeVersion, type CacheSlot, type Exchange } from './exchange.js';
 import { callerHeadersOf, readAnswer, shared } from './render.js';
+import { merged } from '../../merged.js';
 
 /** Whether the request carries parameters in a body (raw, or already parsed by the host). */
 function hasBody(body: CoreRequest['body']): boolean {
@@ -59,7 +60,7 @@ export async function cachedAnswer(x: Exchange, urls: Urls): Promise<CoreRespons
   // A kept list is joined once, on its first reuse: one buffer costs less to write than its
   // pieces, over and over; the same join a `no-cache` or signed-in answer of those bytes uses.
   const body = kept.body instanceof RawJson ? x.core.joined.join(kept.body) : kept.body;
-  return readAnswer(x.req, kept.status, shared(x.core.options, { ...kept.headers, ...callerHeadersOf(x) }), body, x.method === 'HEAD');
+  return readAnswer(x.req, kept.status, shared(x.core.options, merged(kept.headers, callerHeadersOf(x))), body, x.method === 'HEAD');
 }
 
 /** Announces that this request computes the answer of its slot (requests for it in the same second wait for it). */

@@ -13,6 +13,7 @@ import type { Exchange } from './exchange.js';
 import { callerHeadersOf, respond } from './render.js';
 import type { Matched } from './route-match.js';
 import { requestContext, type PathReader, type Sources } from './request-context.js';
+import { merged } from '../../merged.js';
 
 type AnyHandlerContext = HandlerContext<Args<RequestContext>>;
 
@@ -45,7 +46,7 @@ export async function permit(
   ctx: RequestContext,
   checked: Record<string, unknown> | ApiError,
 ): Promise<AnyHandlerContext> {
-  const hctx: AnyHandlerContext = { ...ctx, params: checked instanceof ApiError ? {} : checked };
+  const hctx: AnyHandlerContext = merged(ctx, { params: checked instanceof ApiError ? {} : checked });
   x.allow = await allowedMethods(route, hctx);
   if (checked instanceof ApiError) throw checked;
   if (endpoint.permission && !(await endpoint.permission(hctx))) throw forbidden(x.principal !== null);

@@ -12,6 +12,7 @@ import type { CachedResponse } from '../response-cache.js';
 import type { CoreRequest, CoreResponse } from '../types.js';
 import type { Urls } from '../urls.js';
 import type { Exchange } from './exchange.js';
+import { merged } from '../../merged.js';
 
 /**
  * A computed or kept answer as sent: `304` with its headers and no body when it is a read the
@@ -67,13 +68,13 @@ export function callerHeadersOf(x: Exchange): Record<string, string> {
 export function shared(options: ContextOptions, headers: Record<string, string>): Record<string, string> {
   if (options.httpCache.maxAge <= 0) return headers;
   const forwarded = options.trustProxy && !options.baseUrl ? ['X-Forwarded-Host', 'X-Forwarded-Proto'] : [];
-  return { ...headers, Vary: [headers.Vary, 'Authorization', 'Cookie', ...forwarded].filter(Boolean).join(', ') };
+  return merged(headers, { Vary: [headers.Vary, 'Authorization', 'Cookie', ...forwarded].filter(Boolean).join(', ') });
 }
 
 /** A handler's reply as kept and sent, before the caller's headers: a successful read gets its `ETag` and `Cache-Control`. */
 export function render(x: Exchange, urls: Urls, verb: string, reply: Reply): CachedResponse {
   const status = reply.status ?? 200;
-  const headers: Record<string, string> = { ...commonHeaders(urls, x.core.options.cors), ...reply.headers };
+  const headers: Record<string, string> = merged(commonHeaders(urls, x.core.options.cors), reply.headers ?? {});
   if (x.allow !== undefined) headers.Allow = x.allow;
   const body = reply.body instanceof RawJson && reply.body.inPieces ? reply.body : bodyBytes(reply.body);
   if (status === 200 && verb === 'GET') {
@@ -86,7 +87,7 @@ export function render(x: Exchange, urls: Urls, verb: string, reply: Reply): Cac
 /** A rendered reply as this caller is sent it. */
 export function send(x: Exchange, verb: string, rendered: CachedResponse): CoreResponse {
   const { status, body } = rendered;
-  const headers = { ...rendered.headers, ...callerHeadersOf(x) };
+  const headers = merged(rendered.headers, callerHeadersOf(x));
   const sharable = status === 200 && verb === 'GET' && x.principal === null;
   return readAnswer(x.req, status, sharable ? shared(x.core.options, headers) : headers, body, x.method === 'HEAD', x.core.joined);
 }

@@ -19,6 +19,7 @@ import { CATEGORIES, TAGS } from '../terms/args.js';
 import type { EventKey, EventListQuery } from './store.js';
 import { searchWords } from '../../text/search-terms.js';
 import { geoFilter } from '../venues/geoloc.js';
+import { merged } from '../../merged.js';
 
 const ids = (value: unknown) => (parseList(value) ?? []).map(toId).filter((id): id is number => id !== undefined);
 
@@ -135,7 +136,7 @@ export async function archive(ctx: RequestContext & { params: Record<string, unk
   const { query, start, end, relative, include, shown } = await eventFilter(ctx);
   extendFor(ctx, query.endsOnOrBefore);
   const version = await ctx.version();
-  const { keys, total } = await ctx.services.events.list({ ...query, offset: paging.offset, limit: paging.limit }, version);
+  const { keys, total } = await ctx.services.events.list(merged(query, { offset: paging.offset, limit: paging.limit }), version);
   if (paging.page > 1 && keys.length === 0) throw eventPageNotFound();
   const pages = totalPages(total, paging);
   const events = await pageItems(ctx, keys, version);
@@ -181,8 +182,8 @@ export async function archive(ctx: RequestContext & { params: Record<string, unk
   const feedPairs = [...pairs, ...extras].filter(([k]) => k !== 'per_page' && (!['start_date', 'end_date', 'status'].includes(k) || ctx.sent(k)));
   const feed = encodedUrl(`${ctx.urls.base}/ics/events`, feedPairs);
   return {
-    body: listEnvelope('events', events, { ...urls, total, total_pages: pages }),
-    headers: { ...archiveHeaders(total, pages), ...(feed.length <= MAX_HEADER_URL ? { [ICAL_HEADER]: feed } : {}) },
+    body: listEnvelope('events', events, merged(urls, { total, total_pages: pages })),
+    headers: feed.length <= MAX_HEADER_URL ? merged(archiveHeaders(total, pages), { [ICAL_HEADER]: feed }) : archiveHeaders(total, pages),
   };
 }
 
@@ -223,5 +224,5 @@ export async function occurrences(ctx: RequestContext & { params: Record<string,
     ['end_date', end],
   ];
   const urls = pagingUrls(`${ctx.urls.base}/events/${id}/occurrences`, paging.page, pages, pairs, [], false);
-  return { body: listEnvelope('events', events, { ...urls, total, total_pages: pages }), headers: archiveHeaders(total, pages) };
+  return { body: listEnvelope('events', events, merged(urls, { total, total_pages: pages })), headers: archiveHeaders(total, pages) };
 }

@@ -20,6 +20,7 @@ import type { HostItem, Image, Organizer, Venue } from '../../schemas/types.js';
 import { NO_FIELDS, type HostFields } from '../../fields/values.js';
 import { NO_HOOKS, type CalendarHooks } from '../../hooks/calendar-hooks.js';
 import { keptBefore } from '../../hooks/rewrites.js';
+import { merged } from '../../merged.js';
 
 /** How one linked kind (or a host's kind) maps parameters to columns and rows to JSON. */
 export interface LinkedKind<T extends ItemTable> {
@@ -138,7 +139,7 @@ export class LinkedPostService<T extends ItemTable> {
     const images = await this.images.byIds(rows.map((r) => r.image_id));
     const items = rows.map((row) => {
       const canRead = this.can(view.principal, 'read', row);
-      return this.kind.represent(row, { ...view, image: images(row.image_id), canRead, jsonLd: view.jsonLd && canRead });
+      return this.kind.represent(row, merged(view, { image: images(row.image_id), canRead, jsonLd: view.jsonLd && canRead }));
     });
     return this.hooks.read(this.kind.info.collection, await this.fields.decorate(this.store.fields, this.kind.info.collection, items), view.principal);
   }

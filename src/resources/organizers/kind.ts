@@ -8,6 +8,7 @@ import { sanitizeUrl } from '../../text/url.js';
 import type { LinkedInput } from '../linked/args.js';
 import type { LinkedKind } from '../linked/service.js';
 import type { Image } from '../../schemas/types.js';
+import { merged } from '../../merged.js';
 
 type Organizer = DetailsOf<'organizers'>;
 
@@ -28,9 +29,9 @@ export const organizerKind: LinkedKind<'organizers'> = {
   },
   represent(row, view) {
     const { name, ...text } = linkedText(row, view);
-    return {
-      ...linkedHead(ORGANIZER, row, view),
-      ...dropEmpty({
+    return merged(
+      linkedHead(ORGANIZER, row, view),
+      dropEmpty({
         organizer: name,
         ...text,
         phone: row.phone,
@@ -38,8 +39,8 @@ export const organizerKind: LinkedKind<'organizers'> = {
         email: row.email,
         ...(view.jsonLd ? { json_ld: organizerJsonLd(row, view.image) } : {}),
       }),
-      ...globalIds(row.id, view.urls),
-    };
+      globalIds(row.id, view.urls),
+    );
   },
 };
 

@@ -8,6 +8,7 @@ import type { LinkedInput } from '../linked/args.js';
 import type { LinkedKind } from '../linked/service.js';
 import type { Image } from '../../schemas/types.js';
 import { MAX_LAT, MAX_LNG, readCoordinate } from '../../geo/coordinates.js';
+import { merged } from '../../merged.js';
 
 type Venue = DetailsOf<'venues'>;
 const TEXT_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone'] as const;
@@ -72,9 +73,9 @@ export const venueKind: LinkedKind<'venues'> = {
   },
   represent(row, view) {
     const { name, ...text } = linkedText(row, view);
-    return {
-      ...linkedHead(VENUE, row, view),
-      ...dropEmpty({
+    return merged(
+      linkedHead(VENUE, row, view),
+      dropEmpty({
         venue: name,
         ...text,
         address: row.address,
@@ -89,10 +90,9 @@ export const venueKind: LinkedKind<'venues'> = {
         ...(row.geo_lat && row.geo_lng ? { geo_lat: row.geo_lat, geo_lng: row.geo_lng } : {}),
         ...(view.jsonLd ? { json_ld: venueJsonLd(row, view.image) } : {}),
       }),
-      show_map: row.show_map === 1,
-      show_map_link: row.show_map_link === 1,
-      ...globalIds(row.id, view.urls),
-    };
+      { show_map: row.show_map === 1, show_map_link: row.show_map_link === 1 },
+      globalIds(row.id, view.urls),
+    );
   },
 };
 
