@@ -37,6 +37,7 @@ import { followSeries, overridesOf, removeOverrides } from './overrides.js';
 import { RecurringWrites, type ApplyUpdate } from './recurring.js';
 import type { EventDetails, EventRow, NewEvent } from './store.js';
 import { flag, sentTimes, seriesTimesOf, storedTimes, wallClock, type EventTimes } from './times.js';
+import { merged } from '../../merged.js';
 
 /** What event rules need of the calendar. */
 export interface EventDeps extends LinkDeps {
@@ -59,8 +60,7 @@ const SLUGGED = new Set(['publish', 'future', 'private']);
 
 /** The detail columns of a new event. */
 function newDetails(input: EventInput, times: EventTimes, cost: StoredCost | null, venue: number | null | undefined): EventDetails {
-  return {
-    ...times,
+  return merged(times, {
     hidden: flag(input.hide_from_listings === true),
     featured: flag(input.featured === true),
     show_map: flag(input.show_map === true),
@@ -72,7 +72,7 @@ function newDetails(input: EventInput, times: EventTimes, cost: StoredCost | nul
     currency_position: cost?.currencyPosition ?? '',
     currency_code: '',
     venue_id: venue ?? null,
-  };
+  });
 }
 
 /** The detail columns an update changes: the times that move, the fields sent, the venue when sent. */
