@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ApiError, type Calendar, type CoreRequest, type CoreResponse, type User } from '../src/index.js';
 import { noRoute } from '../src/http/errors.js';
+import { merged } from '../src/merged.js';
 import { aChoice, aFunction, either } from '../src/options-shape.js';
 import { checkCalendar, checkMountOptions, MOUNT_SHAPES } from '../src/options-mount.js';
 
@@ -115,7 +116,7 @@ export function writeNodeResponse(res: ServerResponse, response: CoreResponse): 
   }
   let length = 0;
   for (const chunk of chunks) length += chunk.byteLength;
-  res.writeHead(response.status, { ...response.headers, 'Content-Length': String(length) });
+  res.writeHead(response.status, merged(response.headers, { 'Content-Length': String(length) }));
   res.cork();
   for (const chunk of chunks) res.write(chunk);
   // `end` uncorks: the head and every piece leave together.

@@ -33,9 +33,9 @@ export function readAnswer(
   if (head) return { status, headers, body: undefined };
   if (body instanceof Uint8Array) return { status, headers, body };
   if (!body.inPieces) return { status, headers, body: body.bytes };
-  // The same bytes joined for an earlier answer are one buffer to write, and no new one to make.
-  const kept = joined?.kept(body);
-  if (kept) return { status, headers, body: kept };
+  // The same bytes as an earlier answer are one buffer to write, joined once for them all.
+  const again = joined?.again(body);
+  if (again) return { status, headers, body: again };
   // Joined only for a reader of `body`: a socket is written the kept items themselves.
   return {
     status,
