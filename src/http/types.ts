@@ -49,8 +49,9 @@ export interface CoreResponse {
   body: Uint8Array | undefined;
   /**
    * The same bytes as `body` in the buffers they are kept in, when the answer was joined from
-   * kept items (a list): an adapter that writes to a socket writes these (one `writev`) and
-   * leaves `body`, which is joined into one buffer only when read.
+   * kept items (a list) and no answer had these bytes before: an adapter that writes to a socket
+   * writes these (one `writev`) and leaves `body`, which is joined into one buffer only when
+   * read. From their second time on, the same bytes come as one buffer in `body`, without these.
    */
   chunks?: readonly Uint8Array[];
 }
